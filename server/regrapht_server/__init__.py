@@ -1,0 +1,1 @@
+"""ReGraphT language server: the LSP surface over ``regrapht_core``."""
