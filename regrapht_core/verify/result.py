@@ -1,0 +1,96 @@
+"""What checking one candidate produced: a status, never an exception.
+
+The reward the search sees is derived here, once, from the status and the measured
+speedup (paper, Eq. 3), so no caller can invent one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from regrapht_core.tasks.spec import SizeBinding, TimingMode
+
+__all__ = ["DeviceInfo", "Status", "Timing", "VerifyResult"]
+
+
+class Status(StrEnum):
+    """Outcome of the first failing stage, or of the whole pipeline."""
+
+    GATE_REJECTED = "gate_rejected"
+    COMPILE_ERROR = "compile_error"
+    CRASH = "crash"
+    """Non-zero exit, signal, CUDA launch/runtime error, out of memory."""
+    TIMEOUT = "timeout"
+    WRONG_OUTPUT = "wrong_output"
+    INPUT_MODIFIED = "input_modified"
+    NONDETERMINISTIC = "nondeterministic"
+    SANITIZER_ERROR = "sanitizer_error"
+    IMPLAUSIBLE = "implausible"
+    """Faster than the roofline allows, or the event timer disagrees with the wall clock."""
+    NOT_RUN = "not_run"
+    """Passed the static gate and compiled; no GPU to run it. Never labelled verified."""
+    VERIFIED = "verified"
+
+    @property
+    def failed(self) -> bool:
+        return self not in (Status.NOT_RUN, Status.VERIFIED)
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    name: str
+    driver: str
+    nvcc: str
+    arch: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """Medians and spread of interleaved timed calls, in milliseconds."""
+
+    mode: TimingMode
+    reference_ms: float
+    candidate_ms: float
+    reference_spread_ms: float
+    candidate_spread_ms: float
+    runs: int
+
+    @property
+    def speedup(self) -> float:
+        return self.reference_ms / self.candidate_ms
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyResult:
+    status: Status
+    code_hash: str
+    feedback: str = ""
+    """Short, trimmed text for the proposer: first compiler errors, first mismatch, etc."""
+    timing: Timing | None = None
+    device: DeviceInfo | None = None
+    sizes: tuple[SizeBinding, ...] = ()
+    seeds: int = 0
+    flags: tuple[str, ...] = field(default=())
+    """Non-fatal observations, e.g. a sanitizer stage skipped."""
+
+    @property
+    def verified(self) -> bool:
+        return self.status is Status.VERIFIED and self.timing is not None
+
+    @property
+    def speedup(self) -> float | None:
+        return self.timing.speedup if self.verified and self.timing else None
+
+    @property
+    def reward(self) -> float | None:
+        """Paper Eq. 3: -1 on any failure; speedup - 1 if slower; speedup if faster.
+
+        ``None`` when nothing was measured (no GPU): an unmeasured candidate earns no reward.
+        """
+        if self.status.failed:
+            return -1.0
+        speedup = self.speedup
+        if speedup is None:
+            return None
+        return speedup - 1.0 if speedup < 1.0 else speedup
