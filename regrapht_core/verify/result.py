@@ -17,6 +17,8 @@ __all__ = ["DeviceInfo", "Status", "Timing", "VerifyResult"]
 class Status(StrEnum):
     """Outcome of the first failing stage, or of the whole pipeline."""
 
+    NO_CODE = "no_code"
+    """The proposer returned nothing that parses as a candidate."""
     GATE_REJECTED = "gate_rejected"
     COMPILE_ERROR = "compile_error"
     CRASH = "crash"

@@ -1,0 +1,280 @@
+"""MCGS: selection by P-UCB, expansion of all successors on first visit, an ε-greedy
+rollout to a depth cap that stops at the first failing step, the maximum reward along the
+rollout backed up the selection path. Every evaluated candidate can be the answer."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+from collections.abc import Callable
+
+from regrapht_core.search.rollout import rollout_action
+from regrapht_core.search.selection import select_action
+from regrapht_core.search.tree import Node, SearchGraph, code_hash
+from regrapht_core.search.types import (
+    ROOT_TECHNIQUE,
+    Candidate,
+    EvaluateFn,
+    GraphView,
+    ProposeFn,
+    ProposeRequest,
+    SearchConfig,
+    SearchProgress,
+    SearchResult,
+    StepRecord,
+)
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.result import Status, VerifyResult
+
+__all__ = ["run_search"]
+
+
+def run_search(
+    task: Task,
+    graph: GraphView,
+    *,
+    propose_fn: ProposeFn,
+    evaluate_fn: EvaluateFn,
+    config: SearchConfig,
+    rng: random.Random,
+    progress_fn: Callable[[SearchProgress], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> SearchResult:
+    """Search for the fastest verified rewrite of ``task.source``.
+
+    Deterministic given ``rng``, the proposals and the verifier results, so a recorded
+    trace replays exactly. ``cancel`` is honoured between candidates; the best verified
+    result so far is still returned.
+    """
+    search = _Search(
+        task,
+        graph,
+        propose_fn=propose_fn,
+        evaluate_fn=evaluate_fn,
+        config=config,
+        rng=rng,
+        progress_fn=progress_fn,
+        cancel=cancel,
+    )
+    return search.run()
+
+
+class _Search:
+    def __init__(
+        self,
+        task: Task,
+        graph: GraphView,
+        *,
+        propose_fn: ProposeFn,
+        evaluate_fn: EvaluateFn,
+        config: SearchConfig,
+        rng: random.Random,
+        progress_fn: Callable[[SearchProgress], None] | None,
+        cancel: threading.Event | None,
+    ) -> None:
+        self.task, self.graph, self.config, self.rng = task, graph, config, rng
+        self.propose_fn, self.evaluate_fn = propose_fn, evaluate_fn
+        self.progress_fn, self.cancel = progress_fn, cancel
+        self.trace: list[Candidate] = []
+        self.results: dict[str, VerifyResult] = {}
+        root = Node(ROOT_TECHNIQUE, task.source, candidate=None, reward=0.0)
+        self.tree = SearchGraph(root=(ROOT_TECHNIQUE, code_hash(task.source)))
+        self.tree.nodes[self.tree.root] = root
+        self.closed: set[tuple[str, str]] = set()
+        self.best_speedup: float | None = None
+
+    def run(self) -> SearchResult:
+        iterations = 0
+        while (reason := self.stop_reason()) is None:
+            if self.config.max_iterations is not None and iterations >= self.config.max_iterations:
+                reason = "iterations"
+                break
+            if self.tree.root in self.closed:
+                reason = "exhausted"
+                break
+            self.iterate()
+            iterations += 1
+        return self.result(reason)
+
+    def stop_reason(self) -> str | None:
+        if self.cancel is not None and self.cancel.is_set():
+            return "cancelled"
+        if len(self.trace) >= self.config.budget:
+            return "budget"
+        return None
+
+    # -- one iteration -------------------------------------------------------------------
+
+    def iterate(self) -> None:
+        """Descend by P-UCB to an unapplied action, apply it, roll out, back up.
+
+        A state with nothing left to try (failed, a leaf, at the depth cap, or only
+        leading back into the current path) is closed and the iteration ends without a
+        backup: only evaluations teach the search, and each closing shrinks what is left.
+        """
+        path = [self.tree.root]
+        while True:
+            key = path[-1]
+            node = self.tree.nodes[key]
+            if node.children is None and not node.terminal and len(path) <= self.config.depth_cap:
+                node.children = dict.fromkeys(self.graph.successors(node.technique))
+            open_actions = {
+                action: child
+                for action, child in (node.children or {}).items()
+                if child is None or (child not in self.closed and child not in path)
+            }
+            if node.terminal or len(path) > self.config.depth_cap or not open_actions:
+                self.closed.add(key)
+                return
+            view = dataclasses.replace(node, children=open_actions)
+            action = select_action(self.tree, view, self.config.exploration, self.rng)
+            child_key = open_actions[action]
+            if child_key is not None:
+                path.append(child_key)
+                continue
+            expanded = self.expand(key, action)
+            if expanded is None:
+                return
+            child_key, value = expanded
+            path.append(child_key)
+            value = max(value, self.rollout(child_key, depth=len(path) - 1))
+            break
+        for visited in path:
+            n = self.tree.nodes[visited]
+            n.visits += 1
+            n.value_sum += value
+
+    def expand(self, key: tuple[str, str], action: str) -> tuple[tuple[str, str], float] | None:
+        parent = self.tree.nodes[key]
+        candidate = self.apply(parent.technique, parent.code, parent.candidate, action, "expand")
+        if candidate is None:
+            return None
+        value = self.value(candidate)
+        self.tree.edge(parent.technique, action).add(value)
+        child_key = (action, code_hash(candidate.code))
+        if child_key not in self.tree.nodes:
+            self.tree.nodes[child_key] = Node(
+                action,
+                candidate.code,
+                candidate=candidate.index,
+                reward=value,
+                terminal=candidate.result.status.failed,
+            )
+        assert parent.children is not None
+        parent.children[action] = child_key
+        return child_key, value
+
+    def rollout(self, key: tuple[str, str], depth: int) -> float:
+        start = self.tree.nodes[key]
+        value = start.reward
+        if start.terminal:
+            return value
+        technique, code, parent = start.technique, start.code, start.candidate
+        while depth < self.config.depth_cap and self.stop_reason() is None:
+            actions = self.graph.successors(technique)
+            if not actions:
+                break
+            action = rollout_action(
+                self.tree,
+                technique,
+                actions,
+                lam=self.config.rollout_lambda,
+                epsilon=self.config.rollout_epsilon,
+                rng=self.rng,
+            )
+            candidate = self.apply(technique, code, parent, action, "rollout")
+            if candidate is None:
+                break
+            step_value = self.value(candidate)
+            self.tree.edge(technique, action).add(step_value)
+            value = max(value, step_value)
+            if candidate.result.status.failed:
+                break
+            technique, code, parent = action, candidate.code, candidate.index
+            depth += 1
+        return value
+
+    # -- one step: propose, verify, maybe retry with feedback ------------------------------
+
+    def apply(
+        self, technique: str, code: str, parent: int | None, action: str, phase: str
+    ) -> Candidate | None:
+        request = ProposeRequest(self.task, technique, action, code, cancel=self.cancel)
+        candidate = self.attempt(request, parent, phase)
+        if (
+            candidate is not None
+            and candidate.result.status.failed
+            and self.config.retry_with_feedback
+        ):
+            retry = dataclasses.replace(request, feedback=candidate.result.feedback)
+            candidate = self.attempt(retry, parent, "retry") or candidate
+        return candidate
+
+    def attempt(self, request: ProposeRequest, parent: int | None, phase: str) -> Candidate | None:
+        if self.stop_reason() is not None:
+            return None
+        proposal = self.propose_fn(request)
+        if proposal.code is None:
+            code = ""
+            result = VerifyResult(Status.NO_CODE, code_hash(""), feedback=proposal.message)
+        else:
+            code = proposal.code
+            digest = code_hash(code)
+            if digest not in self.results:
+                self.results[digest] = self.evaluate_fn(code)
+            result = self.results[digest]
+        candidate = Candidate(
+            index=len(self.trace),
+            parent=parent,
+            technique=request.technique,
+            phase=phase,
+            producer=proposal.producer,
+            code=code,
+            think=proposal.think,
+            result=result,
+        )
+        self.trace.append(candidate)
+        speedup = result.speedup
+        if speedup is not None and (self.best_speedup is None or speedup > self.best_speedup):
+            self.best_speedup = speedup
+        if self.progress_fn is not None:
+            self.progress_fn(
+                SearchProgress(
+                    len(self.trace), self.config.budget, request.technique, self.best_speedup
+                )
+            )
+        return candidate
+
+    def value(self, candidate: Candidate) -> float:
+        reward = candidate.result.reward
+        return self.config.unmeasured_reward if reward is None else reward
+
+    # -- the answer ----------------------------------------------------------------------
+
+    def result(self, reason: str) -> SearchResult:
+        verified = [c for c in self.trace if c.result.verified]
+        best = max(verified, key=lambda c: c.result.speedup or 0.0, default=None)
+        unmeasured = [c for c in self.trace if c.result.status is Status.NOT_RUN]
+        best_unmeasured = max(unmeasured, key=lambda c: len(self.lineage(c)), default=None)
+        answer = best or best_unmeasured
+        path = tuple(
+            StepRecord(
+                c.technique, c.producer, c.think, c.result.speedup, c.result.reward, c.result.status
+            )
+            for c in (self.lineage(answer) if answer else [])
+        )
+        return SearchResult(
+            candidates=tuple(self.trace),
+            best=best,
+            best_unmeasured=best_unmeasured,
+            cancelled=reason == "cancelled",
+            stop_reason=reason,
+            path=path,
+        )
+
+    def lineage(self, candidate: Candidate) -> list[Candidate]:
+        chain = [candidate]
+        while chain[-1].parent is not None:
+            chain.append(self.trace[chain[-1].parent])
+        return chain[::-1]

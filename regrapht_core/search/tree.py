@@ -1,0 +1,59 @@
+"""Search data: states keyed by (technique, code hash), so two paths that reach identical
+code under the same technique share one state and its statistics (a graph, not a tree)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+__all__ = ["EdgeStats", "Node", "SearchGraph", "code_hash"]
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(code.encode()).hexdigest()[:16]
+
+
+@dataclass(slots=True)
+class Node:
+    technique: str
+    code: str
+    candidate: int | None
+    """The trace index of the candidate that produced this state (``None`` at the root)."""
+    reward: float
+    terminal: bool = False
+    """Failed states are never expanded: a search path stops at its first failing step."""
+    visits: int = 0
+    value_sum: float = 0.0
+    children: dict[str, tuple[str, str] | None] | None = None
+    """Action (technique) → child key, ``None`` while unapplied; ``None`` until expanded."""
+
+    @property
+    def q(self) -> float:
+        return self.value_sum / self.visits if self.visits else 0.0
+
+
+@dataclass(slots=True)
+class EdgeStats:
+    """Statistics of a technique transition, shared by every state: rollout states are
+    fresh each time, so ``Q(s, a)`` in the rollout policy is only meaningful per transition."""
+
+    visits: int = 0
+    value_sum: float = 0.0
+
+    @property
+    def q(self) -> float:
+        return self.value_sum / self.visits if self.visits else 0.0
+
+    def add(self, value: float) -> None:
+        self.visits += 1
+        self.value_sum += value
+
+
+@dataclass(slots=True)
+class SearchGraph:
+    root: tuple[str, str]
+    nodes: dict[tuple[str, str], Node] = field(default_factory=dict)
+    edges: dict[tuple[str, str], EdgeStats] = field(default_factory=dict)
+
+    def edge(self, source: str, target: str) -> EdgeStats:
+        return self.edges.setdefault((source, target), EdgeStats())

@@ -1,0 +1,279 @@
+"""Logic tests of MCGS with a scripted graph, proposer and verifier (no model, no GPU).
+
+Each expected number below is worked out by hand from the rules in method.md, so a change
+in selection, rollout or back-up shows up as a changed visit count or Q value.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from regrapht_core.search import (
+    Proposal,
+    ProposeRequest,
+    SearchConfig,
+    SearchProgress,
+    run_search,
+)
+from regrapht_core.search.mcgs import _Search
+from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, Task, TimingMode
+from regrapht_core.verify.result import Status, Timing, VerifyResult
+
+TASK = Task(
+    name="scale",
+    source="void scale(int n, float* x) { for (int i = 0; i < n; ++i) x[i] *= 2; }",
+    entry="scale",
+    signature="void scale(int n, float* x)",
+    args=(
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ArgSpec("x", ParamKind.POINTER, "float", Role.INOUT, length="n"),
+    ),
+    correctness_sizes=({"n": 7},),
+    timing_size={"n": 1 << 20},
+)
+
+
+class Graph:
+    def __init__(self, edges: Mapping[str, Sequence[str]]) -> None:
+        self.edges = edges
+
+    def successors(self, node: str) -> Sequence[str]:
+        return self.edges.get(node, ())
+
+
+def techniques(code: str) -> tuple[str, ...]:
+    return tuple(line[3:] for line in code.splitlines() if line.startswith("// "))
+
+
+def propose(request: ProposeRequest) -> Proposal:
+    return Proposal(f"{request.code}\n// {request.technique}", think=f"apply {request.technique}")
+
+
+class Verifier:
+    """Speedups by technique path; a path absent from the table fails to compile."""
+
+    def __init__(self, speedups: Mapping[tuple[str, ...], float | None]) -> None:
+        self.speedups = speedups
+        self.calls: list[tuple[str, ...]] = []
+
+    def __call__(self, code: str) -> VerifyResult:
+        path = techniques(code)
+        self.calls.append(path)
+        if path not in self.speedups:
+            return VerifyResult(Status.COMPILE_ERROR, "h", feedback=f"error in {path[-1]}")
+        speedup = self.speedups[path]
+        if speedup is None:
+            return VerifyResult(Status.NOT_RUN, "h")
+        timing = Timing(TimingMode.END_TO_END, speedup, 1.0, 0.0, 0.0, 30)
+        return VerifyResult(Status.VERIFIED, "h", timing=timing)
+
+
+def search(
+    graph: Graph, verifier: Verifier, seed: int = 0, **config: object
+) -> tuple[_Search, list[SearchProgress]]:
+    progress: list[SearchProgress] = []
+    cfg = SearchConfig(**{"retry_with_feedback": False, "rollout_epsilon": 0.0, **config})  # type: ignore[arg-type]
+    state = _Search(
+        TASK,
+        graph,
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        config=cfg,
+        rng=random.Random(seed),
+        progress_fn=progress.append,
+        cancel=None,
+    )
+    state.run()
+    return state, progress
+
+
+def stats(state: _Search, *path: str) -> tuple[int, float]:
+    node = (
+        next(n for n in state.tree.nodes.values() if techniques(n.code) == path and not n.terminal)
+        if path
+        else state.tree.nodes[state.tree.root]
+    )
+    return node.visits, round(node.q, 6)
+
+
+def test_two_leaves_golden_visits_and_values() -> None:
+    verifier = Verifier({("A",): 2.0})
+    state, _ = search(Graph({"sequential": ["A", "B"]}), verifier)
+    # Both actions are applied once (fresh first), then both children close: A is a
+    # leaf, B failed. Root saw values 2 (A) and -1 (B).
+    assert sorted(verifier.calls) == [("A",), ("B",)]
+    assert stats(state) == (2, 0.5)
+    assert stats(state, "A") == (1, 2.0)
+    assert state.result("x").best is not None
+    assert state.result("x").best.technique == "A"  # type: ignore[union-attr]
+    assert state.tree.root in state.closed
+
+
+def test_rollout_value_is_the_max_along_it_and_backs_up_the_selection_path() -> None:
+    # sequential -> A -> B -> C: expanding A rolls out through B (3x) and C (1.5x);
+    # the rollout value is max(2, 3, 1.5) = 3, backed up to root and A only.
+    verifier = Verifier({("A",): 2.0, ("A", "B"): 3.0, ("A", "B", "C"): 1.5})
+    graph = Graph({"sequential": ["A"], "A": ["B"], "B": ["C"]})
+    state, _ = search(graph, verifier, budget=3)
+    assert verifier.calls == [("A",), ("A", "B"), ("A", "B", "C")]
+    assert stats(state) == (1, 3.0)
+    assert stats(state, "A") == (1, 3.0)
+    # Rollout states are not tree states, but their transitions are counted.
+    assert len(state.tree.nodes) == 2
+    assert state.tree.edges[("A", "B")].visits == 1
+    assert state.tree.edges[("B", "C")].q == 1.5
+    result = state.result("budget")
+    assert result.best is not None and result.best.result.speedup == 3.0
+    assert [s.technique for s in result.path] == ["A", "B"]
+
+
+def test_slower_but_correct_scores_speedup_minus_one() -> None:
+    verifier = Verifier({("A",): 0.5})
+    state, _ = search(Graph({"sequential": ["A"]}), verifier)
+    assert stats(state, "A") == (1, -0.5)
+
+
+def test_rollout_stops_at_first_failure_and_at_the_depth_cap() -> None:
+    graph = Graph({"sequential": ["A"], "A": ["X"], "X": ["A"]})
+    verifier = Verifier({("A",): 2.0})
+    search(graph, verifier, budget=10)
+    # A expands, rollout tries X, which fails: nothing after a failing step.
+    assert ("A", "X", "A") not in verifier.calls
+
+    loop = Graph({"sequential": ["A"], "A": ["A"]})
+    deep = Verifier({("A",) * k: float(k) for k in range(1, 10)})
+    state, _ = search(loop, deep, budget=50, depth_cap=3)
+    assert max(len(p) for p in deep.calls) == 3
+    assert state.result("x").best.result.speedup == 3.0  # type: ignore[union-attr]
+
+
+def test_p_ucb_prefers_the_better_child_after_the_first_visits() -> None:
+    graph = Graph({"sequential": ["A", "B"], "A": ["C"], "B": ["D"]})
+    table = {("A",): 3.0, ("B",): 1.2, ("A", "C"): 4.0, ("B", "D"): 1.1}
+    verifier = Verifier(table)
+    state, _ = search(graph, verifier, budget=5, depth_cap=1)
+    # depth_cap=1 keeps rollouts out; after A and B, every visit goes where P-UCB says,
+    # and both children close as depth-capped leaves: exactly two evaluations.
+    assert sorted(verifier.calls) == [("A",), ("B",)]
+    assert stats(state) == (2, round((3.0 + 1.2) / 2, 6))
+    assert state.result("x").stop_reason == "x"
+
+
+def test_identical_code_is_one_state_and_is_verified_once() -> None:
+    def idempotent(request: ProposeRequest) -> Proposal:
+        return Proposal(request.code if request.technique == "N" else propose(request).code)
+
+    graph = Graph({"sequential": ["A"], "A": ["N"], "N": ["N"]})
+    verifier = Verifier({("A",): 2.0})
+    cfg = SearchConfig(budget=6, retry_with_feedback=False, rollout_epsilon=0.0)
+    result = run_search(
+        TASK, graph, propose_fn=idempotent, evaluate_fn=verifier, config=cfg, rng=random.Random(1)
+    )
+    assert verifier.calls == [("A",)]
+    assert result.stop_reason in {"budget", "exhausted"}
+
+
+def test_same_seed_same_search_and_budget_is_exact() -> None:
+    graph = Graph({"sequential": ["A", "B", "C"], "A": ["B", "C"], "B": ["A", "C"], "C": ["A"]})
+    table = {p: 1.0 + len(p) / 3 for p in [("A",), ("B",), ("C",), ("A", "B"), ("B", "C")]}
+    runs = [search(graph, Verifier(table), seed=7, budget=17, rollout_epsilon=0.3)[0] for _ in "ab"]
+    traces = [[(c.technique, c.phase, c.code) for c in r.trace] for r in runs]
+    assert traces[0] == traces[1]
+    assert len(traces[0]) == 17
+
+
+def test_progress_is_reported_for_every_candidate() -> None:
+    verifier = Verifier({("A",): 2.0, ("A", "B"): 5.0})
+    _, progress = search(Graph({"sequential": ["A"], "A": ["B"]}), verifier)
+    # Expand A, roll out to B; then the tree expands A->B itself: the same code again,
+    # counted against the budget as a proposal but served from the verifier cache.
+    assert [p.evaluations for p in progress] == [1, 2, 3]
+    assert [p.best_speedup for p in progress] == [2.0, 5.0, 5.0]
+    assert [p.technique for p in progress] == ["A", "B", "B"]
+    assert verifier.calls == [("A",), ("A", "B")]
+
+
+def test_retry_gets_the_verifier_feedback_and_counts_against_the_budget() -> None:
+    seen: list[str] = []
+
+    def flaky(request: ProposeRequest) -> Proposal:
+        seen.append(request.feedback)
+        suffix = "fixed" if request.feedback else "broken"
+        return Proposal(f"{request.code}\n// {request.technique}-{suffix}")
+
+    verifier = Verifier({("A-fixed",): 2.0})
+    cfg = SearchConfig(budget=5, rollout_epsilon=0.0)
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A"]}),
+        propose_fn=flaky,
+        evaluate_fn=verifier,
+        config=cfg,
+        rng=random.Random(0),
+    )
+    assert seen == ["", "error in A-broken"]
+    assert [c.phase for c in result.candidates] == ["expand", "retry"]
+    assert result.best is not None and result.best.result.speedup == 2.0
+
+
+def test_cancel_stops_between_candidates_and_keeps_the_best_so_far() -> None:
+    cancel = threading.Event()
+    graph = Graph({"sequential": ["A"], "A": ["A"]})
+    verifier = Verifier({("A",) * k: float(k) for k in range(1, 50)})
+
+    def stop_after_three(progress: SearchProgress) -> None:
+        if progress.evaluations == 3:
+            cancel.set()
+
+    result = run_search(
+        TASK,
+        graph,
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        config=SearchConfig(budget=100, depth_cap=40, rollout_epsilon=0.0),
+        rng=random.Random(0),
+        progress_fn=stop_after_three,
+        cancel=cancel,
+    )
+    assert result.cancelled and result.stop_reason == "cancelled"
+    assert len(result.candidates) == 3
+    assert result.best is not None and result.best.result.speedup == 3.0
+
+
+def test_without_gpu_nothing_is_best_but_the_deepest_compiled_candidate_is_kept() -> None:
+    verifier = Verifier({("A",): None, ("A", "B"): None})
+    state, _ = search(Graph({"sequential": ["A"], "A": ["B", "X"]}), verifier, budget=10)
+    result = state.result("x")
+    assert result.best is None
+    assert result.best_unmeasured is not None
+    assert techniques(result.best_unmeasured.code) == ("A", "B")
+    assert [s.technique for s in result.path] == ["A", "B"]
+    assert all(s.speedup is None for s in result.path)
+
+
+def test_no_code_from_the_proposer_is_a_failed_candidate() -> None:
+    def silent(request: ProposeRequest) -> Proposal:
+        return Proposal(None, message="no code block in the answer")
+
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A"]}),
+        propose_fn=silent,
+        evaluate_fn=Verifier({}),
+        config=SearchConfig(budget=4),
+        rng=random.Random(0),
+    )
+    assert [c.result.status for c in result.candidates] == [Status.NO_CODE, Status.NO_CODE]
+    assert result.candidates[0].result.reward == -1.0
+    assert result.best is None and result.stop_reason == "exhausted"
+
+
+def test_config_rejects_nonsense() -> None:
+    with pytest.raises(ValueError, match="budget"):
+        SearchConfig(budget=0)
+    with pytest.raises(ValueError, match="epsilon"):
+        SearchConfig(rollout_epsilon=1.5)
