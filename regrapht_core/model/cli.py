@@ -1,0 +1,94 @@
+"""``regrapht model``: see which model the tool would use, and that it answers."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import click
+
+from regrapht_core.errors import ModelError
+from regrapht_core.model.embedded import EMBEDDED, embedded_path
+from regrapht_core.model.protocol import ChatMessage
+from regrapht_core.model.resolve import (
+    SourceKind,
+    default_cache_dir,
+    load_model,
+    resolve_source,
+)
+from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
+
+__all__ = ["model"]
+
+_LLAMA = LlamaSettings()
+_CHECK_PROMPT = "Write a CUDA kernel that adds two float arrays element-wise."
+
+
+@click.group()
+def model() -> None:
+    """Local language model: which one is used and whether it works."""
+
+
+@model.command()
+@click.option(
+    "--model",
+    "spec",
+    help="GGUF path, embedded model name or http(s):// URL of a local OpenAI-compatible "
+    "server. Default: $REGRAPHT_MODEL, then the embedded model.",
+)
+@click.option("--server-model", default="", help="Model name on the server (default: first).")
+@click.option("--allow-remote", is_flag=True, help="Accept a server that is not on loopback.")
+@click.option("--n-ctx", type=click.IntRange(min=256), default=_LLAMA.n_ctx, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1), default=None, help="Default: llama.cpp's.")
+@click.option("--gpu-layers", type=int, default=_LLAMA.n_gpu_layers, show_default=True)
+@click.option("--prompt", default=_CHECK_PROMPT, show_default=True)
+@click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+def check(
+    *,
+    spec: str | None,
+    server_model: str,
+    allow_remote: bool,
+    n_ctx: int,
+    threads: int | None,
+    gpu_layers: int,
+    prompt: str,
+    max_tokens: int,
+    seed: int,
+) -> None:
+    """Print which model is used and where it comes from, then time a short answer."""
+    settings = ModelSettings(
+        model=spec,
+        llama=LlamaSettings(n_ctx=n_ctx, n_threads=threads, n_gpu_layers=gpu_layers),
+        server=ServerSettings(model=server_model, allow_remote=allow_remote),
+    )
+    try:
+        source = resolve_source(settings, os.environ)
+        click.echo(f"source:   {source.kind} ({source.origin})")
+        location = source.location
+        cache_dir = default_cache_dir(os.environ)
+        if source.kind is SourceKind.EMBEDDED:
+            found = embedded_path(EMBEDDED[source.location], cache_dir=cache_dir)
+            location = f"{source.location}: {found}"
+        click.echo(f"location: {location}")
+        started = time.monotonic()
+        llm = load_model(source, settings, cache_dir=cache_dir)
+        click.echo(f"model:    {llm.name} (context {llm.context_tokens} tokens)")
+        click.echo(f"loaded in {time.monotonic() - started:.2f} s")
+        click.echo(f"prompt:   {prompt}")
+        click.echo("answer:   ", nl=False)
+        done = llm.generate(
+            [ChatMessage("user", prompt)],
+            max_tokens=max_tokens,
+            seed=seed,
+            on_token=lambda piece: click.echo(piece, nl=False),
+        )
+    except ModelError as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo()
+    first = "n/a" if done.first_token_s is None else f"{done.first_token_s:.2f} s"
+    speed = "n/a" if done.tokens_per_s is None else f"{done.tokens_per_s:.1f} tokens/s"
+    click.echo(
+        f"timing:   first token {first}, {done.tokens} tokens in {done.total_s:.2f} s, "
+        f"{speed}, finished: {done.finish_reason}"
+    )

@@ -1,0 +1,233 @@
+"""The step prompt and the reading of its answer, kept together so they cannot drift.
+
+The model is small (135M to 1B parameters): it copies the shape of what it is shown, so the
+prompt shows verified before/after examples of the technique and states the contract
+plainly, and the parser is forgiving about what surrounds the code but strict about the
+code itself (same entry function, complete, balanced). An answer without usable code is
+a ``NoCode`` value the search scores like any failed candidate, never an exception.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from regrapht_core.datatypes import EdgeExample
+from regrapht_core.model.protocol import ChatMessage, approx_token_count
+
+__all__ = [
+    "SYSTEM_PROMPT",
+    "NoCode",
+    "ParsedCode",
+    "StepPrompt",
+    "build_step_prompt",
+    "defined_functions",
+    "parse_response",
+]
+
+SYSTEM_PROMPT = (
+    "You are an expert CUDA performance engineer. You rewrite C/C++ and CUDA code to run "
+    "faster on an NVIDIA GPU, applying exactly the optimization technique you are asked "
+    "for, and you answer with complete, compilable CUDA source in one ```cuda code block."
+)
+
+_FENCE = re.compile(r"```[ \t]*([\w+#.-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_CODE_TAGS = frozenset({"", "c", "cpp", "c++", "cc", "cxx", "cu", "cuda", "h", "hpp", "cuh"})
+_FUNC_DEF = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^;{}()]|\([^;{}()]*\))*\)\s*(?:const\s*)?\{")
+_NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof"})
+_CODE_START = re.compile(
+    r"^\s*(#\s*(include|define|pragma|if|ifdef|ifndef)\b|template\s*<|__global__|__device__"
+    r"|__host__|extern\b|static\b|inline\b|typedef\b|struct\b|using\b|namespace\b"
+    r"|(const\s+)?[A-Za-z_][\w:<>]*[\s*&]+[A-Za-z_]\w*\s*\()"
+)
+_ELISION = re.compile(
+    r"^\s*(\.\.\.|(//|/\*)\s*\.\.\.|(//|/\*).*\b(rest of|remaining|unchanged|same as (before"
+    r"|above)|existing code|your code here)\b)",
+    re.IGNORECASE | re.MULTILINE,
+)
+_STRINGS_AND_COMMENTS = re.compile(
+    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StepPrompt:
+    messages: tuple[ChatMessage, ...]
+    prompt_tokens: int
+    examples_used: int
+    """How many of the retrieved examples fit the budget (full or compact)."""
+    fits: bool
+    """False when even the prompt without examples exceeds the budget: do not send it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedCode:
+    code: str
+    functions: tuple[str, ...]
+    """Names of the functions the code defines, in order."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoCode:
+    reason: str
+
+
+def build_step_prompt(
+    *,
+    code: str,
+    entry_signature: str,
+    technique: str,
+    description: str,
+    examples: Sequence[EdgeExample] = (),
+    feedback: str | None = None,
+    budget_tokens: int,
+    count_tokens: Callable[[str], int] = approx_token_count,
+) -> StepPrompt:
+    """Build the messages for one search step.
+
+    ``budget_tokens`` is what the prompt may use: the model's context minus the tokens kept
+    for the answer. Examples come in retrieval order; each is included whole if it fits,
+    else without its reasoning, else dropped, so the required parts are never cut.
+    """
+    head = (
+        f"Apply the CUDA optimization technique **{technique}** to the code below.\n"
+        f"Technique: {description.strip()}\n"
+    )
+    contract = (
+        "Rules:\n"
+        f"- Keep the entry function with exactly this signature: `{entry_signature.strip()}`\n"
+        "- It must still compute the same results; it allocates, copies and frees any "
+        "device memory it needs.\n"
+        "- Write the full code: every kernel, helper and the entry function. Do not omit "
+        "anything and do not write placeholders such as `...`.\n"
+        "- Answer with the code in one ```cuda block."
+    )
+    tail = f"Current code:\n```cuda\n{code.strip()}\n```\n"
+    if feedback:
+        tail += (
+            f"\nYour previous attempt failed verification. Fix this problem:\n{feedback.strip()}\n"
+        )
+    tail += "\n" + contract
+
+    def total(body: str) -> int:
+        return count_tokens(SYSTEM_PROMPT) + count_tokens(body)
+
+    body = head + "\n" + tail
+    fits = total(body) <= budget_tokens
+    used = 0
+    shown: list[str] = []
+    if fits:
+        for example in examples:
+            for text in (_format_example(example, full=True), _format_example(example, False)):
+                candidate = _assemble(head, [*shown, text], tail)
+                if total(candidate) <= budget_tokens:
+                    shown.append(text)
+                    used += 1
+                    body = candidate
+                    break
+    messages = (ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", body))
+    return StepPrompt(messages, total(body), used, fits)
+
+
+def _assemble(head: str, shown: Sequence[str], tail: str) -> str:
+    if not shown:
+        return head + "\n" + tail
+    return head + "\nVerified examples of this technique:\n\n" + "\n".join(shown) + "\n" + tail
+
+
+def _format_example(example: EdgeExample, full: bool) -> str:
+    why = f"Why: {example.think.strip()}\n" if full and example.think.strip() else ""
+    what = f"What changed: {example.detail.strip()}\n" if example.detail.strip() else ""
+    return (
+        f"Example ({example.task}):\n{why}{what}"
+        f"Before:\n```cuda\n{example.before.strip()}\n```\n"
+        f"After:\n```cuda\n{example.after.strip()}\n```\n"
+    )
+
+
+def parse_response(text: str, *, entry_name: str | None = None) -> ParsedCode | NoCode:
+    """Extract the candidate source from a model answer.
+
+    Fenced blocks win over bare code. When several blocks define the entry function (the
+    model echoed the input, then rewrote it) the last one is taken, with the other blocks
+    that add functions it lacks (kernels or helpers written separately).
+    """
+    if not text.strip():
+        return NoCode("the model returned an empty answer")
+    blocks = [
+        body for tag, body in _FENCE.findall(text) if tag.lower() in _CODE_TAGS and body.strip()
+    ]
+    code = _combine(blocks, entry_name) if blocks else _bare_code(text)
+    if not code.strip():
+        return NoCode("the answer contains no C/C++/CUDA code")
+    depth = _brace_balance(code)
+    if depth != 0:
+        return NoCode(
+            "the code's braces do not balance: the answer looks truncated"
+            if depth > 0
+            else "the code's braces do not balance"
+        )
+    if _ELISION.search(code):
+        return NoCode("the code omits parts (placeholder such as `...` or 'rest unchanged')")
+    functions = defined_functions(code)
+    if not functions:
+        return NoCode("the code defines no function")
+    if entry_name is not None and entry_name not in functions:
+        return NoCode(f"the code does not define the entry function {entry_name!r}")
+    return ParsedCode(code.strip() + "\n", functions)
+
+
+def defined_functions(code: str) -> tuple[str, ...]:
+    """Names of functions with a body in ``code`` (comments and strings ignored)."""
+    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
+    names = [m.group(1) for m in _FUNC_DEF.finditer(bare) if m.group(1) not in _NOT_FUNCTIONS]
+    return tuple(dict.fromkeys(names))
+
+
+def _combine(blocks: list[str], entry_name: str | None) -> str:
+    if entry_name is None:
+        with_funcs = [b for b in blocks if defined_functions(b)]
+        return "\n".join(with_funcs or blocks)
+    defining = [b for b in blocks if entry_name in defined_functions(b)]
+    if not defining:
+        return "\n".join(blocks)
+    chosen = defining[-1]
+    have = set(defined_functions(chosen))
+    extra: list[str] = []
+    for block in blocks:
+        if block is chosen or block in defining:
+            continue
+        new = set(defined_functions(block)) - have
+        if new:
+            extra.append(block)
+            have |= new
+    return "\n".join([*extra, chosen])
+
+
+def _bare_code(text: str) -> str:
+    """Code segments of an unfenced answer, prose lines between them dropped."""
+    lines = text.splitlines()
+    kept: list[str] = []
+    i = 0
+    while i < len(lines):
+        if not _CODE_START.match(lines[i]):
+            i += 1
+            continue
+        depth = 0
+        opened = False
+        start = i
+        while i < len(lines):
+            depth += _brace_balance(lines[i])
+            opened = opened or "{" in lines[i]
+            i += 1
+            stripped = lines[i - 1].strip()
+            if depth <= 0 and (opened or stripped.endswith(";") or stripped.startswith("#")):
+                break
+        kept.extend(lines[start:i])
+    return "\n".join(kept)
+
+
+def _brace_balance(code: str) -> int:
+    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
+    return bare.count("{") - bare.count("}")

@@ -1,0 +1,157 @@
+"""The one seam between the search and a language model.
+
+The search asks for a completion and must stay responsive: a user may cancel the job, and a
+stuck model must not stall a rollout. So every backend streams, checks a cancellation event
+between tokens and honours a per-call time limit, and reports *how* generation ended as a
+value rather than raising. Exceptions (``ModelError``) are kept for what a user must fix:
+a model that cannot be loaded or reached.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal, Protocol
+
+__all__ = [
+    "ChatMessage",
+    "CodeModel",
+    "Completion",
+    "FinishReason",
+    "StopWatch",
+    "TokenSink",
+    "approx_token_count",
+]
+
+Role = Literal["system", "user", "assistant"]
+
+TokenSink = Callable[[str], None]
+"""Receives each piece of text as it is generated (streaming)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+class FinishReason(StrEnum):
+    STOP = "stop"
+    """The model ended its answer or hit a stop sequence."""
+    LENGTH = "length"
+    """``max_tokens`` reached: the answer may be truncated."""
+    CANCELLED = "cancelled"
+    TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """The text generated so far and how generation ended, with its timing."""
+
+    text: str
+    finish_reason: FinishReason
+    tokens: int
+    """Streamed pieces received; one per token for both backends shipped here."""
+    first_token_s: float | None
+    """Seconds from the call to the first piece; ``None`` if nothing came."""
+    total_s: float
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        """Decode speed after the first token, the figure that scales with answer length."""
+        if self.first_token_s is None or self.tokens < 2:
+            return None
+        decode_s = self.total_s - self.first_token_s
+        return (self.tokens - 1) / decode_s if decode_s > 0 else None
+
+
+class CodeModel(Protocol):
+    """A chat model that writes code; implementations must never write to stdout."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens the prompt and the answer must share."""
+        ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        stop: Sequence[str] = (),
+        on_token: TokenSink | None = None,
+        cancel: threading.Event | None = None,
+        time_limit_s: float | None = None,
+    ) -> Completion: ...
+
+
+def approx_token_count(text: str) -> int:
+    """Upper-leaning estimate for when no tokenizer is at hand (HTTP servers).
+
+    Code tokenizes denser than prose; about three characters a token keeps budgets on the
+    safe side for the BPE vocabularies of current small models.
+    """
+    return (len(text) + 2) // 3
+
+
+class StopWatch:
+    """Collects pieces and decides, between tokens, whether to stop early.
+
+    Shared by the backends so cancellation, the time limit and the timing figures mean the
+    same everywhere.
+    """
+
+    def __init__(
+        self,
+        *,
+        on_token: TokenSink | None,
+        cancel: threading.Event | None,
+        time_limit_s: float | None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._on_token = on_token
+        self._cancel = cancel
+        self._clock = clock
+        self.started = clock()
+        self.deadline = None if time_limit_s is None else self.started + time_limit_s
+        self._pieces: list[str] = []
+        self._first: float | None = None
+
+    def interrupt(self) -> FinishReason | None:
+        """Why generation must stop now, if it must."""
+        if self._cancel is not None and self._cancel.is_set():
+            return FinishReason.CANCELLED
+        if self.deadline is not None and self._clock() >= self.deadline:
+            return FinishReason.TIMEOUT
+        return None
+
+    def remaining_s(self) -> float | None:
+        return None if self.deadline is None else max(0.0, self.deadline - self._clock())
+
+    def add(self, piece: str) -> None:
+        if not piece:
+            return
+        if self._first is None:
+            self._first = self._clock() - self.started
+        self._pieces.append(piece)
+        if self._on_token is not None:
+            self._on_token(piece)
+
+    def finish(self, reason: FinishReason) -> Completion:
+        return Completion(
+            text="".join(self._pieces),
+            finish_reason=reason,
+            tokens=len(self._pieces),
+            first_token_s=self._first,
+            total_s=self._clock() - self.started,
+        )

@@ -1,0 +1,56 @@
+"""Model settings, read once at the boundary (CLI flags, editor settings) and then passed in.
+
+Defaults suit a laptop without a GPU: a small context (our step prompts fit in 4k tokens),
+llama.cpp's own thread choice, and no GPU offload (the GPU is busy timing candidates).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["ENV_VAR", "LlamaSettings", "ModelSettings", "ServerSettings"]
+
+ENV_VAR = "REGRAPHT_MODEL"
+"""Read when no setting or flag names a model: a GGUF path, server URL or embedded name."""
+
+
+@dataclass(frozen=True, slots=True)
+class LlamaSettings:
+    """How llama.cpp runs an in-process GGUF model."""
+
+    n_ctx: int = 4096
+    n_threads: int | None = None
+    """``None`` lets llama.cpp pick (physical cores)."""
+    n_gpu_layers: int = 0
+    """Layers offloaded to the GPU; ``-1`` offloads all (needs a CUDA build of llama.cpp)."""
+    chat_format: str | None = None
+    """Override for GGUF files without a chat template (llama-cpp-python format name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerSettings:
+    """How to talk to a local OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio)."""
+
+    model: str = ""
+    """Model name the server knows; empty asks the server and takes the first it lists."""
+    allow_remote: bool = False
+    """Source code is sent to the server: only loopback is accepted unless this is set."""
+    api_key: str = ""
+    context_tokens: int = 4096
+    """The server's context size, for prompt budgeting (the API does not report it)."""
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 120.0
+    """Longest silence tolerated while waiting for the next piece of a streamed answer."""
+    retries: int = 2
+    """Extra attempts when the server is unreachable or busy, before any text arrived."""
+    backoff_s: float = 0.5
+    """First retry delay; doubled for each further attempt."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelSettings:
+    model: str | None = None
+    """A GGUF path, an ``http(s)://`` server base URL or an embedded model name; ``None``
+    falls back to ``$REGRAPHT_MODEL`` and then the embedded default."""
+    llama: LlamaSettings = field(default_factory=LlamaSettings)
+    server: ServerSettings = field(default_factory=ServerSettings)

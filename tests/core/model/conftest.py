@@ -1,0 +1,95 @@
+"""Real parts for the model tests: the embedded GGUF, one loaded model, one real server."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.model.embedded import DEFAULT_EMBEDDED, EMBEDDED, embedded_path
+from regrapht_core.model.llama import LlamaCppModel
+from regrapht_core.model.settings import LlamaSettings
+
+
+@pytest.fixture(scope="session")
+def embedded_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return embedded_path(
+        EMBEDDED[DEFAULT_EMBEDDED], cache_dir=tmp_path_factory.mktemp("model-cache")
+    )
+
+
+@pytest.fixture(scope="session")
+def small_model(embedded_gguf: Path) -> LlamaCppModel:
+    return LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=2048, n_threads=2))
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def unused_port() -> int:
+    """A loopback port nothing listens on (for "server down")."""
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def llama_server(embedded_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``python -m llama_cpp.server`` on a free loopback port; yields its base URL."""
+    if importlib.util.find_spec("uvicorn") is None:
+        pytest.fail("llama-cpp-python[server] is not installed: `pip install -e '.[test]'`")
+    port = _free_port()
+    log = tmp_path_factory.mktemp("server") / "server.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "llama_cpp.server",
+                "--model",
+                str(embedded_gguf),
+                "--model_alias",
+                "smollm2",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--n_ctx",
+                "2048",
+                "--n_threads",
+                "2",
+                "--verbose",
+                "False",
+            ],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}/v1"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/models", timeout=1):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"llama_cpp.server did not start:\n{log.read_text()[-2000:]}")
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,53 @@
+"""``regrapht model check`` with each of the three ways of getting a model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from regrapht_core.model.cli import model
+
+SHORT = ["check", "--max-tokens", "6", "--n-ctx", "512", "--threads", "2"]
+
+
+def run(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str]:
+    result = CliRunner().invoke(model, args, env={"REGRAPHT_MODEL": "", **(env or {})})
+    return result.exit_code, result.output
+
+
+def test_check_embedded_default() -> None:
+    code, out = run(SHORT)
+    assert code == 0, out
+    assert "source:   embedded (embedded default)" in out
+    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in out
+    assert "first token" in out
+    assert "tokens/s" in out
+
+
+def test_check_byo_gguf_from_the_environment(embedded_gguf: Path) -> None:
+    code, out = run(SHORT, env={"REGRAPHT_MODEL": str(embedded_gguf)})
+    assert code == 0, out
+    assert "source:   gguf (environment (REGRAPHT_MODEL))" in out
+    assert f"location: {embedded_gguf}" in out
+
+
+def test_check_local_server_from_the_flag(llama_server: str) -> None:
+    code, out = run([*SHORT, "--model", llama_server])
+    assert code == 0, out
+    assert "source:   server (setting)" in out
+    assert f"smollm2 @ {llama_server}" in out
+
+
+def test_check_refuses_a_remote_server() -> None:
+    code, out = run([*SHORT, "--model", "http://10.0.0.5:8000/v1"])
+    assert code == 1
+    assert "Refusing to send code" in out
+    assert "--allow-remote" in out
+
+
+def test_check_missing_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    code, out = run([*SHORT, "--model", str(tmp_path / "x.gguf")])
+    assert code == 1
+    assert "model file not found" in out
+    assert "Traceback" not in out

@@ -1,0 +1,200 @@
+from __future__ import annotations
+
+import pytest
+
+from regrapht_core.datatypes import EdgeExample
+from regrapht_core.model.prompts import (
+    SYSTEM_PROMPT,
+    NoCode,
+    ParsedCode,
+    build_step_prompt,
+    defined_functions,
+    parse_response,
+)
+
+SOURCE = """void vec_add(const float* a, const float* b, float* c, int n) {
+  for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
+}"""
+SIGNATURE = "void vec_add(const float* a, const float* b, float* c, int n)"
+KERNEL = """__global__ void add_kernel(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}"""
+HOST = """void vec_add(const float* a, const float* b, float* c, int n) {
+  float *da, *db, *dc;
+  cudaMalloc(&da, n * sizeof(float));
+  add_kernel<<<(n + 255) / 256, 256>>>(da, db, dc, n);
+  cudaFree(da);
+}"""
+
+
+def example(task: str, size: int = 1) -> EdgeExample:
+    return EdgeExample(
+        task=task,
+        think="Iterations are independent. " * size,
+        detail="One thread per element.",
+        before=SOURCE,
+        after=KERNEL + "\n" + HOST,
+    )
+
+
+def build(**overrides: object) -> str:
+    arguments: dict[str, object] = {
+        "code": SOURCE,
+        "entry_signature": SIGNATURE,
+        "technique": "Parallelize loop",
+        "description": "Map independent iterations to threads.",
+        "budget_tokens": 4000,
+    }
+    arguments.update(overrides)
+    prompt = build_step_prompt(**arguments)  # type: ignore[arg-type]
+    return prompt.messages[1].content
+
+
+def test_prompt_states_contract_technique_examples_code_and_feedback() -> None:
+    prompt = build_step_prompt(
+        code=SOURCE,
+        entry_signature=SIGNATURE,
+        technique="Parallelize loop",
+        description="Map independent iterations to threads.",
+        examples=[example("saxpy")],
+        feedback="compile error: 'dc' undeclared",
+        budget_tokens=4000,
+    )
+    assert prompt.messages[0].content == SYSTEM_PROMPT
+    user = prompt.messages[1].content
+    assert "Parallelize loop" in user
+    assert "Map independent iterations to threads." in user
+    assert SIGNATURE in user
+    assert "do not omit" in user.lower()
+    assert "Example (saxpy)" in user
+    assert "Iterations are independent." in user
+    assert user.count(SOURCE) == 2  # the example's before, and the current code
+    assert "compile error: 'dc' undeclared" in user
+    assert prompt.examples_used == 1
+    assert prompt.fits
+
+
+def test_examples_are_trimmed_to_the_budget_in_retrieval_order() -> None:
+    base = build_step_prompt(
+        code=SOURCE,
+        entry_signature=SIGNATURE,
+        technique="t",
+        description="d",
+        budget_tokens=10_000,
+    )
+    long_ones = [example(f"task{i}", size=40) for i in range(5)]
+    budget = base.prompt_tokens + 400
+    prompt = build_step_prompt(
+        code=SOURCE,
+        entry_signature=SIGNATURE,
+        technique="t",
+        description="d",
+        examples=long_ones,
+        budget_tokens=budget,
+    )
+    assert prompt.prompt_tokens <= budget
+    assert 0 < prompt.examples_used < 5
+    user = prompt.messages[1].content
+    assert "Example (task0)" in user
+    assert "Iterations are independent." not in user  # reasoning dropped to fit
+    assert SOURCE in user.split("Current code:")[1]
+
+
+def test_prompt_over_budget_says_it_does_not_fit() -> None:
+    prompt = build_step_prompt(
+        code=SOURCE * 50,
+        entry_signature=SIGNATURE,
+        technique="t",
+        description="d",
+        examples=[example("a")],
+        budget_tokens=100,
+    )
+    assert not prompt.fits
+    assert prompt.examples_used == 0
+
+
+def test_no_feedback_section_on_a_first_attempt() -> None:
+    assert "previous attempt" not in build()
+
+
+def test_fenced_code_with_prose_around_it() -> None:
+    answer = f"Sure! Here is the optimized code:\n```cuda\n{KERNEL}\n{HOST}\n```\nThis is faster."
+    result = parse_response(answer, entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+    assert result.functions == ("add_kernel", "vec_add")
+    assert "Sure" not in result.code
+    assert "faster" not in result.code
+
+
+def test_kernel_and_host_in_separate_fences_are_joined() -> None:
+    answer = (
+        f"Kernel:\n```cpp\n{KERNEL}\n```\nHost side:\n```\n{HOST}\n```\n```bash\nnvcc x.cu\n```"
+    )
+    result = parse_response(answer, entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+    assert result.functions == ("add_kernel", "vec_add")
+    assert "nvcc" not in result.code
+
+
+def test_echoed_input_then_rewrite_takes_the_rewrite() -> None:
+    answer = f"Original:\n```c\n{SOURCE}\n```\nOptimized:\n```cuda\n{KERNEL}\n{HOST}\n```"
+    result = parse_response(answer, entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+    assert result.code.count("void vec_add") == 1
+    assert "cudaMalloc" in result.code
+
+
+def test_bare_code_with_junk_between_functions() -> None:
+    answer = (
+        f"Here you go.\n#include <cuda_runtime.h>\n{KERNEL}\nNow the host function:\n{HOST}\nDone!"
+    )
+    result = parse_response(answer, entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+    assert result.code.startswith("#include <cuda_runtime.h>")
+    assert "Now the host" not in result.code
+    assert "Done" not in result.code
+    assert result.functions == ("add_kernel", "vec_add")
+
+
+def test_unterminated_fence_with_complete_code_is_accepted() -> None:
+    result = parse_response(f"```cuda\n{KERNEL}\n{HOST}\n", entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("", "empty"),
+        ("   \n", "empty"),
+        ("I cannot help with that.", "no C/C++/CUDA code"),
+        ("```bash\nnvcc -O3 x.cu\n```", "no C/C++/CUDA code"),
+        (f"```cuda\n{HOST[:-3]}", "truncated"),
+        (f"```cuda\n{KERNEL}\n```", "entry function 'vec_add'"),
+        ("```cuda\n#include <cstdio>\nint x = 3;\n```", "defines no function"),
+        (
+            "```cuda\nvoid vec_add(const float* a, const float* b, float* c, int n) {\n"
+            "  // ... rest of the code unchanged\n}\n```",
+            "omits parts",
+        ),
+        ("<|im_end|><|im_start|>assistant\n}}}}{{", "no C/C++/CUDA code"),
+    ],
+)
+def test_unusable_answers_are_no_code_values(answer: str, reason: str) -> None:
+    result = parse_response(answer, entry_name="vec_add")
+    assert isinstance(result, NoCode)
+    assert reason in result.reason
+
+
+def test_braces_in_strings_and_comments_do_not_count() -> None:
+    code = 'void vec_add(int n) {\n  printf("{ %d\\n", n); // }}\n  /* { */\n}'
+    result = parse_response(f"```cuda\n{code}\n```", entry_name="vec_add")
+    assert isinstance(result, ParsedCode)
+
+
+def test_defined_functions_skip_control_flow_and_calls() -> None:
+    code = (
+        "int f(int x) { if (x) { return g(x); } for (;;) {} while (1) {} }\n"
+        "template <int N>\n__device__ float h(const float* p) { return p[0]; }"
+    )
+    assert defined_functions(code) == ("f", "h")

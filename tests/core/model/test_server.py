@@ -1,0 +1,176 @@
+"""The OpenAI-compatible HTTP backend against a real ``python -m llama_cpp.server``."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import ClassVar
+
+import pytest
+
+from regrapht_core.errors import ModelError
+from regrapht_core.model.protocol import ChatMessage, FinishReason
+from regrapht_core.model.server import OpenAIServerModel, check_local, normalise_base_url
+from regrapht_core.model.settings import ServerSettings
+
+ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays.")]
+
+
+def test_streams_a_seeded_answer_from_a_real_server(llama_server: str) -> None:
+    model = OpenAIServerModel.connect(llama_server, ServerSettings())
+    assert model.name == f"smollm2 @ {llama_server}"
+    pieces: list[str] = []
+    done = model.generate(ASK, max_tokens=16, seed=5, temperature=0.7, on_token=pieces.append)
+    again = model.generate(ASK, max_tokens=16, seed=5, temperature=0.7)
+    assert done.text.strip()
+    assert done.text == again.text
+    assert "".join(pieces) == done.text
+    assert len(pieces) > 1  # streamed, not one block
+    assert done.finish_reason is FinishReason.LENGTH
+
+
+def test_base_url_without_path_gets_v1(llama_server: str) -> None:
+    root = llama_server.removesuffix("/v1")
+    model = OpenAIServerModel.connect(root, ServerSettings(model="smollm2"))
+    assert model.generate(ASK, max_tokens=2).tokens > 0
+
+
+def test_unknown_model_name_lists_what_the_server_has(llama_server: str) -> None:
+    with pytest.raises(ModelError, match="no model 'qwen'; it lists smollm2"):
+        OpenAIServerModel.connect(llama_server, ServerSettings(model="qwen"))
+
+
+def test_cancellation_stops_a_streamed_answer_within_a_second(llama_server: str) -> None:
+    model = OpenAIServerModel.connect(llama_server, ServerSettings())
+    cancel = threading.Event()
+    first = threading.Event()
+    cancelled_at: list[float] = []
+
+    def cancel_soon() -> None:
+        first.wait(30)
+        time.sleep(0.2)
+        cancelled_at.append(time.monotonic())
+        cancel.set()
+
+    canceller = threading.Thread(target=cancel_soon)
+    canceller.start()
+    done = model.generate(
+        ASK, max_tokens=1500, seed=3, on_token=lambda _: first.set(), cancel=cancel
+    )
+    returned_at = time.monotonic()
+    canceller.join()
+    assert done.finish_reason is FinishReason.CANCELLED
+    assert returned_at - cancelled_at[0] < 1.0
+
+
+def test_time_limit_is_a_value(llama_server: str) -> None:
+    model = OpenAIServerModel.connect(llama_server, ServerSettings())
+    done = model.generate(ASK, max_tokens=1500, seed=3, time_limit_s=0.5)
+    assert done.finish_reason is FinishReason.TIMEOUT
+
+
+def test_server_down_is_a_clear_error_after_retries(unused_port: int) -> None:
+    delays: list[float] = []
+    port = unused_port
+    settings = ServerSettings(retries=2, backoff_s=0.25, connect_timeout_s=1)
+    with pytest.raises(ModelError, match="Cannot reach the model server") as caught:
+        OpenAIServerModel.connect(f"http://127.0.0.1:{port}/v1", settings, sleep=delays.append)
+    assert f"127.0.0.1:{port}" in str(caught.value)
+    assert "3 attempts" in str(caught.value)
+    assert delays == [0.25, 0.5]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://192.168.1.20:11434/v1", "http://example.com/v1", "https://[2001:db8::1]/v1"],
+)
+def test_remote_endpoints_are_refused_unless_allowed(url: str) -> None:
+    with pytest.raises(ModelError, match="Refusing to send code") as caught:
+        OpenAIServerModel.connect(url, ServerSettings())
+    assert "allow_remote" in str(caught.value)
+    check_local(url, allow_remote=True)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:8080/v1", "http://localhost:11434", "http://[::1]:1234/v1"]
+)
+def test_loopback_endpoints_are_accepted(url: str) -> None:
+    check_local(normalise_base_url(url), allow_remote=False)
+
+
+def test_not_a_url_is_refused() -> None:
+    with pytest.raises(ModelError, match="not an http"):
+        check_local("ftp://127.0.0.1/v1", allow_remote=False)
+
+
+class _Scripted(http.server.BaseHTTPRequestHandler):
+    """Busy twice, then a stream with junk lines: what retries and the SSE reader must survive."""
+
+    script: ClassVar[list[tuple[int, bytes]]] = []
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        status, body = self.script.pop(0)
+        self.send_response(status)
+        self.send_header("Content-Type", "text/event-stream")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: object) -> None:
+        """Quiet: the test output is not the place for access logs."""
+
+
+@pytest.fixture
+def scripted() -> Iterator[str]:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+def _event(content: str, finish: str | None = None) -> bytes:
+    chunk = {"choices": [{"delta": {"content": content}, "finish_reason": finish}]}
+    done = "data: [DONE]\n\n" if finish else ""
+    return f"data: {json.dumps(chunk)}\n\n{done}".encode()
+
+
+def test_busy_server_is_retried_with_back_off(scripted: str) -> None:
+    _Scripted.script = [
+        (503, b""),
+        (503, b""),
+        (200, b": keep-alive\n\n" + _event("__global__") + _event(" void", "stop")),
+    ]
+    delays: list[float] = []
+    model = OpenAIServerModel(scripted, "m", ServerSettings(backoff_s=0.1), sleep=delays.append)
+    done = model.generate(ASK, max_tokens=8)
+    assert done.text == "__global__ void"
+    assert done.finish_reason is FinishReason.STOP
+    assert delays == [0.1, 0.2]
+
+
+def test_error_event_and_garbage_are_model_errors(scripted: str) -> None:
+    _Scripted.script = [
+        (200, b'data: {"error": {"message": "out of memory"}}\n\n'),
+        (200, b"data: {not json\n\n"),
+        (200, _event("half an ans")),
+    ]
+    model = OpenAIServerModel(scripted, "m", ServerSettings())
+    with pytest.raises(ModelError, match="out of memory"):
+        model.generate(ASK, max_tokens=8)
+    with pytest.raises(ModelError, match="malformed"):
+        model.generate(ASK, max_tokens=8)
+    with pytest.raises(ModelError, match="closed the stream mid-answer"):
+        model.generate(ASK, max_tokens=8)
+
+
+def test_client_errors_are_not_retried(scripted: str) -> None:
+    _Scripted.script = [(400, b'{"error": "bad request"}')]
+    model = OpenAIServerModel(scripted, "m", ServerSettings())
+    with pytest.raises(ModelError, match="HTTP 400"):
+        model.generate(ASK, max_tokens=8)
