@@ -75,6 +75,9 @@ class VerifyResult:
     seeds: int = 0
     flags: tuple[str, ...] = field(default=())
     """Non-fatal observations, e.g. a sanitizer stage skipped."""
+    timings: tuple[Timing, ...] = ()
+    """Every mode that was measured (end-to-end, and kernel-only where the launches could be
+    timed), each labelled; ``timing`` is the one the task asked for and the reward uses."""
 
     @property
     def verified(self) -> bool:

@@ -1,0 +1,169 @@
+"""Compile candidate, reference and harness as separate translation units; link them.
+
+Compilation needs no GPU, so it runs (and is tested) on every machine. Compilers process
+untrusted source, so they run through the same bounded runner as candidates: a timeout
+that kills the whole process group (nvcc forks cicc, ptxas, the host compiler), capped
+logs, and a file-size limit that doubles as the output-size cap. Objects are cached by the
+hash of source, flags and compiler version, so repeated candidates (the search revisits
+code) and the per-task harness cost one compile each.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import secrets
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from regrapht_core.verify.device import query_command
+from regrapht_core.verify.sandbox import Limits, Runner, run_isolated
+
+__all__ = ["CompileOutcome", "Compiler", "trim_log"]
+
+_CUDA_FLAGS = ("-O3", "-lineinfo", "-std=c++17")
+_HOST_FLAGS = ("-O3", "-std=c++17")
+_FEEDBACK_LINES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class CompileOutcome:
+    ok: bool
+    path: Path | None
+    log: str
+    cached: bool = False
+
+
+def trim_log(log: str, *, work_dir: Path | None = None) -> str:
+    """The first errors a proposer can act on, without temp paths or pages of notes."""
+    if work_dir is not None:
+        log = log.replace(str(work_dir) + "/", "")
+    lines = [line for line in log.splitlines() if line.strip()]
+    errors = [i for i, line in enumerate(lines) if re.search(r"\berror\b", line, re.I)]
+    start = max(errors[0] - 1, 0) if errors else 0
+    picked = lines[start : start + _FEEDBACK_LINES]
+    more = len(lines) - start - len(picked)
+    return "\n".join(picked) + (f"\n... ({more} more lines)" if more > 0 else "")
+
+
+def _tool_environment(work: Path) -> dict[str, str]:
+    keep = ("PATH", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "LANG")
+    env = {key: os.environ[key] for key in keep if key in os.environ}
+    env.update(HOME=str(work), TMPDIR=str(work))
+    return env
+
+
+class Compiler:
+    """nvcc and g++ with a content-addressed object cache under ``cache_dir``.
+
+    Safe to share between threads: each compile works in its own temp directory and
+    publishes its object with an atomic rename.
+    """
+
+    def __init__(
+        self,
+        cache_dir: Path,
+        arch: str,
+        *,
+        timeout_s: float = 120.0,
+        max_output_bytes: int = 64 << 20,
+        runner: Runner = run_isolated,
+        nvcc: str = "nvcc",
+        cxx: str = "g++",
+    ) -> None:
+        self.cache_dir = cache_dir
+        self.arch = arch
+        self._limits = Limits(
+            wall_s=timeout_s,
+            cpu_s=int(timeout_s * 4) + 1,
+            file_bytes=max_output_bytes * 4,
+            output_bytes=256 * 1024,
+            isolate_network=False,
+            drop_privileges=False,
+        )
+        self._max_output = max_output_bytes
+        self._runner = runner
+        self._nvcc = nvcc
+        self._cxx = cxx
+        self._versions = {
+            tool: query_command([tool, "--version"]) or "missing" for tool in (nvcc, cxx)
+        }
+        cache_dir.mkdir(parents=True, exist_ok=True)
+
+    def cuda_object(self, source: str, *, defines: Sequence[str] = ()) -> CompileOutcome:
+        """A ``.o`` from CUDA source: ``nvcc -c -arch=<arch> -O3 -lineinfo -std=c++17``."""
+        flags = (f"-arch={self.arch}", *_CUDA_FLAGS, *(f"-D{d}" for d in defines))
+        return self._object(self._nvcc, "cu", source, flags)
+
+    def host_object(self, source: str, *, defines: Sequence[str] = ()) -> CompileOutcome:
+        """A ``.o`` from the sequential reference: ``g++ -c -O3 -std=c++17``, one thread."""
+        flags = (*_HOST_FLAGS, *(f"-D{d}" for d in defines))
+        return self._object(self._cxx, "cpp", source, flags)
+
+    def _object(self, tool: str, suffix: str, source: str, flags: Sequence[str]) -> CompileOutcome:
+        key = hashlib.sha256(
+            "\0".join((tool, self._versions[tool], *flags, source)).encode()
+        ).hexdigest()[:32]
+        target = self.cache_dir / f"{key}.o"
+        if target.exists():
+            return CompileOutcome(True, target, "", cached=True)
+        with tempfile.TemporaryDirectory(prefix="regrapht-cc-") as tmp:
+            work = Path(tmp)
+            src = work / f"unit.{suffix}"
+            src.write_text(source)
+            obj = work / "unit.o"
+            outcome = self._runner(
+                [tool, "-c", *flags, src.name, "-o", obj.name],
+                work,
+                self._limits,
+                _tool_environment(work),
+            )
+            log = trim_log(outcome.stderr + outcome.stdout, work_dir=work)
+            if not outcome.ok or not obj.exists():
+                return CompileOutcome(False, None, log or outcome.describe())
+            if obj.stat().st_size > self._max_output:
+                size = obj.stat().st_size
+                return CompileOutcome(
+                    False, None, f"object is {size} bytes, over the {self._max_output}-byte cap"
+                )
+            staged = self.cache_dir / f".{key}.{secrets.token_hex(4)}.o"
+            shutil.copyfile(obj, staged)
+            staged.replace(target)
+        return CompileOutcome(True, target, log)
+
+    def rename_symbol(self, obj: Path, old: str, new: str, out: Path, *, only_global: bool) -> bool:
+        """Copy ``obj`` to ``out`` with ``old`` renamed to ``new``.
+
+        With ``only_global`` every other defined symbol becomes local, so the reference's
+        entry (same name as the candidate's) and its helpers cannot collide with, or be
+        called by, the candidate it is linked next to.
+        """
+        keep = ["-G", new] if only_global else []
+        outcome = self._runner(
+            ["objcopy", "--redefine-sym", f"{old}={new}", *keep, str(obj), str(out)],
+            out.parent,
+            self._limits,
+            _tool_environment(out.parent),
+        )
+        return outcome.ok and out.exists()
+
+    def link(
+        self, objects: Sequence[Path], out: Path, *, wraps: Sequence[str] = (), cuda: bool = True
+    ) -> CompileOutcome:
+        """Link with nvcc (static cudart) or, for the host-only reference, with g++."""
+        wrap_flags = [f"-Wl,--wrap={symbol}" for symbol in wraps]
+        if cuda:
+            argv = [self._nvcc, f"-arch={self.arch}", "-o", str(out), *map(str, objects)]
+            for symbol in wraps:
+                argv += ["-Xlinker", f"--wrap={symbol}"]
+        else:
+            argv = [self._cxx, "-o", str(out), *map(str, objects), *wrap_flags]
+        outcome = self._runner(argv, out.parent, self._limits, _tool_environment(out.parent))
+        log = trim_log(outcome.stderr + outcome.stdout, work_dir=out.parent)
+        if not outcome.ok or not out.exists():
+            return CompileOutcome(False, None, log or outcome.describe())
+        return CompileOutcome(True, out, log)

@@ -1,0 +1,487 @@
+"""The verifier: gate → compile → isolated correctness runs → sanitizer → timing → plausibility.
+
+Stages run cheapest first and the first failure ends the run with trimmed feedback for the
+proposer. The work splits in two so a pool can overlap them: :meth:`Verifier.build` (gate,
+compile, link; CPU only, safe to run in parallel) and :meth:`Verifier.run` (the GPU, one
+candidate at a time per device). Without a GPU, a candidate that builds ends ``NOT_RUN``:
+compiled, never called verified, no timing, no reward.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import secrets
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.spec import SizeBinding, Task, TimingMode
+from regrapht_core.verify.cases import (
+    Array,
+    Case,
+    InputMaker,
+    build_case,
+    read_hashes,
+    read_outputs,
+    write_cases,
+)
+from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.compile import CompileOutcome, Compiler
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, query_command
+from regrapht_core.verify.harness import (
+    EXIT_CUDA_ERROR,
+    EXIT_MANAGED_MEMORY,
+    EXIT_OUT_OF_BOUNDS,
+    LINK_WRAPS,
+    REFERENCE_SYMBOL,
+    HarnessKind,
+    harness_source,
+    reference_source,
+)
+from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
+from regrapht_core.verify.probe import DeviceLimits, run_probe
+from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
+from regrapht_core.verify.sandbox import (
+    Limits,
+    Runner,
+    RunOutcome,
+    network_isolation_available,
+    prepare_private_dir,
+    run_isolated,
+)
+from regrapht_core.verify.timing import clock_disagreement, parse_samples, summarize
+
+__all__ = ["Built", "GateCheck", "Verifier", "verify"]
+
+log = logging.getLogger(__name__)
+
+GateCheck = Callable[[str, Task], str | None]
+"""The static gate: ``None`` to accept, or the reason the source is rejected."""
+
+_FEEDBACK_CHARS = 1500
+_SANITIZER_EXIT = 86
+
+
+@dataclass(frozen=True, slots=True)
+class Built:
+    """A candidate that passed the gate and linked: its binaries, awaiting the GPU."""
+
+    task: Task
+    code_hash: str
+    work: Path
+    check: Path
+    timing: Path
+    reference: Path
+
+
+@dataclass(frozen=True, slots=True)
+class _Stop:
+    """A stage's verdict that ends the run."""
+
+    status: Status
+    feedback: str
+
+
+def _trim(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= _FEEDBACK_CHARS else text[:_FEEDBACK_CHARS] + " ..."
+
+
+def _default_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, object]:
+    from regrapht_core.tasks.inputs import generate_inputs
+
+    return dict(generate_inputs(task, binding, seed))
+
+
+def _default_gate(source: str, task: Task) -> str | None:
+    from regrapht_core.verify.gate import check
+
+    verdict = check(source, task)
+    return None if verdict.ok else verdict.feedback
+
+
+def _run_environment(home: Path) -> dict[str, str]:
+    keep = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "LANG")
+    env = {key: os.environ[key] for key in keep if key in os.environ}
+    env.update(PATH="/usr/local/bin:/usr/bin:/bin", HOME=str(home), CUDA_CACHE_DISABLE="1")
+    return env
+
+
+class Verifier:
+    """One verification session: the detected device, the compiler and its cache.
+
+    Thread-safe: builds may run concurrently; GPU runs are serialized by a lock, so timings
+    never overlap and a crash is followed by the canary before the next candidate runs.
+    """
+
+    def __init__(
+        self,
+        config: VerifyConfig,
+        *,
+        runner: Runner = run_isolated,
+        query: Query = query_command,
+        make_inputs: InputMaker = _default_inputs,
+        gate: GateCheck = _default_gate,
+        device: DeviceInfo | bool | None = True,
+    ) -> None:
+        """``device=True`` detects the GPU; ``None`` forces the no-GPU path (or pass one)."""
+        self.config = config
+        self.device = detect_device(query) if device is True else device or None
+        arch = config.arch or (self.device.arch if self.device else DEFAULT_ARCH)
+        self.compiler = Compiler(
+            config.cache_dir, arch, timeout_s=config.compile_timeout_s, runner=runner
+        )
+        self._runner = runner
+        self._make_inputs = make_inputs
+        self._gate = gate
+        self._gpu = threading.Lock()
+        self._limits: DeviceLimits | None = None
+        self._suspect = True
+
+    # ---------------------------------------------------------------- build (CPU)
+
+    def build(self, task: Task, source: str) -> Built | VerifyResult:
+        code_hash = hashlib.sha256(source.encode()).hexdigest()[:16]
+        rejected = self._gate(source, task)
+        if rejected is not None:
+            return VerifyResult(Status.GATE_REJECTED, code_hash, _trim(rejected))
+        candidate = self.compiler.cuda_object(source)
+        if not candidate.ok or candidate.path is None:
+            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
+        objects = self._task_objects(task)
+        work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
+        token = "r_" + secrets.token_hex(12)
+        harness_t, ref_t = work / "harness_t.o", work / "reference_t.o"
+        renamed = self.compiler.rename_symbol(
+            objects[HarnessKind.TIMING], REFERENCE_SYMBOL, token, harness_t, only_global=False
+        ) and self.compiler.rename_symbol(
+            objects["task source with bridge"], REFERENCE_SYMBOL, token, ref_t, only_global=True
+        )
+        if not renamed:
+            shutil.rmtree(work, ignore_errors=True)
+            raise TaskError(f"task {task.name}: objcopy could not rename the reference entry")
+        reference = self.compiler.link(
+            [objects[HarnessKind.REFERENCE], objects["task source"]], work / "reference", cuda=False
+        )
+        check = self.compiler.link(
+            [objects[HarnessKind.CHECK], candidate.path], work / "check", wraps=LINK_WRAPS
+        )
+        timing = self.compiler.link(
+            [harness_t, candidate.path, ref_t], work / "timing", wraps=LINK_WRAPS
+        )
+        if not reference.ok:
+            shutil.rmtree(work, ignore_errors=True)
+            raise TaskError(f"task {task.name}: the reference does not link: {reference.log}")
+        for linked in (check, timing):
+            if not linked.ok:
+                shutil.rmtree(work, ignore_errors=True)
+                return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(linked.log))
+        return Built(task, code_hash, work, work / "check", work / "timing", work / "reference")
+
+    def _task_objects(self, task: Task) -> dict[str, Path]:
+        """Harness builds and the reference, compiled once per task (the cache does the rest)."""
+        units: dict[str, CompileOutcome] = {
+            HarnessKind.CHECK: self.compiler.cuda_object(harness_source(task, HarnessKind.CHECK)),
+            HarnessKind.TIMING: self.compiler.cuda_object(harness_source(task, HarnessKind.TIMING)),
+            HarnessKind.REFERENCE: self.compiler.host_object(
+                harness_source(task, HarnessKind.REFERENCE)
+            ),
+            "task source": self.compiler.host_object(task.source),
+            "task source with bridge": self.compiler.host_object(reference_source(task)),
+        }
+        paths: dict[str, Path] = {}
+        for name, outcome in units.items():
+            if not outcome.ok or outcome.path is None:
+                raise TaskError(
+                    f"task {task.name}: the {name} unit does not compile: {outcome.log}"
+                )
+            paths[name] = outcome.path
+        return paths
+
+    # ---------------------------------------------------------------- run (GPU)
+
+    def run(self, built: Built) -> VerifyResult:
+        try:
+            if self.device is None:
+                return self._not_run(built, "no GPU on this machine: compiled, not run")
+            with self._gpu:
+                return self._run_on_gpu(built)
+        finally:
+            shutil.rmtree(built.work, ignore_errors=True)
+
+    def verify(self, task: Task, source: str) -> VerifyResult:
+        built = self.build(task, source)
+        return built if isinstance(built, VerifyResult) else self.run(built)
+
+    def _not_run(self, built: Built, why: str) -> VerifyResult:
+        return VerifyResult(
+            Status.NOT_RUN,
+            built.code_hash,
+            feedback=why,
+            device=self.device,
+            sizes=(*built.task.correctness_sizes, built.task.timing_size),
+            flags=(why,),
+        )
+
+    def _limits_for(self, wall_s: float, cases: Sequence[Case]) -> Limits:
+        biggest = max((a.nbytes for c in cases for a in c.arrays), default=0)
+        return Limits(
+            wall_s=wall_s,
+            cpu_s=int(wall_s * 2) + 5,
+            file_bytes=4 * biggest + (64 << 20),
+            output_bytes=self.config.output_bytes,
+            isolate_network=self.config.isolate_network and network_isolation_available(),
+            drop_privileges=self.config.drop_privileges,
+        )
+
+    def _exec(
+        self, binary: Path, root: Path, limits: Limits, prefix: Sequence[str] = ()
+    ) -> RunOutcome:
+        """Run a copy of ``binary`` inside its private ``root``: nothing else is writable."""
+        local = root / binary.name
+        shutil.copy2(binary, local)
+        prepare_private_dir(root)
+        return self._runner([*prefix, str(local), str(root)], root, limits, _run_environment(root))
+
+    def _canary(self, flags: list[str]) -> bool:
+        if not self._suspect:
+            return True
+        probe = run_probe(
+            self.compiler,
+            self._runner,
+            Limits(wall_s=60.0, drop_privileges=self.config.drop_privileges, isolate_network=False),
+            _run_environment(Path("/tmp")),
+        )
+        if isinstance(probe, str):
+            flags.append(probe)
+            return False
+        self._limits = probe
+        self._suspect = False
+        return True
+
+    def _run_on_gpu(self, built: Built) -> VerifyResult:
+        task = built.task
+        flags: list[str] = []
+        if not self._canary(flags):
+            unusable = self._not_run(built, "the GPU failed its canary check")
+            return replace(unusable, flags=(*unusable.flags, *flags))
+        seeds = [secrets.randbits(63) for _ in range(self.config.seeds)]
+        plan = [(binding, seed) for seed in seeds for binding in task.correctness_sizes]
+        plan.append((task.timing_size, seeds[0]))
+        cases = [build_case(task, binding, seed, self._make_inputs) for binding, seed in plan]
+
+        def result(status: Status, feedback: str, *timings: Timing) -> VerifyResult:
+            return VerifyResult(
+                status,
+                built.code_hash,
+                feedback=_trim(feedback),
+                timing=timings[0] if timings else None,
+                device=self.device,
+                sizes=(*task.correctness_sizes, task.timing_size),
+                seeds=len(seeds),
+                flags=tuple(flags),
+                timings=timings[1:],
+            )
+
+        with tempfile.TemporaryDirectory(prefix="regrapht-run-") as tmp:
+            root = Path(tmp)
+            expected = self._correctness(built, cases, root, flags)
+            if isinstance(expected, _Stop):
+                return result(expected.status, expected.feedback)
+            if self.config.sanitizer:
+                sanitized = self._sanitize(built, cases, root / "sanitizer", flags)
+                if sanitized is not None:
+                    return result(sanitized.status, sanitized.feedback)
+            timed = self._timing(built, cases[-1], expected[-1], root / "timing", flags)
+        if isinstance(timed, _Stop):
+            return result(timed.status, timed.feedback)
+        primary, every = timed
+        summary = (
+            f"{primary.speedup:.2f}x ({primary.mode}) on {self.device.name if self.device else '?'}"
+        )
+        return result(Status.VERIFIED, summary, primary, *every)
+
+    def _stopped(self, outcome: RunOutcome, what: str) -> _Stop:
+        """A candidate process that did not finish cleanly; the GPU is suspect until probed."""
+        self._suspect = True
+        said = outcome.stderr.strip() or outcome.stdout.strip()
+        if outcome.timed_out:
+            return _Stop(Status.TIMEOUT, f"{what} {outcome.describe()}")
+        if outcome.returncode == EXIT_MANAGED_MEMORY:
+            return _Stop(Status.GATE_REJECTED, said)
+        if outcome.returncode in (EXIT_CUDA_ERROR, EXIT_OUT_OF_BOUNDS):
+            return _Stop(Status.CRASH, f"{what}: {said}")
+        return _Stop(Status.CRASH, f"{what} {outcome.describe()}: {said[-600:]}")
+
+    def _correctness(
+        self, built: Built, cases: Sequence[Case], root: Path, flags: list[str]
+    ) -> _Stop | list[dict[str, Array]]:
+        """Candidate first (twice per case), then the reference, each in its own process."""
+        task = built.task
+        limits = self._limits_for(self.config.run_timeout_s, cases)
+        if not limits.isolate_network and self.config.isolate_network:
+            flags.append("network not isolated: no permission to create a network namespace")
+        candidate_root, reference_root = root / "candidate", root / "reference"
+        write_cases(candidate_root, cases, reps=2)
+        outcome = self._exec(built.check, candidate_root, limits)
+        if not outcome.ok:
+            return self._stopped(outcome, "the candidate")
+        write_cases(reference_root, cases, reps=1)
+        reference = self._exec(built.reference, reference_root, limits)
+        if not reference.ok:
+            raise TaskError(
+                f"task {task.name}: the reference itself failed ({reference.describe()}): "
+                f"{reference.stderr.strip()[:500]}"
+            )
+        expected = []
+        for k, case in enumerate(cases):
+            want = read_outputs(task, reference_root / f"case{k}", "0")
+            if want is None:
+                raise TaskError(f"task {task.name}: the reference wrote no outputs")
+            folder = candidate_root / f"case{k}"
+            first = self._check_call(
+                task=task, case=case, want=want, folder=folder, tag="0", against=None
+            )
+            if isinstance(first, _Stop):
+                return first
+            second = self._check_call(
+                task=task, case=case, want=first, folder=folder, tag="1", against="second call"
+            )
+            if isinstance(second, _Stop):
+                return second
+            expected.append(want)
+        return expected
+
+    def _check_call(
+        self,
+        *,
+        task: Task,
+        case: Case,
+        want: dict[str, Array],
+        folder: Path,
+        tag: str,
+        against: str | None,
+    ) -> _Stop | dict[str, Array]:
+        """Inputs untouched and outputs equal to ``want`` (the reference's, or the first
+        call's when ``against`` names what the comparison is for)."""
+        where = f"at size {dict(case.binding)}"
+        hashes = read_hashes(folder, tag)
+        got = read_outputs(task, folder, tag)
+        if hashes is None or got is None:
+            self._suspect = True
+            return _Stop(Status.CRASH, "the process ended before the harness wrote its outputs")
+        for index, value in case.input_hashes(task).items():
+            if hashes.get(index) != value:
+                name = task.args[index].name
+                return _Stop(Status.INPUT_MODIFIED, f"{where}: input '{name}' was modified")
+        for name, expected in want.items():
+            mismatch = first_mismatch(name, expected, got[name], task.tolerance)
+            if mismatch is None:
+                continue
+            if against is None:
+                return _Stop(Status.WRONG_OUTPUT, f"{where}: {mismatch}")
+            return _Stop(
+                Status.NONDETERMINISTIC,
+                f"{where}, {against} on the same inputs: {mismatch}",
+            )
+        return got
+
+    def _sanitize(
+        self, built: Built, cases: Sequence[Case], root: Path, flags: list[str]
+    ) -> _Stop | None:
+        tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+        if not Path(tool).exists():
+            flags.append("sanitizer skipped: compute-sanitizer not found")
+            return None
+        small = [min(cases[:-1] or cases, key=lambda case: sum(a.nbytes for a in case.arrays))]
+        limits = self._limits_for(self.config.run_timeout_s * 10, small)
+        for check in ("memcheck", "racecheck"):
+            folder = root / check
+            write_cases(folder, small, reps=1)
+            prefix = [tool, "--tool", check, "--error-exitcode", str(_SANITIZER_EXIT)]
+            outcome = self._exec(built.check, folder, limits, prefix)
+            if outcome.returncode == _SANITIZER_EXIT:
+                report = outcome.stdout.strip() or outcome.stderr.strip()
+                return _Stop(Status.SANITIZER_ERROR, f"{check}: {report}")
+            if not outcome.ok:
+                return self._stopped(outcome, f"the candidate under {check}")
+        flags.append("compute-sanitizer memcheck and racecheck clean")
+        return None
+
+    def _timing(
+        self,
+        built: Built,
+        case: Case,
+        want: dict[str, Array],
+        root: Path,
+        flags: list[str],
+    ) -> _Stop | tuple[Timing, tuple[Timing, ...]]:
+        """Interleaved timed calls, then the last call of each mode re-checked."""
+        task = built.task
+        assert self._limits is not None
+        write_cases(root, [case], reps=0)
+        flush = max(2 * self._limits.l2_bytes, 8 << 20)
+        (root / "timing.cfg").write_text(
+            f"{self.config.warmups} {self.config.timed_runs} {flush} "
+            f"{self.config.host_flush_bytes} {secrets.randbits(63)}\n"
+        )
+        outcome = self._exec(
+            built.timing, root, self._limits_for(self.config.timing_timeout_s, [case])
+        )
+        if not outcome.ok:
+            return self._stopped(outcome, "the timed run")
+        for tag, mode in (("e", TimingMode.END_TO_END), ("k", TimingMode.KERNEL_ONLY)):
+            checked = self._check_call(
+                task=task, case=case, want=want, folder=root / "case0", tag=tag, against=None
+            )
+            if isinstance(checked, _Stop):
+                feedback = f"re-check after timing ({mode}): {checked.feedback}"
+                return _Stop(checked.status, feedback)
+        timing_file = root / "timing.txt"
+        samples = parse_samples(timing_file.read_text()) if timing_file.exists() else None
+        if samples is None:
+            return _Stop(Status.CRASH, "the timed run wrote no timing samples")
+        disagreement = clock_disagreement(samples)
+        if disagreement is not None:
+            return _Stop(Status.IMPLAUSIBLE, disagreement)
+        end_to_end = summarize(samples, TimingMode.END_TO_END)
+        kernel = summarize(samples, TimingMode.KERNEL_ONLY)
+        assert end_to_end is not None
+        every = (end_to_end,) if kernel is None else (end_to_end, kernel)
+        primary = end_to_end
+        if task.timing_mode is TimingMode.KERNEL_ONLY:
+            if kernel is None:
+                flags.append("kernel-only time unavailable (a call launched no timed kernel)")
+            else:
+                primary = kernel
+        bound = roofline_ms(bytes_moved(case.arrays), self._limits.peak_bytes_per_s)
+        for measured in every:
+            below = under_roofline(measured, bound)
+            if below is not None:
+                return _Stop(Status.IMPLAUSIBLE, below)
+        look = second_look(primary)
+        if look is not None:
+            flags.append(look)
+        return primary, every
+
+
+def verify(
+    task: Task,
+    candidate_source: str,
+    *,
+    config: VerifyConfig,
+    runner: Runner = run_isolated,
+    query: Query = query_command,
+    make_inputs: InputMaker = _default_inputs,
+    gate: GateCheck = _default_gate,
+) -> VerifyResult:
+    """Check one candidate from scratch (a :class:`Verifier` reuses its session across many)."""
+    verifier = Verifier(config, runner=runner, query=query, make_inputs=make_inputs, gate=gate)
+    return verifier.verify(task, candidate_source)

@@ -1,0 +1,65 @@
+"""The canary: a tiny kernel that proves the GPU works, and reports what the roofline needs.
+
+Run once before the first candidate and again, in a new process, after any candidate
+crashed: an illegal address or a failed launch can leave the device unusable for the
+next context, and a result measured on a broken GPU must not be trusted.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from regrapht_core.verify.compile import Compiler
+from regrapht_core.verify.sandbox import Limits, Runner, prepare_private_dir
+
+__all__ = ["PROBE_SOURCE", "DeviceLimits", "run_probe"]
+
+PROBE_SOURCE = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void canary(int* out) { out[threadIdx.x] = 3 * static_cast<int>(threadIdx.x) + 1; }
+int main() {
+  int* device = nullptr;
+  int host[64] = {0};
+  if (cudaMalloc(&device, sizeof host) != cudaSuccess) return 2;
+  canary<<<1, 64>>>(device);
+  if (cudaMemcpy(host, device, sizeof host, cudaMemcpyDeviceToHost) != cudaSuccess) return 2;
+  for (int i = 0; i < 64; ++i) if (host[i] != 3 * i + 1) return 3;
+  int clock_khz = 0, bus_bits = 0, l2 = 0;
+  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0);
+  cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
+  cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0);
+  std::printf("canary-ok %d %d %d\n", clock_khz, bus_bits, l2);
+  return cudaFree(device) == cudaSuccess ? 0 : 2;
+}
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceLimits:
+    peak_bytes_per_s: float
+    """DRAM bandwidth: 2 (double data rate) x memory clock x bus width."""
+    l2_bytes: int
+
+
+def run_probe(
+    compiler: Compiler, runner: Runner, limits: Limits, env: dict[str, str]
+) -> DeviceLimits | str:
+    """The device's limits, or why the canary failed (a string, for the result's flags)."""
+    obj = compiler.cuda_object(PROBE_SOURCE)
+    if not obj.ok or obj.path is None:
+        return f"canary did not compile: {obj.log}"
+    with tempfile.TemporaryDirectory(prefix="regrapht-canary-") as tmp:
+        work = Path(tmp)
+        linked = compiler.link([obj.path], work / "canary")
+        if not linked.ok:
+            return f"canary did not link: {linked.log}"
+        prepare_private_dir(work)
+        outcome = runner([str(work / "canary")], work, limits, env)
+    words = outcome.stdout.split()
+    if not outcome.ok or len(words) != 4 or words[0] != "canary-ok":
+        return f"canary kernel failed: {outcome.describe()} {outcome.stderr.strip()[:300]}"
+    clock_khz, bus_bits, l2 = (int(word) for word in words[1:])
+    return DeviceLimits(peak_bytes_per_s=2.0 * clock_khz * 1e3 * bus_bits / 8, l2_bytes=l2)

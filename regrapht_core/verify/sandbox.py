@@ -1,0 +1,229 @@
+"""Run an untrusted program in a fresh, bounded process and report what happened.
+
+Every candidate binary (and every compiler invocation over candidate source) goes through
+here. The child gets its own session so a wall-clock timeout kills the whole process group,
+grandchildren included; CPU-time and file-size limits stop runaway loops and disk filling
+even if the wall clock is missed; stdout and stderr are read through pipes and truncated,
+so a chatty candidate cannot exhaust the verifier's memory. ``RLIMIT_AS`` is deliberately
+absent: the CUDA driver reserves terabytes of virtual address space and would fail to start.
+
+When the verifier runs as root (the GPU machine does), the child drops to ``nobody`` before
+``exec`` and, where the kernel permits, enters an empty network namespace first (joining a
+new namespace needs the privileges that are dropped right after). Nothing here raises for
+an outcome of the child: a timeout, a signal or a failure to start is a field of
+:class:`RunOutcome`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import os
+import pwd
+import resource
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import cast
+
+__all__ = [
+    "Limits",
+    "RunOutcome",
+    "Runner",
+    "network_isolation_available",
+    "prepare_private_dir",
+    "run_isolated",
+]
+
+_CLONE_NEWNET = 0x40000000
+_NOBODY = "nobody"
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds for one child process; ``drop_privileges`` only has an effect as root."""
+
+    wall_s: float = 60.0
+    cpu_s: int = 120
+    file_bytes: int = 1 << 30
+    output_bytes: int = 64 * 1024
+    isolate_network: bool = True
+    drop_privileges: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    returncode: int | None
+    """Exit status; negative for a signal (as :mod:`subprocess` reports it); ``None`` if the
+    program could not be started at all."""
+    stdout: str
+    stderr: str
+    wall_s: float
+    timed_out: bool = False
+    truncated: bool = False
+    network_isolated: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+    def describe(self) -> str:
+        """One line for feedback: why the process ended."""
+        if self.timed_out:
+            return f"timed out after {self.wall_s:.1f} s (process group killed)"
+        if self.returncode is None:
+            return "could not be started"
+        if self.returncode < 0:
+            name = signal.Signals(-self.returncode).name
+            return f"killed by signal {name}"
+        return f"exited with status {self.returncode}"
+
+
+Runner = Callable[[Sequence[str], Path, Limits, Mapping[str, str]], RunOutcome]
+"""How the verifier starts processes; tests and the pool inject their own."""
+
+
+def _nobody() -> tuple[int, int] | None:
+    if os.geteuid() != 0:
+        return None
+    try:
+        entry = pwd.getpwnam(_NOBODY)
+    except KeyError:
+        return None
+    return entry.pw_uid, entry.pw_gid
+
+
+def prepare_private_dir(path: Path) -> None:
+    """Make a run directory writable by the (possibly unprivileged) child, and only by it.
+
+    The directory is created by the verifier; as root the child runs as ``nobody`` and
+    must own it, while every other user is shut out.
+    """
+    path.mkdir(parents=True, exist_ok=True)
+    ids = _nobody()
+    for item in (path, *path.rglob("*")):
+        if ids is not None:
+            os.chown(item, *ids)
+    path.chmod(0o700)
+
+
+@cache
+def network_isolation_available() -> bool:
+    """Whether a child can enter its own network namespace here (needs root or CAP_SYS_ADMIN).
+
+    Probed once per process; where it is refused, callers run without it and say so, since
+    failing every candidate on a workstation without the capability would be worse.
+    """
+    probe = run_isolated(["/bin/true"], Path("/"), Limits(wall_s=10.0, drop_privileges=False), {})
+    return probe.returncode == 0
+
+
+def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def apply() -> None:
+        # Runs in the forked child before exec; order matters: the namespace needs root.
+        if limits.isolate_network and libc.unshare(_CLONE_NEWNET) != 0:
+            raise OSError(ctypes.get_errno(), "cannot enter a new network namespace")
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if ids is not None:
+            os.setgroups([])
+            os.setgid(ids[1])
+            os.setuid(ids[0])
+
+    return apply
+
+
+class _CappedReader(threading.Thread):
+    """Keeps the first ``cap`` bytes of a pipe and drains the rest, so the child never blocks."""
+
+    def __init__(self, stream: io.BufferedReader, cap: int) -> None:
+        super().__init__(daemon=True)
+        self._stream = stream
+        self._cap = cap
+        self.data = bytearray()
+        self.truncated = False
+
+    def run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while chunk := self._stream.read1(65536):
+                room = self._cap - len(self.data)
+                if room > 0:
+                    self.data += chunk[:room]
+                if len(chunk) > room:
+                    self.truncated = True
+
+    def text(self) -> str:
+        return self.data.decode("utf-8", errors="replace")
+
+
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def run_isolated(
+    argv: Sequence[str],
+    cwd: Path,
+    limits: Limits,
+    env: Mapping[str, str],
+) -> RunOutcome:
+    """Start ``argv`` in ``cwd`` under ``limits``; wait, kill the group, report.
+
+    The environment is exactly ``env`` (nothing is inherited), so secrets of the verifier's
+    environment never reach the candidate.
+    """
+    ids = _nobody() if limits.drop_privileges else None
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
+            close_fds=True,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return RunOutcome(None, "", f"{argv[0]}: {error}", 0.0)
+    assert proc.stdout is not None and proc.stderr is not None
+    readers = [
+        _CappedReader(cast(io.BufferedReader, stream), limits.output_bytes)
+        for stream in (proc.stdout, proc.stderr)
+    ]
+    for reader in readers:
+        reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=limits.wall_s)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+    # Always kill the group: a child that exited may have left grandchildren behind.
+    _kill_group(proc.pid)
+    proc.wait()
+    wall = time.monotonic() - start
+    for reader in readers:
+        reader.join(timeout=5.0)
+    proc.stdout.close()
+    proc.stderr.close()
+    out, err = readers
+    return RunOutcome(
+        returncode=proc.returncode,
+        stdout=out.text(),
+        stderr=err.text(),
+        wall_s=wall,
+        timed_out=timed_out,
+        truncated=out.truncated or err.truncated,
+        network_isolated=limits.isolate_network,
+    )

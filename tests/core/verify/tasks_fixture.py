@@ -1,0 +1,241 @@
+"""Tasks and candidates shared by the verifier's tests: saxpy, a sum reduction, matmul.
+
+Inputs come from a small seeded generator local to the tests, so the verifier's tests do
+not depend on how the task package draws its distributions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.expr import evaluate, evaluate_length
+from regrapht_core.tasks.spec import (
+    ArgSpec,
+    ParamKind,
+    Role,
+    SizeBinding,
+    Task,
+    Tolerance,
+)
+
+__all__ = [
+    "MATMUL",
+    "MATMUL_NAIVE",
+    "MATMUL_TILED",
+    "SAXPY",
+    "SAXPY_CUDA",
+    "SAXPY_WRONG",
+    "SUM",
+    "SUM_CUDA",
+    "VECTOR_INT",
+    "make_inputs",
+]
+
+
+def make_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, object]:
+    rng = np.random.default_rng(seed)
+    made: dict[str, object] = {}
+    for arg in task.args:
+        where = f"{task.name}.{arg.name}"
+        if arg.kind is ParamKind.SCALAR:
+            made[arg.name] = evaluate(arg.value or arg.name, binding, where=where)
+            continue
+        length = evaluate_length(arg.length or "0", binding, where=where)
+        dtype = numpy_dtype(arg.ctype)
+        if arg.role is Role.OUT:
+            made[arg.name] = np.zeros(length, dtype=dtype)
+        elif dtype.kind == "f":
+            made[arg.name] = rng.uniform(-1.0, 1.0, length).astype(dtype)
+        else:
+            made[arg.name] = rng.integers(-100, 100, length).astype(dtype)
+    return made
+
+
+_SIZES: tuple[SizeBinding, ...] = ({"n": 1}, {"n": 7}, {"n": 257}, {"n": 1000})
+
+SAXPY = Task(
+    name="saxpy",
+    source=(
+        "void saxpy(int n, float a, const float* x, float* y) {\n"
+        "  for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n"
+    ),
+    entry="saxpy",
+    signature="void saxpy(int n, float a, const float* x, float* y)",
+    args=(
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ArgSpec("a", ParamKind.SCALAR, "float", value="2.5"),
+        ArgSpec("x", ParamKind.POINTER, "float", length="n"),
+        ArgSpec("y", ParamKind.POINTER, "float", Role.INOUT, length="n"),
+    ),
+    correctness_sizes=_SIZES,
+    timing_size={"n": 1 << 24},
+)
+
+SAXPY_CUDA = r"""
+#include <cuda_runtime.h>
+__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+void saxpy(int n, float a, const float* x, float* y) {
+  float *dx = nullptr, *dy = nullptr;
+  size_t bytes = static_cast<size_t>(n) * sizeof(float);
+  cudaMalloc(&dx, bytes);
+  cudaMalloc(&dy, bytes);
+  cudaMemcpy(dx, x, bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(dy, y, bytes, cudaMemcpyHostToDevice);
+  saxpy_kernel<<<(n + 255) / 256, 256>>>(n, a, dx, dy);
+  cudaMemcpy(y, dy, bytes, cudaMemcpyDeviceToHost);
+  cudaFree(dx);
+  cudaFree(dy);
+}
+"""
+
+SAXPY_WRONG = SAXPY_CUDA.replace("a * x[i] + y[i]", "a * x[i] - y[i]")
+
+SUM = Task(
+    name="sum",
+    source=(
+        "float sum(const float* x, int n) {\n"
+        "  float s = 0.0f;\n  for (int i = 0; i < n; ++i) s += x[i];\n  return s;\n}\n"
+    ),
+    entry="sum",
+    signature="float sum(const float* x, int n)",
+    returns="float",
+    args=(
+        ArgSpec("x", ParamKind.POINTER, "float", length="n"),
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+    ),
+    correctness_sizes=_SIZES,
+    timing_size={"n": 1 << 24},
+    tolerance=Tolerance(atol=0.5, rtol=1e-3),
+)
+
+SUM_CUDA = r"""
+#include <cuda_runtime.h>
+__global__ void partial_sums(const float* x, int n, float* out) {
+  __shared__ float cache[256];
+  float s = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += x[i];
+  cache[threadIdx.x] = s;
+  __syncthreads();
+  for (int step = blockDim.x / 2; step > 0; step /= 2) {
+    if (threadIdx.x < step) cache[threadIdx.x] += cache[threadIdx.x + step];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = cache[0];
+}
+float sum(const float* x, int n) {
+  const int blocks = 1024;
+  float *dx = nullptr, *dpart = nullptr;
+  cudaMalloc(&dx, static_cast<size_t>(n) * sizeof(float) + 4);
+  cudaMalloc(&dpart, blocks * sizeof(float));
+  cudaMemcpy(dx, x, static_cast<size_t>(n) * sizeof(float), cudaMemcpyHostToDevice);
+  partial_sums<<<blocks, 256>>>(dx, n, dpart);
+  float part[blocks];
+  cudaMemcpy(part, dpart, sizeof part, cudaMemcpyDeviceToHost);
+  double total = 0.0;
+  for (int b = 0; b < blocks; ++b) total += part[b];
+  cudaFree(dx);
+  cudaFree(dpart);
+  return static_cast<float>(total);
+}
+"""
+
+MATMUL = Task(
+    name="matmul",
+    source=(
+        "void matmul(int n, const float* A, const float* B, float* C) {\n"
+        "  for (int i = 0; i < n; ++i)\n    for (int j = 0; j < n; ++j) {\n"
+        "      float s = 0.0f;\n      for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
+        "      C[i * n + j] = s;\n    }\n}\n"
+    ),
+    entry="matmul",
+    signature="void matmul(int n, const float* A, const float* B, float* C)",
+    args=(
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ArgSpec("A", ParamKind.POINTER, "float", length="n*n"),
+        ArgSpec("B", ParamKind.POINTER, "float", length="n*n"),
+        ArgSpec("C", ParamKind.POINTER, "float", Role.OUT, length="n*n"),
+    ),
+    correctness_sizes=({"n": 1}, {"n": 7}, {"n": 33}, {"n": 100}),
+    timing_size={"n": 512},
+    tolerance=Tolerance(atol=1e-3, rtol=1e-3),
+)
+
+_MATMUL_HOST = r"""
+void matmul(int n, const float* A, const float* B, float* C) {
+  float *dA = nullptr, *dB = nullptr, *dC = nullptr;
+  size_t bytes = static_cast<size_t>(n) * n * sizeof(float);
+  cudaMalloc(&dA, bytes);
+  cudaMalloc(&dB, bytes);
+  cudaMalloc(&dC, bytes);
+  cudaMemcpy(dA, A, bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice);
+  dim3 block(TILE, TILE), grid((n + TILE - 1) / TILE, (n + TILE - 1) / TILE);
+  matmul_kernel<<<grid, block>>>(n, dA, dB, dC);
+  cudaMemcpy(C, dC, bytes, cudaMemcpyDeviceToHost);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+}
+"""
+
+MATMUL_NAIVE = (
+    r"""
+#include <cuda_runtime.h>
+#define TILE 16
+__global__ void matmul_kernel(int n, const float* A, const float* B, float* C) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= n || col >= n) return;
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = s;
+}
+"""
+    + _MATMUL_HOST
+)
+
+MATMUL_TILED = (
+    r"""
+#include <cuda_runtime.h>
+#define TILE 32
+__global__ void matmul_kernel(int n, const float* A, const float* B, float* C) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float s = 0.0f;
+  for (int t = 0; t < n; t += TILE) {
+    As[threadIdx.y][threadIdx.x] = (row < n && t + threadIdx.x < n) ? A[row * n + t + threadIdx.x] : 0.0f;
+    Bs[threadIdx.y][threadIdx.x] = (col < n && t + threadIdx.y < n) ? B[(t + threadIdx.y) * n + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) s += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < n) C[row * n + col] = s;
+}
+"""
+    + _MATMUL_HOST
+)
+
+VECTOR_INT = Task(
+    name="histogram",
+    source=(
+        "#include <vector>\n"
+        "long long histogram(const std::vector<int>& v, std::vector<int>& bins, unsigned k) {\n"
+        "  long long total = 0;\n"
+        "  for (int x : v) { bins[static_cast<unsigned>(x + 100) % k] += 1; total += x; }\n"
+        "  return total;\n}\n"
+    ),
+    entry="histogram",
+    signature="long long histogram(const std::vector<int>& v, std::vector<int>& bins, unsigned k)",
+    returns="long long",
+    args=(
+        ArgSpec("v", ParamKind.VECTOR, "int", length="n"),
+        ArgSpec("bins", ParamKind.VECTOR, "int", Role.INOUT, length="16"),
+        ArgSpec("k", ParamKind.SCALAR, "unsigned", value="16"),
+    ),
+    correctness_sizes=({"n": 1}, {"n": 100}),
+    timing_size={"n": 1 << 16},
+)
