@@ -1,0 +1,147 @@
+"""``regrapht graph ...``: build the ReGraph snapshot and look inside it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from regrapht_core.errors import GraphError, UnknownTechniqueError
+from regrapht_core.graph.build import build_snapshot
+from regrapht_core.graph.export import EXPORTERS
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.paths import SNAPSHOT_ENV, default_trajectory_dir, snapshot_path
+from regrapht_core.graph.relabel import relabel
+from regrapht_core.graph.snapshot import Snapshot, load_snapshot
+from regrapht_core.graph.taxonomy import SEQUENTIAL, display_name, technique
+
+__all__ = ["graph"]
+
+_TOP_TRANSITIONS = 10
+_F = TypeVar("_F", bound=Callable[..., object])
+_PATH = click.Path(path_type=Path, dir_okay=False)
+
+
+def _snapshot_option(command: _F) -> _F:
+    return click.option(
+        "--snapshot",
+        type=_PATH,
+        default=None,
+        help=f"Snapshot file (default: ${SNAPSHOT_ENV}, else graph_snapshots/regraph.msgpack).",
+    )(command)
+
+
+def _load(flag: Path | None) -> Snapshot:
+    return load_snapshot(snapshot_path(flag))
+
+
+@click.group()
+def graph() -> None:
+    """Build and inspect the ReGraph of CUDA optimization techniques."""
+
+
+@graph.command()
+@click.option(
+    "--trajectories",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Folder of trajectory JSON files (default: graph_snapshots/trajectories).",
+)
+@click.option("--out", type=_PATH, default=None, help="Snapshot to write (default as --snapshot).")
+@click.option("--allow-new", is_flag=True, help="Add unknown technique names as new nodes.")
+def build(trajectories: Path | None, out: Path | None, allow_new: bool) -> None:
+    """Merge the trajectory files into a snapshot."""
+    target = snapshot_path(out)
+    snapshot = build_snapshot(trajectories or default_trajectory_dir(), target, allow_new=allow_new)
+    g = snapshot.graph
+    Console(soft_wrap=True).print(
+        f"Wrote {target}: {g.node_count} nodes, {g.edge_count} edges, "
+        f"{g.example_count} examples from {snapshot.build.trajectories} trajectories.",
+        markup=False,
+        highlight=False,
+    )
+
+
+@graph.command()
+@_snapshot_option
+def stats(snapshot: Path | None) -> None:
+    """Counts and the most exemplified transitions."""
+    loaded = _load(snapshot)
+    g = loaded.graph
+    console = Console(soft_wrap=True)
+    summary = Table.grid(padding=(0, 2))
+    for label, value in (
+        ("nodes", g.node_count),
+        ("edges", g.edge_count),
+        ("examples", g.example_count),
+        ("trajectories", loaded.build.trajectories),
+        ("built by", loaded.build.builder),
+    ):
+        summary.add_row(label, str(value))
+    console.print(summary)
+    top = sorted(g.edges, key=lambda e: (-g.example_count_of(*e), e))[:_TOP_TRANSITIONS]
+    table = Table(title="Top transitions")
+    for column in ("from", "to", "examples", "tasks"):
+        table.add_column(column)
+    for u, v in top:
+        tasks = {example.task for example in g.examples(u, v)}
+        table.add_row(u, v, str(g.example_count_of(u, v)), str(len(tasks)))
+    console.print(table)
+
+
+def _resolve(g: ReGraph, name: str) -> str:
+    """A node id as written, else the technique any of its names relabels to."""
+    if g.has_node(name) or name == SEQUENTIAL:
+        return name
+    try:
+        return relabel(name)
+    except UnknownTechniqueError as err:
+        raise GraphError(str(err)) from err
+
+
+def _edge_table(title: str, g: ReGraph, edges: list[tuple[str, str]], other: int) -> Table:
+    table = Table(title=title)
+    for column in ("technique", "examples", "tasks"):
+        table.add_column(column)
+    for edge in edges:
+        tasks = {example.task for example in g.examples(*edge)}
+        table.add_row(edge[other], str(g.example_count_of(*edge)), ", ".join(sorted(tasks)))
+    return table
+
+
+@graph.command()
+@click.argument("node")
+@_snapshot_option
+def show(node: str, snapshot: Path | None) -> None:
+    """One technique (by id or any synonym): description and its transitions."""
+    g = _load(snapshot).graph
+    resolved = _resolve(g, node)
+    known = technique(resolved)
+    console = Console(soft_wrap=True)
+    console.print(f"{display_name(resolved)} ({resolved})", markup=False, highlight=False)
+    if known is not None:
+        console.print(known.description, markup=False, highlight=False)
+    if not g.has_node(resolved):
+        console.print("No transitions in this snapshot.", markup=False)
+        return
+    incoming = [(u, resolved) for u in g.predecessors(resolved)]
+    outgoing = [(resolved, v) for v in g.successors(resolved)]
+    console.print(_edge_table("Reached from", g, incoming, 0))
+    console.print(_edge_table("Followed by", g, outgoing, 1))
+
+
+@graph.command()
+@click.option("--format", "fmt", type=click.Choice(sorted(EXPORTERS)), required=True)
+@click.option("--out", type=_PATH, default=None, help="File to write (default: stdout).")
+@_snapshot_option
+def export(fmt: str, out: Path | None, snapshot: Path | None) -> None:
+    """Write the graph as JSON (with all examples), Graphviz DOT or Mermaid."""
+    text = EXPORTERS[fmt](_load(snapshot).graph)
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")

@@ -1,0 +1,76 @@
+"""Pick the edge examples whose ``before`` code looks most like the code being optimized.
+
+Ranking is Okapi BM25 over code tokens, written out here rather than taken from a library:
+an edge holds a handful of examples, so building an index (or a numpy matrix) costs more
+than scoring the few documents directly, and owning the tokenizer and the tie-break keeps
+the ranking identical across machines, which replayable searches need.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from regrapht_core.datatypes import EdgeExample
+from regrapht_core.graph.model import ReGraph, example_sort_key
+
+__all__ = ["BM25_B", "BM25_K1", "bm25_scores", "rank_examples", "tokenize"]
+
+BM25_K1 = 1.2
+"""Term-frequency saturation; the usual default, code repeats identifiers a lot."""
+BM25_B = 0.75
+"""Length normalisation; the usual default."""
+
+_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?|<<<|>>>")
+
+
+def tokenize(code: str) -> list[str]:
+    """Identifiers, keywords, numbers and launch brackets: what distinguishes two kernels.
+
+    Other punctuation is dropped: every C file is full of it, so it only adds noise.
+    """
+    return _TOKEN.findall(code)
+
+
+def bm25_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
+    """BM25 score of each tokenized document for ``query`` (Lucene's non-negative IDF)."""
+    if not documents:
+        return []
+    count = len(documents)
+    average = sum(len(doc) for doc in documents) / count or 1.0
+    frequencies = [Counter(doc) for doc in documents]
+    document_frequency: Counter[str] = Counter()
+    for freq in frequencies:
+        document_frequency.update(freq.keys())
+    terms = Counter(query)
+    scores = []
+    for doc, freq in zip(documents, frequencies, strict=True):
+        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc) / average)
+        score = 0.0
+        for term, repeats in terms.items():
+            tf = freq.get(term, 0)
+            if tf:
+                df = document_frequency[term]
+                idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+                score += repeats * idf * tf * (BM25_K1 + 1) / (tf + norm)
+        scores.append(score)
+    return scores
+
+
+def rank_examples(
+    graph: ReGraph, node: str, candidate: str, code: str, *, limit: int | None = None
+) -> tuple[EdgeExample, ...]:
+    """Examples of ``node`` → ``candidate``, most similar ``before`` to ``code`` first.
+
+    Equal scores fall back to the canonical example order, so the ranking never depends on
+    the order the examples were merged in. Raises ``GraphError`` when there is no such edge.
+    """
+    examples = graph.examples(node, candidate)
+    scores = bm25_scores(tokenize(code), [tokenize(example.before) for example in examples])
+    ranked = sorted(
+        zip(scores, examples, strict=True),
+        key=lambda pair: (-pair[0], example_sort_key(pair[1])),
+    )
+    return tuple(example for _, example in ranked[:limit])

@@ -1,0 +1,305 @@
+"""Snapshot files: the built ReGraph in msgpack, validated on every load (docs/snapshot-format.md).
+
+Never pickle: a snapshot may come from anywhere, and loading one must not run code. Every
+defect a file can have (cut short, foreign, newer schema, edited, mistyped, inconsistent)
+surfaces as ``GraphFormatError`` naming the file and the defect; nothing else escapes.
+
+Code strings are stored once in a table and referenced by index, since a step's ``after``
+is the next step's ``before``: that halves the file and the time to hash and read it.
+Examples are msgpack arrays, not maps, so loading does no per-field key lookups.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgpack
+
+from regrapht_core.datatypes import EdgeExample, Trajectory
+from regrapht_core.errors import GraphError, GraphFormatError
+from regrapht_core.graph.model import NODE_ID, ReGraph
+from regrapht_core.graph.taxonomy import SEQUENTIAL
+
+__all__ = [
+    "MAGIC",
+    "SCHEMA_VERSION",
+    "BuildInfo",
+    "Snapshot",
+    "decode_snapshot",
+    "encode_snapshot",
+    "load_snapshot",
+    "save_snapshot",
+    "source_digest",
+]
+
+_log = logging.getLogger(__name__)
+
+MAGIC = b"ReGraphT"
+SCHEMA_VERSION = 1
+_HEADER_LIMIT = 1 << 20
+_EXAMPLE_FIELDS = 7
+_UNPACK_ERRORS = (ValueError, TypeError, msgpack.UnpackException)
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class BuildInfo:
+    """How a snapshot was made; deliberately without timestamps, so rebuilds are identical."""
+
+    builder: str
+    trajectories: int
+    source_digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    graph: ReGraph
+    build: BuildInfo
+
+
+def source_digest(trajectories: Iterable[Trajectory]) -> str:
+    """sha256 of the trajectories' content in task order: reformatting a JSON file keeps it."""
+    ordered = sorted(trajectories, key=lambda t: t.task)
+    content = [
+        [
+            t.task,
+            t.source,
+            t.verified_on,
+            [[s.think, s.method, s.detail, s.code, s.speedup] for s in t.steps],
+        ]
+        for t in ordered
+    ]
+    return hashlib.sha256(msgpack.packb(content)).hexdigest()
+
+
+def encode_snapshot(graph: ReGraph, build: BuildInfo) -> bytes:
+    """The file's bytes; canonical order throughout, so equal graphs give equal bytes."""
+    nodes, edges = graph.canonical()
+    codes = sorted(
+        {code for _, _, examples in edges for e in examples for code in (e.before, e.after)}
+    )
+    code_index = {code: i for i, code in enumerate(codes)}
+    payload = msgpack.packb(
+        {
+            "nodes": list(nodes),
+            "codes": codes,
+            "edges": [
+                [
+                    u,
+                    v,
+                    [
+                        [
+                            e.task,
+                            e.think,
+                            e.detail,
+                            code_index[e.before],
+                            code_index[e.after],
+                            e.speedup,
+                            e.verified_on,
+                        ]
+                        for e in examples
+                    ],
+                ]
+                for u, v, examples in edges
+            ],
+        }
+    )
+    header = msgpack.packb(
+        {
+            "schema": SCHEMA_VERSION,
+            "payload_size": len(payload),
+            "payload_sha256": hashlib.sha256(payload).hexdigest(),
+            "build": {
+                "builder": build.builder,
+                "trajectories": build.trajectories,
+                "source_digest": build.source_digest,
+            },
+        }
+    )
+    return MAGIC + header + payload
+
+
+def save_snapshot(graph: ReGraph, build: BuildInfo, path: Path) -> None:
+    """Write atomically: a crash leaves the old file or the new one, never half of one."""
+    data = encode_snapshot(graph, build)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        temp.replace(path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _log.info("wrote %s (%d bytes, %r)", path, len(data), graph)
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    if not path.exists():
+        raise GraphError(
+            f"No ReGraph snapshot at {path}. Build it with `regrapht graph build`, or point "
+            "--snapshot / REGRAPHT_SNAPSHOT at an existing snapshot."
+        )
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise GraphFormatError(path, f"cannot be read ({err.strerror})") from err
+    return decode_snapshot(data, path)
+
+
+class _Bad(Exception):
+    """Internal: what is wrong with the file, raised as ``GraphFormatError`` with the path."""
+
+
+def decode_snapshot(data: bytes, path: Path | str = "<bytes>") -> Snapshot:
+    """Validate and decode a snapshot's bytes; ``path`` only names the file in errors."""
+    try:
+        return _decode(data)
+    except _Bad as bad:
+        raise GraphFormatError(path, str(bad)) from None
+
+
+def _decode(data: bytes) -> Snapshot:
+    if len(data) < len(MAGIC):
+        if MAGIC.startswith(data):
+            raise _Bad(f"truncated: {len(data)} bytes, shorter than the file signature")
+        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
+    if data[: len(MAGIC)] != MAGIC:
+        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
+    header, payload = _split(memoryview(data)[len(MAGIC) :])
+    build = _check_header(header, payload)
+    try:
+        document = msgpack.unpackb(payload)
+    except _UNPACK_ERRORS as err:
+        raise _Bad(f"malformed payload ({err})") from None
+    return Snapshot(_graph(document), build)
+
+
+def _split(body: memoryview) -> tuple[Any, memoryview]:
+    unpacker = msgpack.Unpacker(max_buffer_size=_HEADER_LIMIT)
+    unpacker.feed(body[:_HEADER_LIMIT])
+    try:
+        header = unpacker.unpack()
+    except msgpack.OutOfData:
+        if len(body) < _HEADER_LIMIT:
+            raise _Bad("truncated: the file ends inside the header") from None
+        raise _Bad("malformed header (larger than 1 MiB)") from None
+    except _UNPACK_ERRORS as err:
+        raise _Bad(f"malformed header ({err})") from None
+    return header, body[unpacker.tell() :]
+
+
+def _check_header(header: Any, payload: memoryview) -> BuildInfo:
+    if not isinstance(header, dict):
+        raise _Bad("malformed header (not a map)")
+    schema = header.get("schema")
+    if type(schema) is not int:
+        raise _Bad("wrong field type: header 'schema' must be an integer")
+    if schema > SCHEMA_VERSION:
+        raise _Bad(
+            f"written by a newer ReGraphT (snapshot schema {schema}; this version reads "
+            f"schema {SCHEMA_VERSION}): upgrade ReGraphT"
+        )
+    if schema != SCHEMA_VERSION:
+        raise _Bad(f"snapshot schema {schema} is not supported (this version reads 1)")
+    size = _typed(header, "payload_size", int, "header")
+    digest = _typed(header, "payload_sha256", str, "header")
+    build = _typed(header, "build", dict, "header")
+    if len(header) != 4:
+        raise _Bad("malformed header (unexpected fields)")
+    if len(payload) < size:
+        raise _Bad(f"truncated: the payload has {len(payload)} of {size} bytes")
+    if len(payload) > size:
+        raise _Bad(f"{len(payload) - size} unexpected bytes after the payload")
+    if hashlib.sha256(payload).hexdigest() != digest:
+        raise _Bad("content hash mismatch: the payload is corrupted or was edited")
+    info = BuildInfo(
+        builder=_typed(build, "builder", str, "build"),
+        trajectories=_typed(build, "trajectories", int, "build"),
+        source_digest=_typed(build, "source_digest", str, "build"),
+    )
+    if len(build) != 3:
+        raise _Bad("malformed header (unexpected build fields)")
+    return info
+
+
+def _typed(fields: dict[str, Any], key: str, kind: type[_T], where: str) -> _T:
+    if key not in fields:
+        raise _Bad(f"malformed {where}: missing field {key!r}")
+    value = fields[key]
+    if type(value) is not kind:
+        raise _Bad(f"wrong field type: {where} {key!r} must be {kind.__name__}")
+    return value
+
+
+def _graph(document: Any) -> ReGraph:
+    if not isinstance(document, dict) or set(document) != {"nodes", "codes", "edges"}:
+        raise _Bad("malformed payload (expected a map of nodes, codes and edges)")
+    nodes = _typed(document, "nodes", list, "payload")
+    codes = _typed(document, "codes", list, "payload")
+    edges = _typed(document, "edges", list, "payload")
+    if not all(type(node) is str for node in nodes):
+        raise _Bad("wrong field type: every node must be a string")
+    if not all(NODE_ID.fullmatch(node) for node in nodes):
+        raise _Bad("malformed payload (a node id is not a snake_case slug)")
+    if not all(type(code) is str for code in codes):
+        raise _Bad("wrong field type: every code entry must be a string")
+    node_set = set(nodes)
+    if len(node_set) != len(nodes):
+        raise _Bad("malformed payload (a node is listed twice)")
+    if SEQUENTIAL not in node_set:
+        raise _Bad(f"malformed payload (the initial node {SEQUENTIAL!r} is missing)")
+    graph = ReGraph()
+    for node in nodes:
+        graph.add_node(node)
+    seen: set[tuple[str, str]] = set()
+    for i, edge in enumerate(edges):
+        if type(edge) is not list or len(edge) != 3:
+            raise _Bad(f"wrong field type: edges[{i}] must be [from, to, examples]")
+        u, v, raw = edge
+        if type(u) is not str or type(v) is not str or type(raw) is not list or not raw:
+            raise _Bad(f"wrong field type: edges[{i}] must be [str, str, non-empty list]")
+        if u not in node_set or v not in node_set:
+            raise _Bad(f"dangling edge: edges[{i}] {u!r} -> {v!r} ends at a node not listed")
+        if (u, v) in seen:
+            raise _Bad(f"malformed payload (edge {u!r} -> {v!r} is listed twice)")
+        seen.add((u, v))
+        graph.add_edge(u, v, _examples(raw, codes, i))
+    return graph
+
+
+def _examples(raw: Sequence[Any], codes: Sequence[str], edge: int) -> list[EdgeExample]:
+    examples = []
+    table = len(codes)
+    for j, fields in enumerate(raw):
+        if type(fields) is not list or len(fields) != _EXAMPLE_FIELDS:
+            raise _Bad(f"wrong field type: edges[{edge}] example {j} must be a 7-field array")
+        task, think, detail, before, after, speedup, verified_on = fields
+        if (
+            type(task) is not str
+            or type(think) is not str
+            or type(detail) is not str
+            or type(before) is not int
+            or type(after) is not int
+            or (speedup is not None and type(speedup) is not float)
+            or (verified_on is not None and type(verified_on) is not str)
+        ):
+            raise _Bad(f"wrong field type: edges[{edge}] example {j} has a mistyped field")
+        if not (0 <= before < table and 0 <= after < table):
+            raise _Bad(
+                f"malformed payload (edges[{edge}] example {j} refers to code outside the "
+                f"{table}-entry code table)"
+            )
+        examples.append(
+            EdgeExample(task, think, detail, codes[before], codes[after], speedup, verified_on)
+        )
+    return examples
