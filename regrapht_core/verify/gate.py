@@ -1,0 +1,1094 @@
+"""Stage 1 of the verifier: refuse, from the source alone, what a cheat needs.
+
+Generated code is untrusted and known to game weak harnesses. Everything a cheat needs
+that shows in the source -- I/O, processes, the environment, threads, clocks, side
+streams, managed memory, inline assembly, state that outlives a call, the harness's or the
+reference's symbols -- is refused here, before nvcc runs, with a line and a reason the
+proposer can act on. The gate is deliberately conservative: an honest candidate that trips
+it is told exactly why and can be rewritten, while a cheat that slips through would cost
+the product its credibility. The harness and the sandbox back it up at run time for what
+text cannot show (sizes, races, out-of-bounds writes, output values).
+
+Decisions are taken on the tree-sitter syntax tree, never on substrings: a name is an
+identifier node, so comments and strings neither trigger nor hide a rule. Two lexical
+passes come first because the tree cannot see them: line splices (backslash-newline) are
+applied as the compiler's translation phase 2 does, since ``pri\\<newline>ntf`` is
+``printf`` to nvcc; and trigraphs are refused outright. Macro bodies are parsed on their
+own and held to the same name rules, since a macro can spell any call; token pasting
+(``##``) is refused because it assembles names the gate never sees.
+
+Choices worth knowing:
+
+* Includes: CUDA runtime and math headers, CUB, Thrust (less its OpenMP/TBB back ends and
+  futures), libcu++ (``cuda/``), cooperative groups, cuBLAS, and side-effect-free C/C++
+  headers. ``<cstdlib>`` is allowed for ``malloc``; its dangerous functions are refused by
+  name. ``<cassert>`` is allowed: a failing assert is a crash, not a cheat.
+* The entry must have C++ linkage: the harness declares it from the task's signature
+  without ``extern "C"``, so a C-linkage entry could never link.
+* ``__constant__`` and ``__shared__`` variables, and globals that are const all the way
+  down, are allowed; every other namespace-scope or ``static`` variable (``__device__``
+  ones included) could carry a result from one call to the next and is refused. Reading
+  device symbols back to the host is refused for the same reason.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import NamedTuple
+
+import tree_sitter_cuda
+from tree_sitter import Language, Node, Parser, Tree
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.spec import Task, TaskMode
+
+__all__ = ["GatePolicy", "GateResult", "Rule", "Violation", "check"]
+
+
+class Rule(StrEnum):
+    """Why a candidate was refused; one value per family of cheats."""
+
+    PARSE = "parse"
+    INCLUDE = "include"
+    PRAGMA = "pragma"
+    DIRECTIVE = "directive"
+    MACRO = "macro"
+    IO = "io"
+    PROCESS = "process"
+    THREAD = "thread"
+    CLOCK = "clock"
+    INLINE_ASM = "inline_asm"
+    STREAM = "stream"
+    GRAPH = "graph"
+    L2_POLICY = "l2_policy"
+    MANAGED_MEMORY = "managed_memory"
+    DEVICE_CONTROL = "device_control"
+    HARNESS_SYMBOL = "harness_symbol"
+    REFERENCE_SYMBOL = "reference_symbol"
+    GLOBAL_STATE = "global_state"
+    ATTRIBUTE = "attribute"
+    ENTRY = "entry"
+
+
+class Violation(NamedTuple):
+    line: int
+    """1-based line in the candidate as submitted."""
+    rule: Rule
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class GatePolicy:
+    """What a task lets a candidate do beyond the default."""
+
+    allow_streams: bool = False
+    """Streams of its own: only where the harness is known to wait for them."""
+
+
+@dataclass(frozen=True, slots=True)
+class GateResult:
+    violations: tuple[Violation, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.violations
+
+    @property
+    def feedback(self) -> str:
+        """The first violations as short lines for the proposer."""
+        shown = [f"line {v.line}: [{v.rule}] {v.message}" for v in self.violations[:12]]
+        if len(self.violations) > len(shown):
+            shown.append(f"... and {len(self.violations) - len(shown)} more")
+        return "\n".join(shown)
+
+
+def _words(*chunks: str) -> frozenset[str]:
+    return frozenset(" ".join(chunks).split())
+
+
+# --- What is allowed --------------------------------------------------------------------
+
+_INCLUDES = frozenset(
+    {
+        "cuda_runtime.h",
+        "cuda_runtime_api.h",
+        "device_launch_parameters.h",
+        "device_functions.h",
+        "cuda_fp16.h",
+        "cuda_bf16.h",
+        "cuda_fp8.h",
+        "cuda_pipeline.h",
+        "cuda_awbarrier.h",
+        "mma.h",
+        "cooperative_groups.h",
+        "vector_types.h",
+        "vector_functions.h",
+        "math_constants.h",
+        "cuComplex.h",
+        "cublas_v2.h",
+        "math.h",
+        "cmath",
+        "cstdint",
+        "stdint.h",
+        "cstddef",
+        "stddef.h",
+        "cstring",
+        "string.h",
+        "cstdlib",
+        "stdlib.h",
+        "cassert",
+        "assert.h",
+        "cfloat",
+        "float.h",
+        "climits",
+        "limits.h",
+        "limits",
+        "algorithm",
+        "numeric",
+        "vector",
+        "array",
+        "utility",
+        "type_traits",
+        "tuple",
+        "functional",
+        "memory",
+        "iterator",
+        "initializer_list",
+        "new",
+        "complex",
+        "bit",
+    }
+)
+_INCLUDE_PREFIXES = ("cub/", "thrust/", "cuda/", "cooperative_groups/")
+_INCLUDE_DENIED_PREFIXES = (
+    "thrust/system/omp",
+    "thrust/system/tbb",
+    "thrust/async",
+    "thrust/future",
+    "thrust/event",
+    "cuda/std/chrono",
+    "cuda/std/ctime",
+)
+_PRAGMAS = frozenset({"unroll", "nounroll", "once"})
+_DIRECTIVES = frozenset({"#pragma", "#undef"})
+_ATTRIBUTES = frozenset(
+    {
+        "aligned",
+        "noinline",
+        "always_inline",
+        "unused",
+        "maybe_unused",
+        "nodiscard",
+        "likely",
+        "unlikely",
+        "fallthrough",
+        "noreturn",
+        "packed",
+        "pure",
+        "const",
+        "hot",
+        "cold",
+        "flatten",
+    }
+)
+_DEFAULT_STREAM = frozenset({"0", "nullptr", "NULL", "cudaStreamLegacy"})
+_EXECUTION_SPACE = frozenset({"__device__", "__host__"})
+
+# --- What is refused by name ------------------------------------------------------------
+
+_IO_WHY = "I/O is the harness's job: a candidate must not print, read or write files"
+_PROCESS_WHY = (
+    "processes, the environment, signals and non-local exits are off limits "
+    "(the harness and the run's secrets live there)"
+)
+_THREAD_WHY = "host threads escape the timer; parallelism belongs on the GPU"
+_CLOCK_WHY = "timing is the harness's job; a candidate that reads clocks can game it"
+_STREAM_WHY = (
+    "work on a stream of its own can outlive the timer; use the default stream "
+    "(this task does not allow streams)"
+)
+_GRAPH_WHY = "CUDA graphs and host callbacks run work the timer does not see"
+_L2_WHY = "L2 persistence settings outlive the call and skew the reference's timing"
+_MANAGED_WHY = "managed memory is forbidden: page migration hides transfers from the timer"
+_DEVICE_WHY = (
+    "device-wide settings, the driver API and runtime compilation reach beyond the "
+    "candidate's own work"
+)
+_READBACK_WHY = "reading device symbols back lets a result survive from one call to the next"
+_FRAME_WHY = "inspecting the caller's frame reaches into the harness"
+
+_BY_NAME: dict[str, tuple[Rule, str]] = {}
+for _names, _rule, _why in (
+    (
+        "printf fprintf vprintf vfprintf dprintf vdprintf sprintf vsprintf snprintf "
+        "vsnprintf puts fputs putchar putc fputc putw perror scanf fscanf vscanf vfscanf "
+        "getchar getc fgetc getw fgets gets getline getdelim ungetc fopen fdopen freopen "
+        "fclose fflush fread fwrite fseek fseeko ftell ftello rewind fgetpos fsetpos "
+        "setvbuf setbuf tmpfile tmpnam mkstemp open openat creat read write pread pwrite "
+        "readv writev close lseek unlink unlinkat rename mkdir rmdir chdir getcwd opendir "
+        "readdir stat fstat lstat mmap munmap socket connect accept ioctl fcntl dup dup2 "
+        "pipe sendfile syslog cout cerr clog cin wcout wcerr wclog wcin ifstream ofstream "
+        "fstream filebuf basic_ifstream basic_ofstream basic_fstream FILE stdin stdout "
+        "stderr print println",
+        Rule.IO,
+        _IO_WHY,
+    ),
+    (
+        "system popen pclose execl execlp execle execv execvp execvpe execve fexecve fork "
+        "vfork clone posix_spawn posix_spawnp dlopen dlmopen dlsym dlvsym dlerror getenv "
+        "secure_getenv setenv putenv unsetenv clearenv environ signal sigaction sigprocmask "
+        "raise kill killpg abort exit _Exit quick_exit atexit at_quick_exit setjmp longjmp "
+        "sigsetjmp siglongjmp terminate set_terminate ptrace prctl setrlimit setuid seteuid "
+        "setgid chroot syscall getpid getppid",
+        Rule.PROCESS,
+        _PROCESS_WHY,
+    ),
+    (
+        "thread jthread async future shared_future promise packaged_task",
+        Rule.THREAD,
+        _THREAD_WHY,
+    ),
+    (
+        "clock clock_gettime clock_getres time gettimeofday timespec_get times getrusage "
+        "rdtsc rdtscp readcyclecounter ia32_rdtsc globaltimer cudaEventElapsedTime",
+        Rule.CLOCK,
+        _CLOCK_WHY,
+    ),
+    (
+        "cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority "
+        "cudaStreamPerThread cudaStreamNonBlocking",
+        Rule.STREAM,
+        _STREAM_WHY,
+    ),
+    (
+        "cudaStreamBeginCapture cudaStreamBeginCaptureToGraph cudaStreamEndCapture "
+        "cudaStreamAddCallback cudaLaunchHostFunc cudaUserObjectCreate",
+        Rule.GRAPH,
+        _GRAPH_WHY,
+    ),
+    (
+        "cudaStreamSetAttribute cudaStreamAttrValue cudaStreamAttributeAccessPolicyWindow "
+        "cudaLaunchAttributeAccessPolicyWindow cudaKernelNodeAttributeAccessPolicyWindow "
+        "cudaAccessPolicyWindow cudaAccessPropertyPersisting cudaCtxResetPersistingL2Cache "
+        "cudaLimitPersistingL2CacheSize",
+        Rule.L2_POLICY,
+        _L2_WHY,
+    ),
+    (
+        "cudaMallocManaged cudaMemAdvise cudaMemPrefetchAsync cudaStreamAttachMemAsync "
+        "cudaMemRangeGetAttribute cudaMemRangeGetAttributes cudaMemAttachGlobal "
+        "cudaMemAttachHost",
+        Rule.MANAGED_MEMORY,
+        _MANAGED_WHY,
+    ),
+    (
+        "cudaDeviceReset cudaThreadExit cudaSetDevice cudaSetDeviceFlags cudaSetValidDevices "
+        "cudaDeviceSetCacheConfig cudaThreadSetCacheConfig cudaDeviceSetSharedMemConfig "
+        "cudaThreadSetLimit cudaDeviceSetMemPool cudaProfilerStart cudaProfilerStop "
+        "cudaGetDriverEntryPoint cudaGetDriverEntryPointByVersion",
+        Rule.DEVICE_CONTROL,
+        _DEVICE_WHY,
+    ),
+    (
+        "cudaMemcpyFromSymbol cudaMemcpyFromSymbolAsync cudaGetSymbolAddress",
+        Rule.GLOBAL_STATE,
+        _READBACK_WHY,
+    ),
+    ("frame_address return_address extract_return_addr", Rule.HARNESS_SYMBOL, _FRAME_WHY),
+):
+    for _name in _names.split():
+        _BY_NAME[_name] = (_rule, _why)
+
+_BY_PREFIX: tuple[tuple[str, Rule, str], ...] = (
+    ("pthread_", Rule.THREAD, _THREAD_WHY),
+    ("omp_", Rule.THREAD, _THREAD_WHY),
+    ("thrd_", Rule.THREAD, _THREAD_WHY),
+    ("cudaGraph", Rule.GRAPH, _GRAPH_WHY),
+    ("cudaIpc", Rule.DEVICE_CONTROL, _DEVICE_WHY),
+    ("nvrtc", Rule.DEVICE_CONTROL, _DEVICE_WHY),
+    *(
+        (prefix, Rule.DEVICE_CONTROL, _DEVICE_WHY)
+        for prefix in (
+            "cuInit",
+            "cuCtx",
+            "cuModule",
+            "cuLaunch",
+            "cuMem",
+            "cuDevice",
+            "cuStream",
+            "cuGraph",
+            "cuEvent",
+            "cuFunc",
+            "cuKernel",
+            "cuLink",
+            "cuLibrary",
+            "cuGetProcAddress",
+        )
+    ),
+)
+
+_BY_NAMESPACE: dict[str, tuple[Rule, str]] = {
+    "chrono": (Rule.CLOCK, _CLOCK_WHY),
+    "this_thread": (Rule.THREAD, _THREAD_WHY),
+    "execution": (Rule.THREAD, _THREAD_WHY),
+    "omp": (Rule.THREAD, _THREAD_WHY),
+    "tbb": (Rule.THREAD, _THREAD_WHY),
+    "async": (Rule.THREAD, _THREAD_WHY),
+    "filesystem": (Rule.IO, _IO_WHY),
+}
+
+_LIBC_PREFIXES = ("builtin_", "libc_", "IO_", "GI_", "isoc99_", "isoc23_")
+_LIBC_SUFFIXES = ("_chk", "_unlocked", "64")
+
+_RESERVED_MACRO_NAMES = _words(
+    # C and C++ keywords and the CUDA vocabulary a macro could quietly change.
+    "alignas alignof and asm auto bool break case catch char char8_t char16_t char32_t "
+    "class const consteval constexpr constinit const_cast continue decltype default "
+    "delete do double dynamic_cast else enum explicit export extern false float for "
+    "friend goto if inline int long mutable namespace new noexcept not nullptr operator "
+    "or private protected public register reinterpret_cast return short signed sizeof "
+    "static static_assert static_cast struct switch template this thread_local throw "
+    "true try typedef typeid typename union unsigned using virtual void volatile "
+    "wchar_t while defined threadIdx blockIdx blockDim gridDim warpSize std cub thrust "
+    "cooperative_groups size_t ptrdiff_t NULL min max abs fabs fabsf sqrt sqrtf exp expf "
+    "log logf pow powf fma fmaf isnan isinf isfinite INFINITY NAN FLT_MAX FLT_MIN "
+    "FLT_EPSILON DBL_MAX INT_MAX INT_MIN UINT_MAX assert NDEBUG memcpy memset malloc "
+    "calloc realloc free float2 float4 int2 int4 dim3 half"
+)
+
+# --- Parsing ------------------------------------------------------------------------------
+
+_LANGUAGE = Language(tree_sitter_cuda.language())
+_TRIGRAPH_ENDS = frozenset(b"=/'()!<>-")
+_NAME_NODES = frozenset({"identifier", "type_identifier"})
+_TRANSPARENT_SCOPES = frozenset(
+    {
+        "translation_unit",
+        "declaration_list",
+        "linkage_specification",
+        "namespace_definition",
+        "template_declaration",
+        "preproc_if",
+        "preproc_ifdef",
+        "preproc_else",
+        "preproc_elif",
+        "preproc_elifdef",
+    }
+)
+_DECLARING = frozenset(
+    {
+        "declaration",
+        "field_declaration",
+        "parameter_declaration",
+        "optional_parameter_declaration",
+        "function_definition",
+        "for_range_loop",
+    }
+)
+
+
+def _parse(code: bytes) -> Tree:
+    # A fresh parser per call: parsers are not safe to share between threads.
+    return Parser(_LANGUAGE).parse(code)
+
+
+class _Spliced(NamedTuple):
+    code: bytes
+    joins: tuple[int, ...]
+    """Offsets in ``code`` where a backslash-newline was removed, ascending."""
+
+
+def _splice(raw: bytes) -> _Spliced:
+    """Translation phase 2: join lines ended by a backslash (GCC allows trailing blanks)."""
+    out = bytearray()
+    joins: list[int] = []
+    i, n = 0, len(raw)
+    while i < n:
+        byte = raw[i]
+        if byte == 0x5C:  # backslash
+            j = i + 1
+            while j < n and raw[j] in b" \t":
+                j += 1
+            if j < n and raw[j] == 0x0D and j + 1 < n and raw[j + 1] == 0x0A:
+                j += 1
+            if j < n and raw[j] == 0x0A:
+                joins.append(len(out))
+                i = j + 1
+                continue
+        out.append(byte)
+        i += 1
+    return _Spliced(bytes(out), tuple(joins))
+
+
+def _trigraph_lines(raw: bytes) -> Iterator[int]:
+    start = 0
+    while (found := raw.find(b"??", start)) >= 0:
+        if found + 2 < len(raw) and raw[found + 2] in _TRIGRAPH_ENDS:
+            yield raw.count(b"\n", 0, found) + 1
+        start = found + 1
+
+
+def _decode_ucn(name: str) -> str:
+    r"""The identifier nvcc sees for ``\u0070rintf``: universal character names decoded."""
+    out: list[str] = []
+    i = 0
+    while i < len(name):
+        if name[i] == "\\" and i + 1 < len(name) and name[i + 1] in "uU":
+            width = 4 if name[i + 1] == "u" else 8
+            digits = name[i + 2 : i + 2 + width]
+            try:
+                out.append(chr(int(digits, 16)))
+            except ValueError:
+                out.append("\\")
+                i += 1
+                continue
+            i += 2 + width
+        else:
+            out.append(name[i])
+            i += 1
+    return "".join(out)
+
+
+def _classify(name: str, policy: GatePolicy) -> tuple[Rule, str] | None:
+    found = _classify_name(name)
+    if found is not None and policy.allow_streams and found[0] is Rule.STREAM:
+        return None
+    return found
+
+
+@cache
+def _classify_name(name: str) -> tuple[Rule, str] | None:
+    """Rule and reason a referenced name falls under, also behind libc/builtin aliases."""
+    bare = name.lstrip("_")
+    for prefix in _LIBC_PREFIXES:
+        if bare.startswith(prefix):
+            bare = bare[len(prefix) :].lstrip("_")
+    for suffix in _LIBC_SUFFIXES:
+        if bare.endswith(suffix) and len(bare) > len(suffix):
+            bare = bare[: -len(suffix)]
+    for candidate in (name, bare):
+        found = _BY_NAME.get(candidate)
+        if found is not None:
+            return found
+        for prefix, rule, why in _BY_PREFIX:
+            if candidate.startswith(prefix):
+                return rule, why
+    return None
+
+
+def _is_harness_name(name: str) -> bool:
+    return "regrapht" in name.lower() or name == "main"
+
+
+# --- Declarations -------------------------------------------------------------------------
+
+
+def _strip_init(declarator: Node) -> Node:
+    if declarator.type == "init_declarator":
+        inner = declarator.child_by_field_name("declarator")
+        if inner is not None:
+            return inner
+    return declarator
+
+
+def _inner(declarator: Node) -> Node | None:
+    inner = declarator.child_by_field_name("declarator")
+    if inner is None and declarator.type in ("parenthesized_declarator", "reference_declarator"):
+        inner = next((c for c in declarator.named_children if c.type != "type_qualifier"), None)
+    return inner
+
+
+def _declared_name(declarator: Node | None, code: bytes) -> str | None:
+    while declarator is not None:
+        if declarator.type in ("identifier", "field_identifier", "type_identifier"):
+            return _text(declarator, code)
+        if declarator.type == "qualified_identifier":
+            name = declarator.child_by_field_name("name")
+            return None if name is None else _declared_name(name, code)
+        declarator = _inner(declarator)
+    return None
+
+
+def _is_prototype(declarator: Node) -> bool:
+    """A function declaration (not a function-pointer variable)."""
+    declarator = _strip_init(declarator)
+    if declarator.type != "function_declarator":
+        return False
+    inner = declarator.child_by_field_name("declarator")
+    return inner is None or inner.type != "parenthesized_declarator"
+
+
+def _specifiers(node: Node, code: bytes) -> set[str]:
+    """Storage classes, qualifiers and CUDA execution spaces written on a declaration."""
+    found: set[str] = set()
+    for child in node.children:
+        if child.type in ("storage_class_specifier", "type_qualifier"):
+            found.add(_text(child, code).strip())
+        elif not child.is_named:
+            found.add(child.type)
+    return found
+
+
+def _pointer_levels(declarator: Node | None, code: bytes) -> list[tuple[str, frozenset[str]]]:
+    """Indirections from the base type outwards to the declared name, with their qualifiers."""
+    levels: list[tuple[str, frozenset[str]]] = []
+    while declarator is not None:
+        kind = declarator.type
+        if kind in ("pointer_declarator", "abstract_pointer_declarator"):
+            quals = frozenset(
+                _text(c, code) for c in declarator.children if c.type == "type_qualifier"
+            )
+            levels.append(("*", quals))
+        elif kind in ("reference_declarator", "abstract_reference_declarator"):
+            levels.append((declarator.children[0].type, frozenset({"const"})))
+        elif kind in ("array_declarator", "abstract_array_declarator"):
+            size = declarator.child_by_field_name("size")
+            levels.append((f"[{'' if size is None else _text(size, code)}]", frozenset()))
+        elif kind == "function_declarator":
+            break
+        declarator = _inner(declarator)
+    return levels
+
+
+def _immutable(declaration: Node, declarator: Node, code: bytes) -> bool:
+    """Const all the way down: nothing reachable through the variable can be written."""
+    specs = _specifiers(declaration, code)
+    levels = _pointer_levels(_strip_init(declarator), code)
+    constexpr = "constexpr" in specs or "constinit" in specs
+    base_const = "const" in specs or (constexpr and not levels)
+    pointer_levels = [quals for kind, quals in levels if kind == "*"]
+    if pointer_levels and constexpr:
+        pointer_levels[-1] = pointer_levels[-1] | {"const"}
+    return base_const and all("const" in quals for quals in pointer_levels)
+
+
+def _namespace_scope(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "translation_unit":
+            return True
+        if parent.type not in _TRANSPARENT_SCOPES:
+            return False
+        parent = parent.parent
+    return False
+
+
+# --- Signatures ---------------------------------------------------------------------------
+
+_INTEGER_WORDS = frozenset({"signed", "unsigned", "long", "short", "int", "char"})
+_STD_TYPES = _words(
+    "size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t"
+)
+
+
+def _leaves(node: Node, code: bytes) -> list[str]:
+    if node.child_count == 0:
+        return [_text(node, code)]
+    return [leaf for child in node.children for leaf in _leaves(child, code)]
+
+
+def _base_type(node: Node | None, code: bytes) -> str:
+    if node is None:
+        return "int"
+    words = _leaves(node, code)
+    if words[:2] == ["std", "::"] and "".join(words[2:]) in _STD_TYPES:
+        words = words[2:]
+    if words and set(words) <= _INTEGER_WORDS:
+        unsigned = "unsigned " if "unsigned" in words else ""
+        if "char" in words:
+            return ("signed " if "signed" in words else unsigned) + "char"
+        longs = words.count("long")
+        core = "short" if "short" in words else ("long " * longs).strip() or "int"
+        return unsigned + core
+    return " ".join(words)
+
+
+def _type_key(
+    qualifiers: set[str], type_node: Node | None, declarator: Node | None, code: bytes
+) -> str:
+    """A type written two ways (names, spacing, ``const`` placement, restrict) compares equal."""
+    levels = _pointer_levels(declarator, code)
+    if levels and levels[-1][0].startswith("["):
+        levels[-1] = ("*", frozenset())
+    base_quals = {q for q in qualifiers if q in ("const", "volatile")}
+    if levels:
+        levels[-1] = (levels[-1][0], frozenset())
+    else:
+        base_quals = set()
+    parts = [*sorted(base_quals), _base_type(type_node, code)]
+    for kind, quals in levels:
+        parts.append(kind + "".join(f" {q}" for q in sorted(quals & {"const", "volatile"})))
+    return " ".join(parts)
+
+
+class _Signature(NamedTuple):
+    returns: str
+    params: tuple[str, ...]
+
+
+def _function_declarator(declarator: Node | None) -> Node | None:
+    while declarator is not None and declarator.type != "function_declarator":
+        declarator = _inner(declarator)
+    return declarator
+
+
+def _signature(owner: Node, code: bytes) -> _Signature | None:
+    """Types of a function's result and parameters; ``owner`` is its definition or declaration."""
+    top = owner.child_by_field_name("declarator")
+    if top is None:
+        return None
+    function = _function_declarator(_strip_init(top))
+    if function is None:
+        return None
+    returns = _type_key(
+        _specifiers(owner, code), owner.child_by_field_name("type"), _strip_init(top), code
+    )
+    params: list[str] = []
+    plist = function.child_by_field_name("parameters")
+    for param in () if plist is None else plist.named_children:
+        if param.type == "variadic_parameter":
+            params.append("...")
+        elif param.type in ("parameter_declaration", "optional_parameter_declaration"):
+            params.append(
+                _type_key(
+                    _specifiers(param, code),
+                    param.child_by_field_name("type"),
+                    param.child_by_field_name("declarator"),
+                    code,
+                )
+            )
+    if params == ["void"]:
+        params = []
+    return _Signature(returns, tuple(params))
+
+
+@cache
+def _task_signature(signature: str, entry: str) -> _Signature:
+    code = (signature.strip().rstrip(";") + ";").encode()
+    for node in _parse(code).root_node.named_children:
+        owner = node
+        if owner.type == "linkage_specification":
+            body = owner.child_by_field_name("body")
+            owner = body if body is not None else owner
+        if owner.type == "declaration":
+            found = _signature(owner, code)
+            if found is not None:
+                return found
+    raise TaskError(
+        f"task signature {signature!r} of entry {entry!r} is not a C/C++ function "
+        "declaration; fix the task's `signature`."
+    )
+
+
+@cache
+def _reference_names(source: str, entry: str) -> frozenset[str]:
+    """Functions and variables the reference defines at namespace scope, less the entry."""
+    code = _splice(source.encode("utf-8", errors="replace")).code
+    names: set[str] = set()
+    stack = [_parse(code).root_node]
+    while stack:
+        node = stack.pop()
+        if node.type in ("function_definition", "declaration"):
+            for declarator in node.children_by_field_name("declarator"):
+                name = _declared_name(declarator, code)
+                if name is not None:
+                    names.add(name)
+        elif node.type in _TRANSPARENT_SCOPES or node.type == "template_declaration":
+            stack.extend(node.named_children)
+    names.discard(entry)
+    return frozenset(names)
+
+
+def _text(node: Node, code: bytes) -> str:
+    return code[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+
+# --- The walk -----------------------------------------------------------------------------
+
+
+class _Gate:
+    def __init__(self, spliced: _Spliced, task: Task, policy: GatePolicy) -> None:
+        self.code = spliced.code
+        self.joins = spliced.joins
+        self.task = task
+        self.policy = policy
+        self.reference = _reference_names(task.source, task.entry)
+        self.violations: list[Violation] = []
+        self.defined: set[str] = set()
+        self.reference_uses: list[tuple[int, str]] = []
+        self.entries: list[Node] = []
+
+    def line(self, node: Node) -> int:
+        return node.start_point.row + 1 + bisect.bisect_right(self.joins, node.start_byte)
+
+    def flag(self, line: int, rule: Rule, message: str) -> None:
+        self.violations.append(Violation(line, rule, message))
+
+    def text(self, node: Node) -> str:
+        return _text(node, self.code)
+
+    # Names --------------------------------------------------------------------------------
+
+    def name(self, node: Node, line: int) -> None:
+        raw = self.text(node)
+        name = _decode_ucn(raw)
+        if name != raw:
+            self.flag(line, Rule.PARSE, f"`{raw}`: escapes in identifiers hide names")
+        if node.type == "namespace_identifier":
+            found = _BY_NAMESPACE.get(name)
+            if found is not None:
+                self.flag(line, found[0], f"namespace `{name}`: {found[1]}")
+            if _is_harness_name(name):
+                self.flag(line, Rule.HARNESS_SYMBOL, f"`{name}` belongs to the harness")
+            return
+        if _is_harness_name(name):
+            self.flag(
+                line,
+                Rule.HARNESS_SYMBOL,
+                f"`{name}` belongs to the harness; a candidate may not name or define it",
+            )
+        elif name in ("_Pragma", "__pragma"):
+            self.flag(line, Rule.PRAGMA, "pragma operators are refused; write `#pragma unroll`")
+        elif name in ("asm", "__asm", "__asm__"):
+            self.flag(line, Rule.INLINE_ASM, "inline assembly is refused")
+        found = _classify(name, self.policy)
+        if found is not None:
+            self.flag(line, found[0], f"`{name}`: {found[1]}")
+        if name in self.reference and not self.scoped(node):
+            self.reference_uses.append((line, name))
+
+    def scoped(self, node: Node) -> bool:
+        """Named inside a namespace (``std::max``), so not the reference's global."""
+        parent = node.parent
+        return (
+            parent is not None
+            and parent.type == "qualified_identifier"
+            and parent.child_by_field_name("scope") is not None
+        )
+
+    def keyword(self, node: Node, line: int) -> None:
+        word = self.text(node)
+        if word == "__managed__":
+            self.flag(line, Rule.MANAGED_MEMORY, f"`__managed__`: {_MANAGED_WHY}")
+        elif word == "mutable":
+            self.flag(line, Rule.GLOBAL_STATE, "`mutable` members let const objects keep state")
+        elif word == "thread_local":
+            self.flag(line, Rule.GLOBAL_STATE, "`thread_local` variables keep state across calls")
+
+    # Preprocessor -------------------------------------------------------------------------
+
+    def include(self, node: Node) -> None:
+        line = self.line(node)
+        path = node.child_by_field_name("path")
+        if path is None or path.type != "system_lib_string":
+            shown = "" if path is None else self.text(path)
+            self.flag(
+                line,
+                Rule.INCLUDE,
+                f"#include {shown}: only <...> headers from the allow-list; local or "
+                "computed includes reach files outside the candidate",
+            )
+            return
+        header = self.text(path)[1:-1].strip()
+        allowed = header in _INCLUDES or (
+            header.startswith(_INCLUDE_PREFIXES)
+            and not header.startswith(_INCLUDE_DENIED_PREFIXES)
+            and ".." not in header
+        )
+        if not allowed:
+            self.flag(
+                line,
+                Rule.INCLUDE,
+                f"#include <{header}> is not on the allow-list (CUDA runtime and math, CUB, "
+                "Thrust, cooperative groups, cuBLAS, side-effect-free C/C++ headers)",
+            )
+
+    def directive(self, node: Node) -> None:
+        line = self.line(node)
+        directive_node = node.child_by_field_name("directive")
+        directive = "" if directive_node is None else self.text(directive_node)
+        argument_node = node.child_by_field_name("argument")
+        argument = "" if argument_node is None else self.text(argument_node).strip()
+        if directive not in _DIRECTIVES:
+            self.flag(line, Rule.DIRECTIVE, f"{directive} is refused")
+        elif directive == "#pragma":
+            word = argument.split()[0].partition("(")[0] if argument else ""
+            if word not in _PRAGMAS:
+                self.flag(
+                    line,
+                    Rule.PRAGMA,
+                    f"#pragma {argument}: only #pragma unroll, nounroll and once are allowed",
+                )
+        else:
+            self.macro_name(argument.split()[0] if argument else "", line, "#undef")
+
+    def macro(self, node: Node) -> None:
+        line = self.line(node)
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            self.macro_name(self.text(name_node), line, "#define")
+        value = node.child_by_field_name("value")
+        if value is None:
+            return
+        body = self.text(value)
+        if "##" in body:
+            self.flag(line, Rule.MACRO, "token pasting (##) can assemble names the gate cannot see")
+        self.scan_fragment(body.encode(), line)
+
+    def macro_name(self, name: str, line: int, directive: str) -> None:
+        why: str | None = None
+        if name == self.task.entry:
+            why = "redefines the entry"
+        elif _is_harness_name(name):
+            why = "belongs to the harness"
+        elif name in self.reference:
+            why = "collides with the reference"
+        elif _classify(name, self.policy) is not None:
+            why = "collides with a system function"
+        elif name in _RESERVED_MACRO_NAMES or name.startswith("cuda"):
+            why = "collides with a keyword, builtin or CUDA/standard-library name"
+        elif name.startswith("__") or (len(name) > 1 and name[0] == "_" and name[1].isupper()):
+            why = "is reserved for the compiler and libraries"
+        elif len(name) > 2 and name.startswith("cu") and name[2].isupper():
+            why = "collides with the CUDA driver API"
+        if why is not None:
+            self.flag(line, Rule.MACRO, f"{directive} {name}: {why}")
+
+    def scan_fragment(self, body: bytes, line: int) -> None:
+        """Hold a macro body to the name rules: it is code once expanded."""
+        stack = [_parse(body).root_node]
+        while stack:
+            node = stack.pop()
+            if node.type == "gnu_asm_expression":
+                self.flag(line, Rule.INLINE_ASM, "inline assembly is refused")
+            if node.type in ("string_literal", "raw_string_literal", "char_literal"):
+                continue
+            if node.child_count == 0:
+                word = _text(node, body)
+                if "\\" in word:
+                    self.flag(line, Rule.MACRO, "escapes outside literals can hide names")
+                elif word.isidentifier() or node.type in _NAME_NODES:
+                    self.name_in_fragment(node, body, line)
+            stack.extend(node.children)
+
+    def name_in_fragment(self, node: Node, body: bytes, line: int) -> None:
+        name = _text(node, body)
+        if _is_harness_name(name):
+            self.flag(line, Rule.HARNESS_SYMBOL, f"`{name}` belongs to the harness")
+        elif name in ("_Pragma", "__pragma"):
+            self.flag(line, Rule.PRAGMA, "pragma operators are refused; write `#pragma unroll`")
+        found = _BY_NAMESPACE.get(name) if node.type == "namespace_identifier" else None
+        found = found or _classify(name, self.policy)
+        if found is not None:
+            self.flag(line, found[0], f"`{name}`: {found[1]}")
+        if name == "__managed__":
+            self.flag(line, Rule.MANAGED_MEMORY, f"`__managed__`: {_MANAGED_WHY}")
+        elif name in ("mutable", "thread_local"):
+            self.flag(line, Rule.GLOBAL_STATE, f"`{name}` state is refused")
+        if name in self.reference:
+            self.reference_uses.append((line, name))
+
+    # Code ---------------------------------------------------------------------------------
+
+    def attribute(self, node: Node) -> None:
+        line = self.line(node)
+        for item in node.named_children:
+            for entry in item.named_children if item.type == "argument_list" else [item]:
+                target = entry
+                if target.type == "attribute":
+                    target = target.child_by_field_name("name") or target
+                elif target.type == "call_expression":
+                    target = target.child_by_field_name("function") or target
+                name = self.text(target).strip("_")
+                if target.type == "identifier" and name not in _ATTRIBUTES:
+                    self.flag(
+                        line,
+                        Rule.ATTRIBUTE,
+                        f"attribute `{name}` is refused (constructors, aliases, sections and "
+                        "visibility change what runs and what links)",
+                    )
+
+    def launch(self, node: Node) -> None:
+        config = node.named_children
+        if len(config) >= 4 and not self.policy.allow_streams:
+            stream = self.text(config[3]).strip()
+            if stream not in _DEFAULT_STREAM:
+                self.flag(
+                    self.line(node),
+                    Rule.STREAM,
+                    f"kernel launched on stream `{stream}`: {_STREAM_WHY}",
+                )
+
+    def declaration(self, node: Node) -> None:
+        declarators = node.children_by_field_name("declarator")
+        for declarator in declarators:
+            name = _declared_name(declarator, self.code)
+            if name is None:
+                continue
+            prototype = _is_prototype(declarator)
+            if node.type == "function_definition":
+                self.defined.add(name)
+                if name == self.task.entry:
+                    self.entries.append(node)
+            elif node.type in ("declaration", "field_declaration") and not prototype:
+                self.variable(node, declarator, name)
+            elif not prototype:
+                self.defined.add(name)
+
+    def variable(self, node: Node, declarator: Node, name: str) -> None:
+        specs = _specifiers(node, self.code)
+        if "extern" not in specs:
+            self.defined.add(name)
+        if specs & {"__shared__", "__constant__", "__managed__"}:
+            return
+        line = self.line(declarator)
+        at_namespace = node.type == "declaration" and _namespace_scope(node)
+        if "extern" in specs:
+            self.flag(
+                line,
+                Rule.GLOBAL_STATE,
+                f"extern variable `{name}` reaches state outside the candidate",
+            )
+        elif (at_namespace or "static" in specs) and not _immutable(node, declarator, self.code):
+            where = "global" if at_namespace else "static"
+            self.flag(
+                line,
+                Rule.GLOBAL_STATE,
+                f"mutable {where} `{name}` can carry results from one call to the next; "
+                "allocate scratch per call (const globals, __constant__ and __shared__ are "
+                "fine)",
+            )
+
+    def walk(self, root: Node) -> None:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            kind = node.type
+            if kind in ("identifier", "type_identifier", "namespace_identifier"):
+                self.name(node, self.line(node))
+            elif kind in ("mutable", "thread_local", "__managed__"):
+                self.keyword(node, self.line(node))
+            elif kind == "preproc_include":
+                self.include(node)
+                continue
+            elif kind in ("preproc_def", "preproc_function_def"):
+                self.macro(node)
+                continue
+            elif kind == "preproc_call":
+                self.directive(node)
+                continue
+            elif kind in ("attribute_specifier", "attribute_declaration", "ms_declspec_modifier"):
+                self.attribute(node)
+                continue
+            elif kind == "gnu_asm_expression":
+                self.flag(self.line(node), Rule.INLINE_ASM, "inline assembly is refused")
+            elif kind == "kernel_call_syntax":
+                self.launch(node)
+            elif kind in _DECLARING:
+                self.declaration(node)
+            stack.extend(node.children)
+
+    def parse_error(self, root: Node) -> Node | None:
+        """The first syntax error, ignoring execution spaces on lambdas the grammar lacks."""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                return node
+            if node.type == "ERROR":
+                tolerated = (
+                    node.parent is not None
+                    and node.parent.type == "lambda_expression"
+                    and set(self.text(node).split()) <= _EXECUTION_SPACE
+                )
+                if not tolerated:
+                    return node
+                continue
+            stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+        return None
+
+    def finish_references(self) -> None:
+        for line, name in self.reference_uses:
+            if name not in self.defined:
+                self.flag(
+                    line,
+                    Rule.REFERENCE_SYMBOL,
+                    f"`{name}` is the reference's; a candidate must compute the result itself",
+                )
+
+    def check_entry(self) -> None:
+        entry = self.task.entry
+        signature = self.task.signature.strip().rstrip(";")
+        if not self.entries:
+            self.flag(1, Rule.ENTRY, f"no definition of the entry `{entry}`: need `{signature}`")
+            return
+        if len(self.entries) > 1:
+            self.flag(
+                self.line(self.entries[1]),
+                Rule.ENTRY,
+                f"the entry `{entry}` is defined {len(self.entries)} times; define it once, "
+                "without overloads",
+            )
+            return
+        node = self.entries[0]
+        line = self.line(node)
+        parent = node.parent
+        while parent is not None and parent.type != "translation_unit":
+            if parent.type == "linkage_specification":
+                self.flag(
+                    line,
+                    Rule.ENTRY,
+                    f"`{entry}` must have C++ linkage: the harness declares `{signature}` "
+                    'without extern "C"',
+                )
+                break
+            if parent.type not in _TRANSPARENT_SCOPES or parent.type in (
+                "namespace_definition",
+                "template_declaration",
+            ):
+                self.flag(
+                    line,
+                    Rule.ENTRY,
+                    f"`{entry}` must be a plain function at global scope (not in a namespace, "
+                    "class or template)",
+                )
+                break
+            parent = parent.parent
+        specs = _specifiers(node, self.code)
+        if specs & {"static", "inline", "__forceinline__"}:
+            self.flag(line, Rule.ENTRY, f"`{entry}` must have external linkage (no static/inline)")
+        if self.task.mode is TaskMode.KERNEL_TO_KERNEL:
+            if "__global__" not in specs:
+                self.flag(line, Rule.ENTRY, f"`{entry}` must be a __global__ kernel")
+        elif "__global__" in specs or ("__device__" in specs and "__host__" not in specs):
+            self.flag(line, Rule.ENTRY, f"`{entry}` must be a host function")
+        want = _task_signature(self.task.signature, entry)
+        got = _signature(node, self.code)
+        if got != want:
+            shown = "?" if got is None else f"{got.returns} {entry}({', '.join(got.params)})"
+            self.flag(
+                line,
+                Rule.ENTRY,
+                f"`{entry}` has signature `{shown}`; the task requires `{signature}`",
+            )
+
+
+def check(source: str, task: Task, policy: GatePolicy | None = None) -> GateResult:
+    """Statically check a candidate against ``task``; every violation found, by line."""
+    raw = source.encode("utf-8", errors="replace")
+    gate = _Gate(_splice(raw), task, policy or GatePolicy())
+    for line in _trigraph_lines(raw):
+        gate.flag(line, Rule.PARSE, "trigraphs are refused (they can splice lines unseen)")
+    root = _parse(gate.code).root_node
+    error = gate.parse_error(root) if root.has_error else None
+    if error is not None:
+        gate.flag(gate.line(error), Rule.PARSE, "syntax error: the source does not parse")
+    gate.walk(root)
+    gate.finish_references()
+    if error is None:
+        gate.check_entry()
+    return GateResult(tuple(sorted(set(gate.violations))))

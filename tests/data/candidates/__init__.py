@@ -1,0 +1,1 @@
+"""The adversarial corpus: cheating and honest candidates for three small tasks."""

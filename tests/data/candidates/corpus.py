@@ -1,0 +1,95 @@
+"""Reading the corpus: each candidate states in its header what the verifier must conclude.
+
+Header lines (``//`` comments at the top of the file)::
+
+    // cheat: <what it tries>        or   // honest: <technique>
+    // expect: <status>[ | <status> ...]
+
+A candidate the static gate must refuse says ``expect: gate_rejected`` and marks every
+line the gate must flag with a trailing ``// gate: <rule>[, <rule>]``, so a test can hold
+the gate to exactly those lines and rules (``/* gate: <rule> */`` where a line cannot
+end in a comment, as before a line splice). Several statuses separated by ``|`` are listed
+only where the outcome is honestly either (a race may corrupt the first run or only the
+second).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.gate import Rule
+from regrapht_core.verify.result import Status
+from tests.data.candidates.tasks import TASKS
+
+__all__ = ["CORPUS_DIR", "Candidate", "load_corpus"]
+
+CORPUS_DIR = Path(__file__).parent
+_MARKS = (("// gate:", ""), ("/* gate:", "*/"))
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    path: Path
+    task: Task
+    source: str
+    honest: bool
+    summary: str
+    expect: frozenset[Status]
+    gate_marks: frozenset[tuple[int, Rule]]
+    """(line, rule) pairs the gate must report, and no others."""
+
+    @property
+    def id(self) -> str:
+        return f"{self.task.name}/{self.path.stem}"
+
+    @property
+    def gate_rejected(self) -> bool:
+        return Status.GATE_REJECTED in self.expect
+
+
+def _header(source: str, key: str) -> str | None:
+    for line in source.splitlines():
+        if not line.startswith("//"):
+            break
+        name, _, value = line[2:].strip().partition(":")
+        if name.strip() == key:
+            return value.strip()
+    return None
+
+
+def _marks(source: str) -> frozenset[tuple[int, Rule]]:
+    marks: set[tuple[int, Rule]] = set()
+    for number, line in enumerate(source.splitlines(), start=1):
+        for opener, closer in _MARKS:
+            _, found, rest = line.partition(opener)
+            if found:
+                rules = rest.partition(closer)[0] if closer else rest
+                marks.update((number, Rule(rule.strip())) for rule in rules.split(","))
+    return frozenset(marks)
+
+
+def _load(path: Path) -> Candidate:
+    source = path.read_text()
+    honest = _header(source, "honest")
+    cheat = _header(source, "cheat")
+    expect = _header(source, "expect")
+    if (honest is None) == (cheat is None) or expect is None:
+        raise ValueError(f"{path}: header needs one of `honest:`/`cheat:` and `expect:`")
+    candidate = Candidate(
+        path=path,
+        task=TASKS[path.parent.name],
+        source=source,
+        honest=honest is not None,
+        summary=honest or cheat or "",
+        expect=frozenset(Status(s.strip()) for s in expect.split("|")),
+        gate_marks=_marks(source),
+    )
+    if candidate.gate_rejected != bool(candidate.gate_marks):
+        raise ValueError(f"{path}: gate_rejected candidates, and only they, carry gate marks")
+    return candidate
+
+
+def load_corpus() -> tuple[Candidate, ...]:
+    return tuple(_load(path) for path in sorted(CORPUS_DIR.glob("*/*.cu")))
