@@ -19,6 +19,10 @@ from typing import Any
 
 import pytest
 
+from regrapht_core.errors import UnknownTechniqueError
+from regrapht_core.graph.relabel import relabel
+from regrapht_core.graph.trajectories import load_trajectory as load_with_graph_loader
+
 TRAJECTORY_DIR = Path(__file__).resolve().parents[2] / "graph_snapshots" / "trajectories"
 TRAJECTORY_FILES = sorted(TRAJECTORY_DIR.glob("*.json"))
 
@@ -28,6 +32,47 @@ MIN_STEPS = 2
 MAX_STEPS = 5
 MIN_TASKS = 8
 COMPILE_TIMEOUT_S = 240
+
+# The technique chain each seed trajectory is meant to contribute, after relabelling its
+# free-form method names onto the taxonomy. A method that relabels elsewhere (or not at all)
+# would put the example on the wrong edge of the ReGraph.
+EXPECTED_CHAINS: dict[str, tuple[str, ...]] = {
+    "saxpy": ("parallelization", "grid_stride_loop", "read_only_cache", "vectorized_access"),
+    "sum_reduction": (
+        "atomics",
+        "privatization",
+        "grid_stride_loop",
+        "warp_shuffle_reduction",
+        "vectorized_access",
+    ),
+    "sgemm": ("parallelization", "shared_memory_tiling", "register_blocking", "loop_unrolling"),
+    "jacobi_2d": (
+        "parallelization",
+        "transfer_minimization",
+        "read_only_cache",
+        "shared_memory_tiling",
+    ),
+    "histogram": ("atomics", "privatization", "grid_stride_loop", "vectorized_access"),
+    "transpose": (
+        "parallelization",
+        "shared_memory_tiling",
+        "bank_conflict_avoidance",
+        "register_blocking",
+    ),
+    "spmv_csr": (
+        "parallelization",
+        "read_only_cache",
+        "memory_coalescing",
+        "launch_configuration",
+    ),
+    "softmax_rows": (
+        "parallelization",
+        "memory_coalescing",
+        "warp_shuffle_reduction",
+        "algorithmic_change",
+        "fast_math",
+    ),
+}
 
 GXX_COMMAND = ("g++", "-std=c++17", "-O2", "-c")
 NVCC_COMMAND = ("nvcc", "-std=c++17", "-O3", "-arch=sm_90", "-c")
@@ -124,6 +169,31 @@ def test_schema(path: Path) -> None:
         ), f"{where}: speedup must be null or a positive number"
         assert step["code"] != previous_code, f"{where}: code unchanged by the step"
         previous_code = step["code"]
+
+
+@pytest.mark.parametrize("path", TRAJECTORY_FILES, ids=_ids)
+def test_graph_loader_accepts_file(path: Path) -> None:
+    trajectory = load_with_graph_loader(path)
+    data = load_trajectory(path)
+    assert trajectory.task == data["task"]
+    assert [step.method for step in trajectory.steps] == [s["method"] for s in data["steps"]]
+
+
+@pytest.mark.parametrize("path", TRAJECTORY_FILES, ids=_ids)
+def test_methods_relabel_onto_expected_techniques(path: Path) -> None:
+    data = load_trajectory(path)
+    chain: list[str] = []
+    for index, step in enumerate(data["steps"]):
+        try:
+            chain.append(relabel(step["method"]))
+        except UnknownTechniqueError as err:
+            pytest.fail(f"{path.name} step {index}: {err}")
+    assert data["task"] in EXPECTED_CHAINS, f"add the intended chain of {path.name} above"
+    assert tuple(chain) == EXPECTED_CHAINS[data["task"]]
+
+
+def test_expected_chains_name_existing_files() -> None:
+    assert set(EXPECTED_CHAINS) == {path.stem for path in TRAJECTORY_FILES}
 
 
 @pytest.mark.parametrize("path", TRAJECTORY_FILES, ids=_ids)
