@@ -1,0 +1,175 @@
+"""Whole-task consistency, checked before a task is used or written.
+
+A task that only fails once the verifier generates inputs would be reported as a bad
+candidate, or worse, pass vacuously; every expression is therefore evaluated at every size
+here, and structured inputs are checked to be constructible there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.dtypes import is_integer, numpy_dtype
+from regrapht_core.tasks.expr import evaluate, parse_expr
+from regrapht_core.tasks.sizes import arg_length
+from regrapht_core.tasks.spec import (
+    ArgSpec,
+    ParamKind,
+    Role,
+    SizeBinding,
+    Task,
+    TaskMode,
+)
+
+__all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task"]
+
+STRUCTURED_KINDS: dict[str, str] = {"csr": "col", "graph": "adj"}
+"""Structured kinds with a companion argument, and the parameter that names it."""
+
+DIST_KINDS = frozenset(
+    {"uniform", "normal", "int", "sorted", "permutation", "const", "image", "part"}
+    | set(STRUCTURED_KINDS)
+)
+
+
+def check_task(task: Task, where: str) -> None:
+    """Raise a TaskError naming ``where`` (a file, or a function in a file) and the field."""
+    if not task.name or not task.entry.isidentifier():
+        raise TaskError(f"{where}: entry: {task.entry!r} is not a function name")
+    if not task.source.strip():
+        raise TaskError(f"{where}: source: the reference source is empty")
+    names = [a.name for a in task.args]
+    for i, arg in enumerate(task.args):
+        if names.count(arg.name) > 1:
+            raise TaskError(f"{where}: args[{i}].name: {arg.name!r} appears twice")
+        _check_arg(arg, f"{where}: args[{i}] ({arg.name})", {a.name: a for a in task.args})
+    for label, value in (("atol", task.tolerance.atol), ("rtol", task.tolerance.rtol)):
+        if not (math.isfinite(value) and value >= 0):
+            raise TaskError(f"{where}: tolerance.{label}: {value} must be finite and >= 0")
+    if (task.mode is TaskMode.KERNEL_TO_KERNEL) != (task.launch is not None):
+        raise TaskError(
+            f"{where}: launch: a kernel2kernel task needs a launch table and a seq2cuda "
+            "task must not have one"
+        )
+    if task.launch is not None:
+        for label, dims in (("grid", task.launch.grid), ("block", task.launch.block)):
+            if not 1 <= len(dims) <= 3:
+                raise TaskError(f"{where}: launch.{label}: needs 1 to 3 expressions")
+    if not task.correctness_sizes:
+        raise TaskError(f"{where}: correctness_sizes: at least one size is needed")
+    if dict(task.timing_size) not in [dict(b) for b in task.correctness_sizes]:
+        raise TaskError(
+            f"{where}: correctness_sizes: must include the timing size {dict(task.timing_size)}"
+        )
+    for i, binding in enumerate(task.correctness_sizes):
+        check_binding(task, binding, f"{where}: correctness_sizes[{i}]")
+    check_binding(task, task.timing_size, f"{where}: timing_size")
+
+
+def _check_arg(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
+    numpy_dtype(arg.ctype, where=f"{where}.ctype")
+    if arg.kind is ParamKind.SCALAR:
+        if arg.role is not Role.IN:
+            raise TaskError(f"{where}.role: a by-value scalar can only be 'in'")
+        if arg.value is None:
+            raise TaskError(f"{where}.value: a scalar needs a value expression")
+        parse_expr(arg.value, where=f"{where}.value")
+        return
+    if arg.length is None:
+        raise TaskError(f"{where}.length: a {arg.kind} needs a length expression")
+    parse_expr(arg.length, where=f"{where}.length")
+    dist = arg.dist
+    if dist.kind not in DIST_KINDS:
+        raise TaskError(
+            f"{where}.dist.kind: {dist.kind!r} is not one of {', '.join(sorted(DIST_KINDS))}"
+        )
+    if dist.kind == "int" and dist.lo > dist.hi:
+        raise TaskError(f"{where}.dist: lo {dist.lo} is above hi {dist.hi}")
+    if dist.kind == "normal" and dist.std < 0:
+        raise TaskError(f"{where}.dist.std: {dist.std} is negative")
+    if dist.kind in STRUCTURED_KINDS:
+        key = STRUCTURED_KINDS[dist.kind]
+        _check_companion(arg, dist.param(key), f"{where}.dist.{key}", by_name)
+    structural = dist.kind in STRUCTURED_KINDS or dist.kind in ("part", "permutation")
+    if structural and not is_integer(arg.ctype):
+        raise TaskError(f"{where}.ctype: a {dist.kind} array must have an integer type")
+    if dist.kind == "part":
+        owner = by_name.get(dist.param("of") or "")
+        if owner is None or owner.dist.kind not in STRUCTURED_KINDS:
+            raise TaskError(
+                f"{where}.dist.of: {dist.param('of')!r} is not an argument with a "
+                "structured distribution (csr, graph)"
+            )
+        if owner.dist.param(STRUCTURED_KINDS[owner.dist.kind]) != arg.name:
+            raise TaskError(f"{where}.dist.of: {owner.name!r} does not name {arg.name!r}")
+    if dist.kind == "image":
+        for key in ("width", "height"):
+            if dist.param(key) is None:
+                raise TaskError(f"{where}.dist.{key}: an image needs its {key} expression")
+
+
+def _check_companion(
+    arg: ArgSpec, companion: str | None, where: str, by_name: dict[str, ArgSpec]
+) -> None:
+    other = by_name.get(companion or "")
+    if other is None:
+        raise TaskError(f"{where}: {companion!r} is not an argument of the entry")
+    if other.role is Role.OUT or other.dist.kind != "part" or other.dist.param("of") != arg.name:
+        raise TaskError(
+            f"{where}: {companion!r} must be an input with dist "
+            f'{{ kind = "part", of = "{arg.name}" }}'
+        )
+
+
+def check_binding(task: Task | Sequence[ArgSpec], binding: SizeBinding, where: str) -> None:
+    """Every expression evaluates at ``binding`` and every structured input can be built."""
+    args = task.args if isinstance(task, Task) else tuple(task)
+    by_name = {a.name: a for a in args}
+    lengths: dict[str, int] = {}
+    for arg in args:
+        if arg.kind is ParamKind.SCALAR:
+            assert arg.value is not None
+            evaluate(arg.value, binding, where=f"{where}: value of {arg.name!r}")
+        else:
+            try:
+                lengths[arg.name] = arg_length(arg, binding)
+            except TaskError as exc:
+                raise TaskError(f"{where}: {exc}") from None
+        for key, text in arg.dist.params:
+            if key in ("width", "height", "channels", "cols"):
+                evaluate(text, binding, where=f"{where}: {arg.name}.dist.{key}")
+    for arg in args:
+        dist = arg.dist
+        if dist.kind not in STRUCTURED_KINDS:
+            if dist.kind == "image":
+                _check_image(arg, binding, lengths[arg.name], where)
+            continue
+        rows = lengths[arg.name] - 1
+        if rows < 0:
+            raise TaskError(f"{where}: {arg.name!r} has length 0; it needs rows + 1 entries")
+        nnz = lengths[by_name[dist.param(STRUCTURED_KINDS[dist.kind]) or ""].name]
+        if dist.kind == "csr":
+            cols_expr = dist.param("cols")
+            cols = rows if cols_expr is None else int(evaluate(cols_expr, binding, where=where))
+            room = rows * cols
+        else:
+            room = rows * (rows - 1)
+        if nnz > room:
+            raise TaskError(
+                f"{where}: {nnz} {dist.kind} entries do not fit {rows} rows of "
+                f"{dist.kind} {arg.name!r} (at most {room})"
+            )
+
+
+def _check_image(arg: ArgSpec, binding: SizeBinding, length: int, where: str) -> None:
+    dims = [
+        int(evaluate(arg.dist.param(k) or "1", binding, where=where))
+        for k in ("height", "width", "channels")
+    ]
+    if math.prod(dims) != length:
+        raise TaskError(
+            f"{where}: image {arg.name!r} has {length} elements but height*width*channels "
+            f"is {math.prod(dims)}"
+        )

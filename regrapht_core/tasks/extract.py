@@ -1,0 +1,392 @@
+"""From a function in a source file to a checkable task.
+
+The annotation comment, when present, is the user's word and wins; everything it leaves
+out is inferred from the code. When something is still unknown the error shows the exact
+annotation to write, pre-filled with what was inferred, so fixing it is a paste, not a
+read of the documentation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from tree_sitter import Node, QueryCursor
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.annotation import (
+    Annotation,
+    annotation_text,
+    default_dist,
+    parse_annotation,
+    render_annotation,
+)
+from regrapht_core.tasks.check import STRUCTURED_KINDS, check_binding, check_task
+from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.expr import evaluate, free_names
+from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
+from regrapht_core.tasks.parsing import (
+    function_name,
+    node_text,
+    parse_source,
+    query,
+    syntax_error,
+    walk,
+)
+from regrapht_core.tasks.reference import reference_unit
+from regrapht_core.tasks.signature import (
+    Param,
+    entry_params,
+    is_kernel,
+    return_type,
+    signature_text,
+    typedefs,
+)
+from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
+from regrapht_core.tasks.spec import (
+    ArgSpec,
+    Distribution,
+    LaunchSpec,
+    ParamKind,
+    Role,
+    SourceLanguage,
+    Task,
+    TaskMode,
+    TimingMode,
+    Tolerance,
+)
+
+__all__ = ["extract_task", "suggested_annotation"]
+
+_FUNCTIONS = "(function_definition) @fn"
+_FLOAT_DEFAULTS = ("1.5", "0.5", "2.5", "-0.75", "3.25")
+"""Distinct values, so that two scalars never cancel (``hi - lo`` is not zero)."""
+_ACCUMULATING_TOLERANCE = Tolerance(atol=1e-3, rtol=1e-3)
+"""Float sums reordered across threads differ from the sequential order by about this."""
+_BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
+
+
+def extract_task(
+    source: str,
+    language: SourceLanguage,
+    *,
+    function: str | None = None,
+    line: int | None = None,
+    origin: str = "<source>",
+) -> Task:
+    """The task for ``function``, or for the function around zero-based ``line``."""
+    tree = parse_source(source, language)
+    root = tree.root_node
+    fn = _find_function(root, language, function, line, origin)
+    name = function_name(fn) or "?"
+    where = f"{origin}:{fn.start_point.row + 1} ({name})"
+    problem = syntax_error(fn)
+    if problem is not None:
+        raise TaskError(f"{origin}: {problem}, inside {name!r}; fix the syntax first")
+    if fn.parent is not None and fn.parent.type == "template_declaration":
+        raise TaskError(f"{where}: templates cannot be tasks; write a non-template wrapper")
+    aliases = typedefs(root)
+    params = entry_params(fn, aliases, where)
+    ctx = FileContext(_functions(root, language), _constants(root), aliases)
+    note = parse_annotation(_annotations(fn), where)
+    inferred = infer_usage(fn, params, ctx)
+    kernel = is_kernel(fn)
+    args, sizes, derived = _merge(params, note, inferred, where)
+    reference, unit_language = reference_unit(root, fn, language)
+    returns = return_type(fn, aliases, where)
+    task = Task(
+        name=name,
+        source=reference,
+        entry=name,
+        signature=signature_text(fn),
+        args=args,
+        correctness_sizes=(),
+        timing_size=sizes,
+        returns=returns,
+        mode=TaskMode.KERNEL_TO_KERNEL if kernel else TaskMode.SEQUENTIAL_TO_CUDA,
+        tolerance=_tolerance(note, inferred, args, returns),
+        timing_mode=note.timing or (TimingMode.KERNEL_ONLY if kernel else TimingMode.END_TO_END),
+        launch=(
+            _launch(note=note, inferred=inferred, kernel=name, args=args, sizes=sizes, where=where)
+            if kernel
+            else None
+        ),
+        language=unit_language,
+    )
+    dims = [k for k in sizes if k not in derived and _is_size(k, args)]
+    correctness = []
+    for binding in derive_correctness_sizes(sizes, dims, derived):
+        try:
+            check_binding(args, binding, where)
+        except TaskError:
+            if binding == sizes:
+                raise
+            continue
+        correctness.append(binding)
+    task = replace(task, correctness_sizes=tuple(correctness))
+    check_task(task, where)
+    return task
+
+
+def suggested_annotation(task: Task) -> str:
+    """The annotation comment that reproduces ``task``'s arguments and timing size."""
+    return render_annotation(task.args, task.timing_size)
+
+
+def _find_function(
+    root: Node, language: SourceLanguage, name: str | None, line: int | None, origin: str
+) -> Node:
+    found = QueryCursor(query(language, _FUNCTIONS)).captures(root).get("fn", [])
+    if name is not None:
+        matches = [fn for fn in found if function_name(fn) == name]
+        what = f"a function named {name!r}"
+    elif line is not None:
+        matches = [fn for fn in found if fn.start_point.row <= line <= fn.end_point.row]
+        matches = matches[-1:]
+        what = f"a function around line {line + 1}"
+    else:
+        raise TaskError(f"{origin}: name a function or a line to extract")
+    if len(matches) > 1:
+        raise TaskError(f"{origin}: {what} is defined {len(matches)} times (overloads); rename one")
+    if not matches:
+        problem = syntax_error(root)
+        hint = f" The file has a syntax error at {problem}." if problem else ""
+        raise TaskError(f"{origin}: no definition of {what}.{hint}")
+    return matches[0]
+
+
+def _functions(root: Node, language: SourceLanguage) -> dict[str, Node]:
+    found = QueryCursor(query(language, _FUNCTIONS)).captures(root).get("fn", [])
+    return {n: fn for fn in found if (n := function_name(fn)) is not None and n != "main"}
+
+
+def _constants(root: Node) -> dict[str, int]:
+    """Object-like macros and const globals with a literal integer value."""
+    out: dict[str, int] = {}
+    for node in root.named_children:
+        name = value = None
+        if node.type == "preproc_def":
+            name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        elif node.type == "declaration" and "const" in {node_text(c) for c in node.children}:
+            decls = node.children_by_field_name("declarator")
+            if len(decls) == 1 and decls[0].type == "init_declarator":
+                name = decls[0].child_by_field_name("declarator")
+                value = decls[0].child_by_field_name("value")
+        if name is None or value is None:
+            continue
+        try:
+            number = evaluate(node_text(value), out, where="constant")
+        except TaskError:
+            continue
+        if isinstance(number, int):
+            out[node_text(name)] = number
+    return out
+
+
+def _annotations(fn: Node) -> list[str]:
+    """Comments directly above the function (no blank line between), then inside it."""
+    texts: list[str] = []
+    above = fn.prev_sibling
+    row = fn.start_point.row
+    while above is not None and above.type == "comment" and above.end_point.row >= row - 1:
+        text = annotation_text(node_text(above))
+        if text is not None:
+            texts.insert(0, text)
+        row = above.start_point.row
+        above = above.prev_sibling
+    for node in walk(fn):
+        if node.type == "comment":
+            text = annotation_text(node_text(node))
+            if text is not None:
+                texts.append(text)
+    return texts
+
+
+def _merge(
+    params: tuple[Param, ...], note: Annotation, inferred: Inferred, where: str
+) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str]]:
+    """Arguments, timing size and derived size variables, or the actionable error."""
+    placeholders = [vector_size_name(p.name) for p in params if p.kind is ParamKind.VECTOR]
+    rename = _placeholder_names(placeholders, {p.name for p in params}, note)
+    arrays, unknown_roles, unknown_lengths, problems = _arrays(params, note, inferred, rename)
+    sizes, derived = _sizes(params, arrays, note, inferred, rename=rename, where=where)
+    by_name = {a.name: a for a in arrays}
+    args: list[ArgSpec] = []
+    for p in params:
+        if p.kind is not ParamKind.SCALAR:
+            args.append(by_name[p.name])
+            continue
+        value = p.name if p.name in sizes else note.assignments.get(p.name)
+        if value is None:
+            value = _scalar_default(p.ctype, len(args))
+        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.ctype, Role.IN, value=value))
+    if problems:
+        shown = {k: v for k, v in sizes.items() if k not in derived}
+        comment = render_annotation(args, shown, unknown_lengths, unknown_roles)
+        raise TaskError(
+            f"{where}: cannot infer {'; '.join(problems)}. Write this annotation directly "
+            f"above the function, replacing each '?':\n    {comment}"
+        )
+    return tuple(args), sizes, derived
+
+
+def _arrays(
+    params: tuple[Param, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
+) -> tuple[list[ArgSpec], frozenset[str], frozenset[str], list[str]]:
+    """Pointer and vector specs: annotation first, inference for the rest."""
+    args: list[ArgSpec] = []
+    unknown_roles: set[str] = set()
+    unknown_lengths: set[str] = set()
+    problems: list[str] = []
+    for p in params:
+        if p.kind is ParamKind.SCALAR:
+            continue
+        given = note.arrays.get(p.name)
+        role = (given.role if given else None) or inferred.roles.get(p.name)
+        length = given.length if given and given.length else None
+        if length is None:
+            poly = inferred.lengths.get(p.name)
+            length = poly.rename(rename).render() if poly is not None else None
+        dist = (given.dist if given and given.dist else None) or default_dist(p.ctype)
+        reason = inferred.reasons.get(p.name, "")
+        if role is None:
+            unknown_roles.add(p.name)
+            problems.append(f"the role of {p.name!r} ({reason})")
+        if length is None:
+            unknown_lengths.add(p.name)
+            problems.append(f"the length of {p.name!r} ({reason})")
+        args.append(ArgSpec(p.name, p.kind, p.ctype, role or Role.IN, length, dist=dist))
+    return _link_companions(args), frozenset(unknown_roles), frozenset(unknown_lengths), problems
+
+
+def _sizes(
+    params: tuple[Param, ...],
+    arrays: list[ArgSpec],
+    note: Annotation,
+    inferred: Inferred,
+    *,
+    rename: dict[str, str],
+    where: str,
+) -> tuple[dict[str, int | float], dict[str, str]]:
+    """Size variables with their timing values, and those derived from others."""
+    names = {p.name for p in params}
+    length_names: set[str] = set()
+    for arg in arrays:
+        length_names |= free_names(arg.length, where=where) if arg.length else set()
+        for key in ("cols", "width", "height", "channels"):
+            text = arg.dist.param(key)
+            length_names |= free_names(text, where=where) if text else set()
+    bound = [rename.get(n, n) for n in inferred.size_vars]
+    candidates = _ordered(
+        [n for n in bound if n in names or n in rename.values()]
+        + sorted(length_names - set(bound), key=lambda n: (n not in names, n))
+        + [n for n in note.assignments if n not in names]
+    )
+    scalars = {p.name: p for p in params if p.kind is ParamKind.SCALAR}
+    size_names = [
+        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].ctype).kind in "iu"
+    ]
+    derived = {
+        n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)
+    }
+    independent = [n for n in size_names if n not in derived]
+    default = default_timing_value(len(independent))
+    sizes: dict[str, int | float] = {}
+    for n in independent:
+        given = note.assignments.get(n)
+        sizes[n] = default if given is None else evaluate(given, {}, where=where)
+    for n, e in derived.items():
+        sizes[n] = evaluate(e, sizes, where=f"{where}: size variable {n!r}")
+    return sizes, derived
+
+
+def _scalar_default(ctype: str, position: int) -> str:
+    kind = numpy_dtype(ctype).kind
+    if kind == "f":
+        return _FLOAT_DEFAULTS[position % len(_FLOAT_DEFAULTS)]
+    return "1" if kind == "b" else "3"
+
+
+def _placeholder_names(
+    placeholders: list[str], names: set[str], note: Annotation
+) -> dict[str, str]:
+    """``x_size`` becomes ``n`` when that name is free: what a person would have written."""
+    free = [c for c in ("n", "m", "k", "len") if c not in names and c not in note.assignments]
+    return {ph: free.pop(0) if free else ph for ph in placeholders}
+
+
+def _ordered(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for n in names:
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def _is_size(name: str, args: tuple[ArgSpec, ...]) -> bool:
+    scalar = next((a for a in args if a.name == name), None)
+    return scalar is None or numpy_dtype(scalar.ctype).kind in "iu"
+
+
+def _link_companions(args: list[ArgSpec]) -> list[ArgSpec]:
+    """``rp ~ csr(col=ci)`` implies ``ci ~ part(of=rp)``; the user need not write both."""
+    owners: dict[str, str] = {}
+    for arg in args:
+        key = STRUCTURED_KINDS.get(arg.dist.kind)
+        companion = arg.dist.param(key) if key else None
+        if companion:
+            owners[companion] = arg.name
+    out = []
+    for arg in args:
+        if arg.name in owners and arg.dist.kind != "part":
+            part = Distribution(kind="part", params=(("of", owners[arg.name]),))
+            out.append(replace(arg, dist=part))
+        else:
+            out.append(arg)
+    return out
+
+
+def _tolerance(
+    note: Annotation, inferred: Inferred, args: tuple[ArgSpec, ...], returns: str
+) -> Tolerance:
+    outputs = [a.ctype for a in args if a.role is not Role.IN] + (
+        [returns] if returns != "void" else []
+    )
+    singles = any(_is_float32(t) for t in outputs)
+    base = _ACCUMULATING_TOLERANCE if inferred.accumulates and singles else Tolerance()
+    return Tolerance(
+        atol=note.atol if note.atol is not None else base.atol,
+        rtol=note.rtol if note.rtol is not None else base.rtol,
+    )
+
+
+def _is_float32(ctype: str) -> bool:
+    try:
+        return numpy_dtype(ctype).name in ("float32", "float16")
+    except TaskError:
+        return False
+
+
+def _launch(
+    *,
+    note: Annotation,
+    inferred: Inferred,
+    kernel: str,
+    args: tuple[ArgSpec, ...],
+    sizes: Mapping[str, int | float],
+    where: str,
+) -> LaunchSpec:
+    if note.grid is not None and note.block is not None:
+        return LaunchSpec(kernel, note.grid, note.block, note.shared or "0")
+    extents = [inferred.thread_extent.get(axis) for axis in ("x", "y", "z")]
+    known = [e for e in extents if e is not None]
+    if not known or extents[: len(known)] != known:
+        comment = render_annotation(args, sizes) + "; grid = ?; block = ?"
+        raise TaskError(
+            f"{where}: cannot infer the launch of kernel {kernel!r} (no bound check on "
+            f"threadIdx-derived indices). Write this annotation directly above it, "
+            f"replacing each '?':\n    {comment}"
+        )
+    block = note.block or _BLOCKS[len(known)]
+    grid = tuple(f"({e.render()} + {int(b) - 1})/{b}" for e, b in zip(known, block, strict=False))
+    return LaunchSpec(kernel, note.grid or grid, block, note.shared or "0")

@@ -1,0 +1,746 @@
+"""Roles and lengths of the entry's arrays, read off how its body uses them.
+
+The rules are the ones a reviewer would apply: a pointer the function never writes is an
+input; one whose first use is a write is an output, unless some elements may keep their
+old value (a conditional write, a stencil's untouched border), which makes it in-out; an
+array's length is one past the largest index the loops can reach, as a polynomial in the
+size parameters. Calls into helpers and kernels defined in the same file are followed,
+their parameters substituted. Whatever cannot be bounded is reported with the reason, so
+the caller can ask for exactly the missing annotation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.expr import evaluate
+from regrapht_core.tasks.parsing import node_text, walk
+from regrapht_core.tasks.signature import Param, entry_params
+from regrapht_core.tasks.spec import ParamKind, Role
+from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
+
+__all__ = ["FileContext", "Inferred", "infer_usage"]
+
+_THREAD = {"threadIdx": 0, "blockIdx": 0, "blockDim": 1, "gridDim": 1}
+_COPIES = {"memcpy", "memmove", "cudaMemcpy", "std::memcpy"}
+_FILLS = {"memset", "cudaMemset", "std::memset"}
+_SIZE_METHODS = {"size", "empty", "capacity"}
+_GROW_METHODS = {"push_back", "emplace_back", "clear", "insert"}
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_MAX_DEPTH = 4
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    """What the analysis may look up in the rest of the file."""
+
+    functions: Mapping[str, Node]
+    constants: Mapping[str, int]
+    """Object-like macros and ``const`` globals with integer values."""
+    aliases: Mapping[str, str]
+
+
+@dataclass(slots=True)
+class _Access:
+    read: bool
+    write: bool
+    index: Interval
+    conditional: bool
+
+
+@dataclass(slots=True)
+class _Usage:
+    accesses: list[_Access] = field(default_factory=list)
+    role_unknown: str | None = None
+    length_unknown: str | None = None
+    resized: Interval | None = None
+    grows: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Inferred:
+    roles: dict[str, Role | None]
+    lengths: dict[str, Poly | None]
+    reasons: dict[str, str]
+    """Why a role or length is missing, by argument name."""
+    size_vars: tuple[str, ...]
+    """Size variables in order of appearance: scalar parameters and vector sizes."""
+    accumulates: bool
+    """Some value is accumulated across loop iterations (sums reorder on a GPU)."""
+    thread_extent: dict[str, Poly]
+    """Kernels: the guarded thread count per axis (``x``, ``y``, ``z``)."""
+
+
+def vector_size_name(vector: str) -> str:
+    return f"{vector}_size"
+
+
+class _Analyzer:
+    def __init__(self, fn: Node, params: tuple[Param, ...], ctx: FileContext, depth: int) -> None:
+        self.fn = fn
+        self.params = {p.name: p for p in params}
+        self.ctx = ctx
+        self.depth = depth
+        self.tracked = {p.name: _Usage() for p in params if p.kind is not ParamKind.SCALAR}
+        self.bound_names: list[str] = []
+        self.accumulates = False
+        self.loop_depth = 0
+        self.axis: dict[str, str] = {}
+        self.thread_extent: dict[str, Poly] = {}
+        self.mutations: dict[str, int] = {}
+        body = fn.child_by_field_name("body")
+        for n in walk(body) if body is not None else ():
+            target = None
+            if n.type == "assignment_expression":
+                target = n.child_by_field_name("left")
+            elif n.type == "update_expression":
+                target = n.child_by_field_name("argument")
+            if target is not None and target.type == "identifier":
+                name = node_text(target)
+                self.mutations[name] = self.mutations.get(name, 0) + 1
+
+    def run(self) -> None:
+        env: dict[str, Interval] = {
+            name: Interval.exact(Poly.const(v)) for name, v in self.ctx.constants.items()
+        }
+        for p in self.params.values():
+            if p.kind is ParamKind.SCALAR and numpy_dtype(p.ctype).kind in "iu":
+                env[p.name] = Interval.exact(Poly.var(p.name))
+        body = self.fn.child_by_field_name("body")
+        if body is not None:
+            self._stmt(body, env, False)
+
+    # statements -------------------------------------------------------------------------
+
+    def _stmt(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        kind = node.type
+        if kind == "compound_statement":
+            scope = dict(env)
+            for child in node.named_children:
+                self._stmt(child, scope, cond)
+                if child.type == "if_statement":
+                    self._early_exit(child, scope)
+        elif kind == "declaration":
+            self._declaration(node, env, cond)
+        elif kind == "for_statement":
+            self._for(node, env, cond)
+        elif kind == "if_statement":
+            self._if(node, env, cond)
+        elif kind in ("while_statement", "do_statement", "for_range_loop"):
+            self.loop_depth += 1
+            for child in node.named_children:
+                if child.type == "condition_clause" or child.type.endswith("expression"):
+                    self._expr(child, env, True)
+                elif kind == "for_range_loop" and child.type == "identifier":
+                    self._whole(node_text(child), "iterated with a range-for loop")
+                else:
+                    self._stmt(child, dict(env), True)
+            self.loop_depth -= 1
+        elif kind.endswith("_statement") or kind in ("else_clause", "condition_clause"):
+            for child in node.named_children:
+                self._stmt(child, env, cond)
+        elif kind not in ("comment", "type_definition"):
+            self._expr(node, env, cond)
+
+    def _declaration(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        for decl in node.children_by_field_name("declarator"):
+            name_node, value = decl, None
+            if decl.type == "init_declarator":
+                name_node = decl.child_by_field_name("declarator") or decl
+                value = decl.child_by_field_name("value")
+            if name_node.type != "identifier":
+                if value is not None:
+                    self._expr(value, env, cond)
+                    self._alias_check(value, node_text(name_node))
+                continue
+            name = node_text(name_node)
+            if value is None:
+                env[name] = Interval()
+                continue
+            self._expr(value, env, cond)
+            self._alias_check(value, name)
+            stable = self.mutations.get(name, 0) == 0
+            env[name] = self._value(value, env) if stable else Interval()
+            for n in walk(value):
+                if n.type == "field_expression" and node_text(n).startswith("threadIdx."):
+                    self.axis[name] = node_text(n).split(".")[-1]
+
+    def _alias_check(self, value: Node, name: str) -> None:
+        target = self._target(value)
+        if target is not None:
+            self._whole(target[0], f"aliased by the local pointer {name!r}")
+
+    def _for(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        scope = dict(env)
+        init = node.child_by_field_name("initializer")
+        if init is not None:
+            self._stmt(init, scope, cond)
+        condition = node.child_by_field_name("condition")
+        if condition is not None:
+            self._expr(condition, scope, cond)
+        var, rng = self._loop_range(node, scope)
+        if var is not None:
+            scope[var] = rng
+        self.loop_depth += 1
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self._stmt(body, scope, cond)
+        update = node.child_by_field_name("update")
+        if update is not None:
+            self._expr(update, scope, cond)
+        self.loop_depth -= 1
+
+    def _loop_range(self, node: Node, env: dict[str, Interval]) -> tuple[str | None, Interval]:
+        init = node.child_by_field_name("initializer")
+        condition = node.child_by_field_name("condition")
+        update = node.child_by_field_name("update")
+        if init is None or condition is None or update is None:
+            return None, Interval()
+        var, start = _init_of(init)
+        if var is None or start is None:
+            return None, Interval()
+        own = sum(
+            1
+            for n in walk(update)
+            if n.type in ("update_expression", "assignment_expression")
+            and node_text(n.named_children[0]) == var
+        )
+        if self.mutations.get(var, 0) != own:
+            return var, Interval()
+        step = _direction(update, var)
+        cmp = _comparison_with(condition, var)
+        if cmp is None or step == 0:
+            return var, Interval()
+        op, bound_node = cmp
+        bound = self._value(bound_node, env)
+        self.bound_names += sorted(bound.hi.names) if bound.hi is not None else []
+        self.bound_names += [
+            node_text(n)
+            for n in walk(bound_node)
+            if n.type == "identifier"
+            and node_text(n) in self.params
+            and self.params[node_text(n)].kind is ParamKind.SCALAR
+        ]
+        first = self._value(start, env)
+        one = Poly.const(1)
+        if step > 0 and op in ("<", "!=") and bound.hi is not None:
+            return var, Interval(first.lo, bound.hi - one)
+        if step > 0 and op == "<=":
+            return var, Interval(first.lo, bound.hi)
+        if step < 0 and op == ">=":
+            return var, Interval(bound.lo, first.hi)
+        if step < 0 and op == ">" and bound.lo is not None:
+            return var, Interval(bound.lo + one, first.hi)
+        return var, Interval()
+
+    def _if(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        condition = node.child_by_field_name("condition")
+        guarded = dict(env)
+        data_dependent = cond
+        if condition is not None:
+            self._expr(condition, env, cond)
+            value = condition.child_by_field_name("value") or condition
+            data_dependent = cond or _reads_memory(value)
+            guarded.update(self._guards(value, env, negate=False))
+        consequence = node.child_by_field_name("consequence")
+        if consequence is not None:
+            self._stmt(consequence, guarded, data_dependent)
+        alternative = node.child_by_field_name("alternative")
+        if alternative is not None:
+            self._stmt(alternative, dict(env), data_dependent)
+
+    def _early_exit(self, node: Node, env: dict[str, Interval]) -> None:
+        """``if (i >= n) return;`` bounds ``i`` for the rest of the block."""
+        consequence = node.child_by_field_name("consequence")
+        condition = node.child_by_field_name("condition")
+        if node.child_by_field_name("alternative") is not None or consequence is None:
+            return
+        exits = consequence
+        if exits.type == "compound_statement" and exits.named_child_count == 1:
+            exits = exits.named_children[0]
+        if exits.type not in ("return_statement", "continue_statement") or condition is None:
+            return
+        value = condition.child_by_field_name("value") or condition
+        env.update(self._guards(value, env, negate=True))
+
+    def _guards(
+        self, cond: Node, env: Mapping[str, Interval], *, negate: bool
+    ) -> dict[str, Interval]:
+        joiner = "||" if negate else "&&"
+        out: dict[str, Interval] = {}
+        for cmp in _conjuncts(cond, joiner):
+            op = node_text(cmp.child_by_field_name("operator") or cmp)
+            left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
+            if left is None or right is None or op not in _NEGATE:
+                continue
+            if negate:
+                op = _NEGATE[op]
+            if right.type == "identifier" and left.type != "identifier":
+                left, right, op = right, left, _FLIP[op]
+            if left.type != "identifier":
+                continue
+            name = node_text(left)
+            current = out.get(name) or env.get(name, Interval())
+            bound = self._value(right, env)
+            one = Poly.const(1)
+            if op == "<" and bound.hi is not None:
+                current = current.with_hi(bound.hi - one)
+            elif op == "<=" and bound.hi is not None:
+                current = current.with_hi(bound.hi)
+            elif op == ">" and bound.lo is not None:
+                current = current.with_lo(bound.lo + one)
+            elif op == ">=" and bound.lo is not None:
+                current = current.with_lo(bound.lo)
+            out[name] = current
+            if name in self.axis and current.hi is not None:
+                self.thread_extent[self.axis[name]] = current.hi + one
+        return out
+
+    # expressions ------------------------------------------------------------------------
+
+    def _expr(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        kind = node.type
+        if kind == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            op = node_text(node.child_by_field_name("operator") or node)
+            if right is not None:
+                self._expr(right, env, cond)
+            if op in ("+=", "-=") and self.loop_depth > 0 and left is not None:
+                self.accumulates |= left.type == "identifier"
+            if left is not None:
+                self._lvalue(left, env, cond, read=op != "=")
+            if right is not None and left is not None and left.type == "identifier":
+                self._alias_check(right, node_text(left))
+        elif kind == "update_expression":
+            argument = node.child_by_field_name("argument")
+            if argument is not None:
+                self._lvalue(argument, env, cond, read=True)
+        elif kind in ("subscript_expression", "pointer_expression"):
+            if not self._access(node, env, cond, read=True, write=False):
+                self._children(node, env, cond)
+        elif kind == "call_expression":
+            self._call(node, env, cond)
+        else:
+            self._children(node, env, cond)
+
+    def _children(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        for child in node.named_children:
+            self._expr(child, env, cond)
+
+    def _lvalue(self, node: Node, env: dict[str, Interval], cond: bool, *, read: bool) -> None:
+        while node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        if not self._access(node, env, cond, read=read, write=True):
+            self._expr(node, env, cond)
+
+    def _access(
+        self, node: Node, env: dict[str, Interval], cond: bool, *, read: bool, write: bool
+    ) -> bool:
+        """Record ``a[e]`` / ``*(a + e)`` on a tracked array; False if it is not one."""
+        if node.type == "subscript_expression":
+            argument = node.child_by_field_name("argument")
+            indices = node.child_by_field_name("indices")
+            if argument is None or indices is None or argument.type != "identifier":
+                return False
+            name = node_text(argument)
+            if name not in self.tracked or indices.named_child_count != 1:
+                return False
+            index_node = indices.named_children[0]
+            self._expr(index_node, env, cond)
+            index = self._value(index_node, env)
+        elif node.type == "pointer_expression":
+            operator = node_text(node.child_by_field_name("operator") or node)
+            argument = node.child_by_field_name("argument")
+            target = self._target(argument) if argument is not None else None
+            if target is None:
+                return False
+            if operator == "&":
+                self._whole(target[0], f"its address is taken in {node_text(node)!r}")
+                return True
+            name, index = target
+            assert argument is not None
+            self._children(argument, env, cond)
+            index = self._target_offset(argument, env)
+        else:
+            return False
+        if index.hi is None and self.tracked[name].length_unknown is None:
+            self.tracked[name].length_unknown = f"the index in {node_text(node)!r} has no bound"
+        self.tracked[name].accesses.append(_Access(read, write, index, cond))
+        return True
+
+    def _target(self, node: Node) -> tuple[str, Interval] | None:
+        """``a`` or ``a + e`` (through parentheses and casts) for a tracked array ``a``."""
+        while node.type in ("parenthesized_expression", "cast_expression"):
+            inner = node.child_by_field_name("value") or node.named_children[-1]
+            node = inner
+        if node.type == "identifier" and node_text(node) in self.tracked:
+            return node_text(node), Interval.exact(Poly.const(0))
+        if node.type == "binary_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            op = node_text(node.child_by_field_name("operator") or node)
+            if left is not None and right is not None and op in "+-":
+                for a in (left, right) if op == "+" else (left,):
+                    if a.type == "identifier" and node_text(a) in self.tracked:
+                        return node_text(a), Interval()
+        return None
+
+    def _target_offset(self, node: Node, env: dict[str, Interval]) -> Interval:
+        while node.type in ("parenthesized_expression", "cast_expression"):
+            node = node.child_by_field_name("value") or node.named_children[-1]
+        if node.type != "binary_expression":
+            return Interval.exact(Poly.const(0))
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        assert left is not None and right is not None
+        op = node_text(node.child_by_field_name("operator") or node)
+        if left.type == "identifier" and node_text(left) in self.tracked:
+            offset = self._value(right, env)
+            return -offset if op == "-" else offset
+        return self._value(left, env)
+
+    def _whole(self, name: str, reason: str) -> None:
+        usage = self.tracked.get(name)
+        if usage is None:
+            return
+        usage.role_unknown = usage.role_unknown or reason
+        usage.length_unknown = usage.length_unknown or reason
+
+    def _call(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        function = node.child_by_field_name("function")
+        arguments = node.child_by_field_name("arguments")
+        args = list(arguments.named_children) if arguments is not None else []
+        if function is not None and function.type == "field_expression":
+            obj = function.child_by_field_name("argument")
+            method = node_text(function.child_by_field_name("field") or function)
+            if obj is not None and obj.type == "identifier" and node_text(obj) in self.tracked:
+                self._vector_method(node_text(obj), method, args, env, cond)
+                return
+        name = node_text(function) if function is not None else ""
+        for arg in args:
+            if self._target(arg) is None:
+                self._expr(arg, env, cond)
+        if name in _COPIES or name in _FILLS:
+            self._bulk(name, args, env, cond)
+            return
+        callee = self.ctx.functions.get(name)
+        for position, arg in enumerate(args):
+            target = self._target(arg)
+            if target is None:
+                continue
+            if callee is None or callee == self.fn or self.depth >= _MAX_DEPTH:
+                self._whole(target[0], f"it is passed to {name!r}, whose body is not in this file")
+                continue
+            offset = self._target_offset(arg, env)
+            self._through(
+                callee, args, position=position, name=target[0], offset=offset, env=env, cond=cond
+            )
+
+    def _through(
+        self,
+        callee: Node,
+        args: list[Node],
+        *,
+        position: int,
+        name: str,
+        offset: Interval,
+        env: dict[str, Interval],
+        cond: bool,
+    ) -> None:
+        """Follow ``name`` into a helper or kernel, mapping its parameters to our arguments."""
+        params = entry_params(callee, self.ctx.aliases, "helper")
+        if position >= len(params) or params[position].kind is ParamKind.SCALAR:
+            self._whole(name, "it is passed to a helper in an unexpected position")
+            return
+        inner = _Analyzer(callee, params, self.ctx, self.depth + 1)
+        inner.run()
+        mapping = {
+            p.name: self._value(a, env)
+            for p, a in zip(params, args, strict=False)
+            if p.kind is ParamKind.SCALAR
+        }
+        usage = inner.tracked[params[position].name]
+        mine = self.tracked[name]
+        if usage.role_unknown:
+            mine.role_unknown = mine.role_unknown or usage.role_unknown
+        if usage.length_unknown:
+            mine.length_unknown = mine.length_unknown or usage.length_unknown
+        self.accumulates |= inner.accumulates
+        for access in usage.accesses:
+            index = offset + Interval(
+                _substitute(access.index.lo, mapping, low=True),
+                _substitute(access.index.hi, mapping, low=False),
+            )
+            if index.hi is None:
+                mine.length_unknown = mine.length_unknown or "a helper's index has no bound here"
+            conditional = cond or access.conditional
+            mine.accesses.append(_Access(access.read, access.write, index, conditional))
+
+    def _vector_method(
+        self, name: str, method: str, args: list[Node], env: dict[str, Interval], cond: bool
+    ) -> None:
+        for arg in args:
+            self._expr(arg, env, cond)
+        usage = self.tracked[name]
+        if method in _SIZE_METHODS:
+            return
+        if method in ("resize", "assign") and args:
+            usage.resized = self._value(args[0], env)
+            usage.accesses.append(_Access(False, True, Interval(), cond))
+        elif method in _GROW_METHODS:
+            usage.grows = True
+            usage.accesses.append(_Access(False, True, Interval(), cond))
+        elif method == "at" and args:
+            usage.accesses.append(_Access(True, False, self._value(args[0], env), cond))
+        else:
+            self._whole(name, f"its method {method!r} is called")
+
+    def _bulk(self, name: str, args: list[Node], env: dict[str, Interval], cond: bool) -> None:
+        """``memcpy``/``memset`` families: the byte count bounds the touched elements."""
+        if len(args) < 3:
+            return
+        size = self._value(args[2], env)
+        for position, arg in enumerate(args[:2]):
+            target = self._target(arg)
+            if target is None:
+                continue
+            if position == 1 and name in _FILLS:
+                continue
+            itemsize = numpy_dtype(self.params[target[0]].ctype).itemsize
+            count = size.divided(Interval.exact(Poly.const(itemsize)))
+            offset = self._target_offset(arg, env)
+            last = None if count.hi is None else count.hi - Poly.const(1)
+            index = offset + Interval(Poly.const(0), last)
+            self.tracked[target[0]].accesses.append(
+                _Access(position == 1, position == 0, index, cond)
+            )
+
+    # values -----------------------------------------------------------------------------
+
+    def _value(self, node: Node, env: Mapping[str, Interval]) -> Interval:
+        kind = node.type
+        if kind == "number_literal":
+            try:
+                number = evaluate(node_text(node), {}, where="literal")
+            except TaskError:
+                return Interval()
+            return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
+        if kind == "identifier":
+            return env.get(node_text(node), Interval())
+        if kind in ("parenthesized_expression", "cast_expression"):
+            inner = node.child_by_field_name("value") or node.named_children[-1]
+            return self._value(inner, env)
+        if kind == "unary_expression":
+            op = node_text(node.child_by_field_name("operator") or node)
+            argument = node.child_by_field_name("argument")
+            if argument is None or op not in "+-":
+                return Interval()
+            value = self._value(argument, env)
+            return -value if op == "-" else value
+        if kind == "binary_expression":
+            return self._binary(node, env)
+        if kind == "sizeof_expression":
+            type_node = node.child_by_field_name("type")
+            try:
+                size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
+            except TaskError:
+                return Interval()
+            return Interval.exact(Poly.const(size))
+        if kind == "field_expression":
+            obj = node.child_by_field_name("argument")
+            base = node_text(obj) if obj is not None else ""
+            if base in _THREAD:
+                return Interval(Poly.const(_THREAD[base]), None)
+        if kind == "call_expression":
+            function = node.child_by_field_name("function")
+            if function is not None and function.type == "field_expression":
+                obj = function.child_by_field_name("argument")
+                method = node_text(function.child_by_field_name("field") or function)
+                if obj is not None and node_text(obj) in self.tracked and method == "size":
+                    return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
+        return Interval()
+
+    def _binary(self, node: Node, env: Mapping[str, Interval]) -> Interval:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return Interval()
+        op = node_text(node.child_by_field_name("operator") or node)
+        a, b = self._value(left, env), self._value(right, env)
+        if op == "+":
+            return a + b
+        if op == "-":
+            return a - b
+        if op == "*":
+            return a * b
+        if op == "/":
+            return a.divided(b)
+        if op == "%":
+            return a.modulo(b)
+        shift = b.lo.constant if b.lo is not None and b.lo == b.hi else None
+        if op in ("<<", ">>") and shift is not None and shift >= 0:
+            factor = Interval.exact(Poly.const(2 ** int(shift)))
+            return a * factor if op == "<<" else a.divided(factor)
+        return Interval()
+
+
+def _substitute(poly: Poly | None, mapping: Mapping[str, Interval], *, low: bool) -> Poly | None:
+    if poly is None:
+        return None
+    total = Interval.exact(Poly.const(0))
+    for monomial, coefficient in poly.terms:
+        term = Interval.exact(Poly.const(coefficient))
+        for name in monomial:
+            term = term * mapping.get(name, Interval.exact(Poly.var(name)))
+        total = total + term
+    return total.lo if low else total.hi
+
+
+def _init_of(init: Node) -> tuple[str | None, Node | None]:
+    if init.type == "declaration":
+        decls = init.children_by_field_name("declarator")
+        if len(decls) == 1 and decls[0].type == "init_declarator":
+            name = decls[0].child_by_field_name("declarator")
+            value = decls[0].child_by_field_name("value")
+            if name is not None and name.type == "identifier":
+                return node_text(name), value
+    if init.type == "assignment_expression":
+        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
+        if left is not None and left.type == "identifier":
+            return node_text(left), right
+    return None, None
+
+
+def _direction(update: Node, var: str) -> int:
+    """+1 for ``i++``/``i += c``, -1 for ``i--``/``i -= c`` (c a positive literal), else 0."""
+    if update.type == "update_expression":
+        op = node_text(update.child_by_field_name("operator") or update)
+        return 1 if op == "++" else -1
+    if update.type == "assignment_expression":
+        op = node_text(update.child_by_field_name("operator") or update)
+        right = update.child_by_field_name("right")
+        if op in ("+=", "-=") and right is not None:
+            try:
+                step = evaluate(node_text(right), {}, where="step")
+            except TaskError:
+                return 1 if op == "+=" else -1
+            positive = step > 0
+            return (1 if positive else -1) * (1 if op == "+=" else -1)
+    return 0
+
+
+def _conjuncts(node: Node, joiner: str) -> list[Node]:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    if node.type == "binary_expression":
+        op = node_text(node.child_by_field_name("operator") or node)
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op == joiner and left is not None and right is not None:
+            return _conjuncts(left, joiner) + _conjuncts(right, joiner)
+        return [node]
+    return []
+
+
+def _comparison_with(condition: Node, var: str) -> tuple[str, Node] | None:
+    for cmp in _conjuncts(condition, "&&"):
+        op = node_text(cmp.child_by_field_name("operator") or cmp)
+        left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
+        if left is None or right is None or op not in _FLIP:
+            continue
+        if left.type == "identifier" and node_text(left) == var:
+            return op, right
+        if right.type == "identifier" and node_text(right) == var:
+            return _FLIP[op], left
+    return None
+
+
+def _reads_memory(node: Node) -> bool:
+    """A condition that reads arrays or calls functions depends on the data, not the shape."""
+    return any(
+        n.type in ("subscript_expression", "call_expression")
+        or (n.type == "pointer_expression" and node_text(n).startswith("*"))
+        for n in walk(node)
+    )
+
+
+def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferred:
+    analyzer = _Analyzer(fn, params, ctx, 0)
+    analyzer.run()
+    roles: dict[str, Role | None] = {}
+    lengths: dict[str, Poly | None] = {}
+    reasons: dict[str, str] = {}
+    for name, usage in analyzer.tracked.items():
+        param = analyzer.params[name]
+        role, length, reason = _decide(param, usage)
+        roles[name], lengths[name] = role, length
+        if reason:
+            reasons[name] = reason
+    order: list[str] = []
+    candidates = list(analyzer.bound_names)
+    for poly in lengths.values():
+        candidates += sorted(poly.names) if poly is not None else []
+    for name in candidates:
+        if name not in order:
+            order.append(name)
+    return Inferred(
+        roles, lengths, reasons, tuple(order), analyzer.accumulates, analyzer.thread_extent
+    )
+
+
+def _decide(param: Param, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
+    accesses = usage.accesses
+    writes = [a for a in accesses if a.write]
+    role: Role | None
+    if param.const or not writes:
+        role = Role.IN if (param.const or not usage.role_unknown) else None
+    elif usage.role_unknown:
+        role = None
+    else:
+        first = accesses[0]
+        partial = first.read or first.conditional
+        role = Role.INOUT if partial else Role.OUT
+    if usage.grows and param.kind is ParamKind.VECTOR:
+        if role is None:
+            return None, None, usage.role_unknown
+        return (
+            (Role.OUT if role is Role.INOUT and not any(a.read for a in accesses) else role),
+            Poly.const(0),
+            None,
+        )
+    if (
+        usage.resized is not None
+        and usage.resized.hi is not None
+        and usage.resized.lo == usage.resized.hi
+    ):
+        return role, usage.resized.hi, None
+    length: Poly | None = None
+    reason = usage.length_unknown
+    if not accesses and reason is None:
+        reason = "the function never indexes it"
+    if reason is None:
+        for access in accesses:
+            assert access.index.hi is not None
+            length = access.index.hi if length is None else larger(length, access.index.hi)
+            if length is None:
+                reason = "its indices have bounds that cannot be compared symbolically"
+                break
+    if reason is not None or length is None:
+        return role, None, reason or "no bound"
+    exact = length + Poly.const(1)
+    rounded = exact.rounded_up()
+    if role is Role.OUT:
+        lows = [a.index.lo for a in writes]
+        covers = all(lo is not None for lo in lows) and rounded == exact
+        start: Poly | None = Poly.const(0)
+        for lo in lows:
+            start = None if start is None or lo is None else smaller(start, lo)
+        highest: Poly | None = None
+        for w in writes:
+            hi = w.index.hi
+            highest = hi if highest is None or hi is None else larger(highest, hi)
+        if not covers or start != Poly.const(0) or highest != length:
+            role = Role.INOUT
+    return role, rounded, None

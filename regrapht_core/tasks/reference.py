@@ -1,0 +1,182 @@
+"""The reference translation unit: the entry and exactly what it needs from its file.
+
+A candidate is compared against this unit compiled on its own, so it must be complete
+(helpers, types, macros, constants, kernels it launches) and must not drag in the rest of
+the file (a ``main``, unrelated code that may not even compile on its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from tree_sitter import Node, QueryCursor
+
+from regrapht_core.tasks.parsing import function_name, node_text, parse_source, query, walk
+from regrapht_core.tasks.spec import SourceLanguage
+
+__all__ = ["reference_unit"]
+
+_USES = "(identifier) @n (type_identifier) @n (namespace_identifier) @n"
+_CUDA_ONLY = {"__global__", "__device__", "__constant__", "__shared__", "kernel_call_syntax"}
+_CUDA_HEADERS = (
+    "cuda",
+    "cublas",
+    "cufft",
+    "curand",
+    "cusparse",
+    "cooperative_groups",
+    "device_",
+    "thrust/",
+    "cub/",
+    "nvToolsExt",
+)
+_BLOCKS = {"preproc_ifdef", "preproc_if", "namespace_definition", "linkage_specification"}
+_SPECIFIERS = {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
+
+
+@dataclass
+class _Item:
+    node: Node
+    language: SourceLanguage
+    text: str
+
+    @cached_property
+    def defines(self) -> frozenset[str]:
+        return frozenset(_defined_names(self.node))
+
+    @cached_property
+    def uses(self) -> frozenset[str]:
+        names = {
+            node_text(n)
+            for nodes in QueryCursor(query(self.language, _USES)).captures(self.node).values()
+            for n in nodes
+        }
+        for n in walk(self.node):
+            if n.type == "preproc_arg":
+                names |= _identifiers_in(node_text(n), self.language)
+        return frozenset(names - self.defines_self)
+
+    @cached_property
+    def defines_self(self) -> frozenset[str]:
+        """Names a function defines for itself are no dependency; a macro's are."""
+        return self.defines if self.node.type == "function_definition" else frozenset()
+
+
+def _identifiers_in(text: str, language: SourceLanguage) -> set[str]:
+    tree = parse_source(text, language)
+    kinds = ("identifier", "type_identifier")
+    return {node_text(n) for n in walk(tree.root_node) if n.type in kinds}
+
+
+def _defined_names(node: Node) -> set[str]:
+    kind = node.type
+    if kind == "function_definition":
+        name = function_name(node)
+        return {name} if name else set()
+    if kind in ("preproc_def", "preproc_function_def"):
+        name_node = node.child_by_field_name("name")
+        return {node_text(name_node)} if name_node else set()
+    if kind == "template_declaration" or kind in _BLOCKS:
+        out: set[str] = set()
+        for child in node.named_children:
+            out |= _defined_names(child)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            for child in body.named_children:
+                out |= _defined_names(child)
+        return out
+    out = set()
+    if kind in _SPECIFIERS:
+        name_node = node.child_by_field_name("name")
+        out |= {node_text(name_node)} if name_node else set()
+        for n in walk(node):
+            value_name = n.child_by_field_name("name") if n.type == "enumerator" else None
+            if value_name is not None:
+                out.add(node_text(value_name))
+        return out
+    if kind in ("declaration", "type_definition", "alias_declaration"):
+        for child in node.named_children:
+            if child.type in _SPECIFIERS:
+                out |= _defined_names(child)
+        for i, child in enumerate(node.children):
+            field = node.field_name_for_child(i)
+            if field in ("declarator", "name"):
+                out |= _declared(child)
+    return out
+
+
+def _declared(declarator: Node) -> set[str]:
+    """The name a declarator introduces: through pointers, arrays, inits and functions."""
+    node: Node | None = declarator
+    while node is not None and node.type not in ("identifier", "type_identifier"):
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next(
+                (c for c in node.named_children if c.type in ("identifier", "type_identifier")),
+                None,
+            )
+        node = inner
+    return {node_text(node)} if node is not None else set()
+
+
+def _is_cuda(node: Node) -> bool:
+    for n in walk(node):
+        if n.type in _CUDA_ONLY:
+            return True
+        if n.type == "identifier" and node_text(n).startswith(("cuda", "cublas")):
+            return True
+    return False
+
+
+def reference_unit(root: Node, entry: Node, language: SourceLanguage) -> tuple[str, SourceLanguage]:
+    """The unit's text (includes, then needed items in file order) and what compiles it."""
+    items: list[_Item] = []
+    includes: list[_Item] = []
+    children = root.children
+    for i, node in enumerate(children):
+        text = node_text(node)
+        if node.type in _SPECIFIERS and i + 1 < len(children) and children[i + 1].type == ";":
+            text += ";"
+        item = _Item(node, language, text)
+        has_include = node.type in _BLOCKS and any(n.type == "preproc_include" for n in walk(node))
+        if node.type == "preproc_include" or has_include:
+            includes.append(item)
+        elif node.type != "function_definition" or function_name(node) != "main":
+            items.append(item)
+    entry_item = next((it for it in items if it.node == entry), None)
+    if entry_item is None:
+        entry_item = _Item(entry, language, node_text(entry))
+        items.append(entry_item)
+    chosen = {id(entry_item)}
+    pending = set(entry_item.uses)
+    seen: set[str] = set()
+    while pending:
+        name = pending.pop()
+        seen.add(name)
+        for item in items:
+            if id(item) not in chosen and name in item.defines:
+                chosen.add(id(item))
+                pending |= item.uses - seen
+    selected = [it for it in items if id(it) in chosen]
+    unit_language = SourceLanguage.CPP
+    if language is SourceLanguage.CUDA and any(_is_cuda(it.node) for it in selected):
+        unit_language = SourceLanguage.CUDA
+    kept = [
+        it.text.strip()
+        for it in includes
+        if unit_language is SourceLanguage.CUDA or not _includes_cuda(it.node)
+    ]
+    body = [it.text.strip() for it in sorted(selected, key=lambda it: it.node.start_byte)]
+    header = "\n".join(kept) + "\n\n" if kept else ""
+    return header + "\n\n".join(body) + "\n", unit_language
+
+
+def _includes_cuda(node: Node) -> bool:
+    for n in walk(node):
+        if n.type == "preproc_include":
+            path = n.child_by_field_name("path")
+            name = node_text(path).strip('<>"') if path is not None else ""
+            if name.startswith(_CUDA_HEADERS):
+                return True
+    return False

@@ -1,0 +1,18 @@
+// std::vector in and out: the output is resized by the function itself.
+#include <vector>
+#include <cmath>
+
+void scale_shift(const std::vector<float>& in, std::vector<float>& out, float scale) {
+    out.resize(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        out[i] = std::fabs(in[i]) * scale + 1.0f;
+    }
+}
+
+void keep_positive(const std::vector<int>& values, std::vector<int>& kept) {
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (values[i] > 0) {
+            kept.push_back(values[i]);
+        }
+    }
+}
