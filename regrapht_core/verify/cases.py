@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regrapht_core.tasks.dtypes import numpy_dtype
-from regrapht_core.tasks.expr import evaluate, evaluate_length
+from regrapht_core.tasks.sizes import arg_length, scalar_value
 from regrapht_core.tasks.spec import ParamKind, Role, SizeBinding, Task
 from regrapht_core.verify.harness import input_hash
 
@@ -49,22 +49,20 @@ class Case:
 
 
 def build_case(task: Task, binding: SizeBinding, seed: int, make: InputMaker) -> Case:
-    """Inputs from the generator; outputs it leaves out are zero-filled to their length."""
+    """Inputs from the generator; ``out`` arguments (which it leaves out) are zero-filled to
+    their length here and poisoned by the harness before every call."""
     made = make(task, binding, seed)
     arrays = []
     for arg in task.args:
         dtype = numpy_dtype(arg.ctype)
-        where = f"task {task.name}, argument {arg.name}"
         value = made.get(arg.name)
         if arg.kind is ParamKind.SCALAR:
-            if value is None:
-                value = evaluate(arg.value or arg.name, binding, where=where)
-            arrays.append(np.array([value]).astype(dtype))
+            scalar = scalar_value(arg, binding) if value is None else value
+            arrays.append(np.array([scalar]).astype(dtype))
         elif isinstance(value, np.ndarray):
             arrays.append(np.ascontiguousarray(value.reshape(-1), dtype=dtype))
         else:
-            length = evaluate_length(arg.length or "0", binding, where=where)
-            arrays.append(np.zeros(length, dtype=dtype))
+            arrays.append(np.zeros(arg_length(arg, binding), dtype=dtype))
     return Case(binding, tuple(arrays))
 
 

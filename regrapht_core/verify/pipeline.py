@@ -17,11 +17,12 @@ import shutil
 import tempfile
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import SizeBinding, Task, TimingMode
+from regrapht_core.tasks.spec import SizeBinding, SourceLanguage, Task, TimingMode
 from regrapht_core.verify.cases import (
     Array,
     Case,
@@ -32,7 +33,7 @@ from regrapht_core.verify.cases import (
     write_cases,
 )
 from regrapht_core.verify.compare import first_mismatch
-from regrapht_core.verify.compile import CompileOutcome, Compiler
+from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, query_command
 from regrapht_core.verify.harness import (
@@ -144,6 +145,9 @@ class Verifier:
         self._gpu = threading.Lock()
         self._limits: DeviceLimits | None = None
         self._suspect = True
+        self._objects: dict[str, dict[str, Path]] = {}
+        self._objects_lock = threading.Lock()
+        self._task_locks: dict[str, threading.Lock] = {}
 
     # ---------------------------------------------------------------- build (CPU)
 
@@ -168,7 +172,9 @@ class Verifier:
             shutil.rmtree(work, ignore_errors=True)
             raise TaskError(f"task {task.name}: objcopy could not rename the reference entry")
         reference = self.compiler.link(
-            [objects[HarnessKind.REFERENCE], objects["task source"]], work / "reference", cuda=False
+            [objects[HarnessKind.REFERENCE], objects["task source"]],
+            work / "reference",
+            cuda=task.language is SourceLanguage.CUDA,
         )
         check = self.compiler.link(
             [objects[HarnessKind.CHECK], candidate.path], work / "check", wraps=LINK_WRAPS
@@ -186,18 +192,34 @@ class Verifier:
         return Built(task, code_hash, work, work / "check", work / "timing", work / "reference")
 
     def _task_objects(self, task: Task) -> dict[str, Path]:
-        """Harness builds and the reference, compiled once per task (the cache does the rest)."""
-        units: dict[str, CompileOutcome] = {
-            HarnessKind.CHECK: self.compiler.cuda_object(harness_source(task, HarnessKind.CHECK)),
-            HarnessKind.TIMING: self.compiler.cuda_object(harness_source(task, HarnessKind.TIMING)),
-            HarnessKind.REFERENCE: self.compiler.host_object(
-                harness_source(task, HarnessKind.REFERENCE)
-            ),
-            "task source": self.compiler.host_object(task.source),
-            "task source with bridge": self.compiler.host_object(reference_source(task)),
+        """Harness builds and the reference, compiled once per task and session.
+
+        A lock per task keeps concurrent builds of one task's candidates from compiling the
+        same five units side by side; the units themselves compile in parallel.
+        """
+        key = hashlib.sha256(repr(task).encode()).hexdigest()
+        with self._objects_lock:
+            lock = self._task_locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._objects:
+                self._objects[key] = self._compile_task(task)
+            return self._objects[key]
+
+    def _compile_task(self, task: Task) -> dict[str, Path]:
+        compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object
+        compile_task = compile_cuda if task.language is SourceLanguage.CUDA else compile_host
+        units = {
+            HarnessKind.CHECK: (compile_cuda, harness_source(task, HarnessKind.CHECK)),
+            HarnessKind.TIMING: (compile_cuda, harness_source(task, HarnessKind.TIMING)),
+            HarnessKind.REFERENCE: (compile_host, harness_source(task, HarnessKind.REFERENCE)),
+            "task source": (compile_task, task.source),
+            "task source with bridge": (compile_task, reference_source(task)),
         }
+        with ThreadPoolExecutor(max_workers=len(units)) as pool:
+            futures = {name: pool.submit(fn, source) for name, (fn, source) in units.items()}
         paths: dict[str, Path] = {}
-        for name, outcome in units.items():
+        for name, future in futures.items():
+            outcome = future.result()
             if not outcome.ok or outcome.path is None:
                 raise TaskError(
                     f"task {task.name}: the {name} unit does not compile: {outcome.log}"
@@ -248,7 +270,8 @@ class Verifier:
         local = root / binary.name
         shutil.copy2(binary, local)
         prepare_private_dir(root)
-        return self._runner([*prefix, str(local), str(root)], root, limits, _run_environment(root))
+        argv = [*prefix, f"./{local.name}", "."]
+        return self._runner(argv, root, limits, _run_environment(root))
 
     def _canary(self, flags: list[str]) -> bool:
         if not self._suspect:

@@ -57,7 +57,7 @@ def run_probe(
         if not linked.ok:
             return f"canary did not link: {linked.log}"
         prepare_private_dir(work)
-        outcome = runner([str(work / "canary")], work, limits, env)
+        outcome = runner(["./canary"], work, limits, env)
     words = outcome.stdout.split()
     if not outcome.ok or len(words) != 4 or words[0] != "canary-ok":
         return f"canary kernel failed: {outcome.describe()} {outcome.stderr.strip()[:300]}"

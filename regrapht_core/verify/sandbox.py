@@ -103,7 +103,9 @@ def prepare_private_dir(path: Path) -> None:
     """Make a run directory writable by the (possibly unprivileged) child, and only by it.
 
     The directory is created by the verifier; as root the child runs as ``nobody`` and
-    must own it, while every other user is shut out.
+    must own it, while every other user is shut out. The child starts inside it (the
+    working directory is entered before privileges drop), so callers name programs and
+    files relative to it and no ancestor needs to be reachable by ``nobody``.
     """
     path.mkdir(parents=True, exist_ok=True)
     ids = _nobody()

@@ -1,15 +1,7 @@
-"""Tasks and candidates shared by the verifier's tests: saxpy, a sum reduction, matmul.
-
-Inputs come from a small seeded generator local to the tests, so the verifier's tests do
-not depend on how the task package draws its distributions.
-"""
+"""Tasks and honest candidates shared by the verifier's tests: saxpy, a sum, matmul."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from regrapht_core.tasks.dtypes import numpy_dtype
-from regrapht_core.tasks.expr import evaluate, evaluate_length
 from regrapht_core.tasks.spec import (
     ArgSpec,
     ParamKind,
@@ -29,27 +21,7 @@ __all__ = [
     "SUM",
     "SUM_CUDA",
     "VECTOR_INT",
-    "make_inputs",
 ]
-
-
-def make_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, object]:
-    rng = np.random.default_rng(seed)
-    made: dict[str, object] = {}
-    for arg in task.args:
-        where = f"{task.name}.{arg.name}"
-        if arg.kind is ParamKind.SCALAR:
-            made[arg.name] = evaluate(arg.value or arg.name, binding, where=where)
-            continue
-        length = evaluate_length(arg.length or "0", binding, where=where)
-        dtype = numpy_dtype(arg.ctype)
-        if arg.role is Role.OUT:
-            made[arg.name] = np.zeros(length, dtype=dtype)
-        elif dtype.kind == "f":
-            made[arg.name] = rng.uniform(-1.0, 1.0, length).astype(dtype)
-        else:
-            made[arg.name] = rng.integers(-100, 100, length).astype(dtype)
-    return made
 
 
 _SIZES: tuple[SizeBinding, ...] = ({"n": 1}, {"n": 7}, {"n": 257}, {"n": 1000})
@@ -117,7 +89,8 @@ SUM_CUDA = r"""
 __global__ void partial_sums(const float* x, int n, float* out) {
   __shared__ float cache[256];
   float s = 0.0f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += x[i];
+  int stride = gridDim.x * blockDim.x;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) s += x[i];
   cache[threadIdx.x] = s;
   __syncthreads();
   for (int step = blockDim.x / 2; step > 0; step /= 2) {
@@ -148,7 +121,8 @@ MATMUL = Task(
     source=(
         "void matmul(int n, const float* A, const float* B, float* C) {\n"
         "  for (int i = 0; i < n; ++i)\n    for (int j = 0; j < n; ++j) {\n"
-        "      float s = 0.0f;\n      for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
+        "      float s = 0.0f;\n"
+        "      for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];\n"
         "      C[i * n + j] = s;\n    }\n}\n"
     ),
     entry="matmul",
@@ -187,7 +161,8 @@ MATMUL_NAIVE = (
 #include <cuda_runtime.h>
 #define TILE 16
 __global__ void matmul_kernel(int n, const float* A, const float* B, float* C) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= n || col >= n) return;
   float s = 0.0f;
   for (int k = 0; k < n; ++k) s += A[row * n + k] * B[k * n + col];
@@ -207,8 +182,9 @@ __global__ void matmul_kernel(int n, const float* A, const float* B, float* C) {
   int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
   float s = 0.0f;
   for (int t = 0; t < n; t += TILE) {
-    As[threadIdx.y][threadIdx.x] = (row < n && t + threadIdx.x < n) ? A[row * n + t + threadIdx.x] : 0.0f;
-    Bs[threadIdx.y][threadIdx.x] = (col < n && t + threadIdx.y < n) ? B[(t + threadIdx.y) * n + col] : 0.0f;
+    int ax = t + threadIdx.x, by = t + threadIdx.y;
+    As[threadIdx.y][threadIdx.x] = (row < n && ax < n) ? A[row * n + ax] : 0.0f;
+    Bs[threadIdx.y][threadIdx.x] = (col < n && by < n) ? B[by * n + col] : 0.0f;
     __syncthreads();
     for (int k = 0; k < TILE; ++k) s += As[threadIdx.y][k] * Bs[k][threadIdx.x];
     __syncthreads();

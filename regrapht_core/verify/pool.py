@@ -1,0 +1,41 @@
+"""Verify many candidates: compile on every core, run on the GPU one at a time.
+
+Compiling is the slow, embarrassingly parallel part (nvcc is single-threaded per unit);
+running must not overlap, or candidates would time each other's contention. The
+verifier's lock already serializes GPU work per device, so the pool only has to overlap
+the builds with it and hand results back in the order the candidates came.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.pipeline import Built, Verifier
+from regrapht_core.verify.result import VerifyResult
+
+__all__ = ["verify_many"]
+
+
+def verify_many(
+    verifier: Verifier,
+    jobs: Sequence[tuple[Task, str]],
+    *,
+    workers: int | None = None,
+) -> list[VerifyResult]:
+    """Results for ``(task, candidate source)`` pairs, in input order."""
+    count = workers or os.cpu_count() or 1
+    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="regrapht-build") as builds:
+        built: list[Future[Built | VerifyResult]] = [
+            builds.submit(verifier.build, task, source) for task, source in jobs
+        ]
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="regrapht-gpu") as gpu:
+            runs = [gpu.submit(_finish, verifier, future) for future in built]
+            return [run.result() for run in runs]
+
+
+def _finish(verifier: Verifier, future: Future[Built | VerifyResult]) -> VerifyResult:
+    outcome = future.result()
+    return outcome if isinstance(outcome, VerifyResult) else verifier.run(outcome)

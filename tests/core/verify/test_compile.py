@@ -1,0 +1,64 @@
+"""Separate compilation with the real nvcc and g++: pass, fail, cache, timeout, harnesses."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.compile import Compiler
+from regrapht_core.verify.harness import HarnessKind, harness_source, reference_source
+from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SAXPY_CUDA, SUM, VECTOR_INT
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory: pytest.TempPathFactory) -> Compiler:
+    return Compiler(tmp_path_factory.mktemp("objects"), "sm_90")
+
+
+def test_compiles_and_then_hits_the_cache(compiler: Compiler) -> None:
+    first = compiler.cuda_object(SAXPY_CUDA)
+    second = compiler.cuda_object(SAXPY_CUDA)
+    assert first.ok and not first.cached
+    assert second.ok and second.cached
+    assert first.path == second.path
+
+
+def test_a_flag_or_arch_change_misses_the_cache(compiler: Compiler, tmp_path: Path) -> None:
+    other = Compiler(compiler.cache_dir, "sm_80")
+    assert not other.cuda_object(SAXPY_CUDA).cached
+
+
+def test_compile_errors_come_back_trimmed(compiler: Compiler) -> None:
+    outcome = compiler.cuda_object("__global__ void k() { undeclared_name = 1; }\n")
+    assert not outcome.ok
+    assert "undeclared_name" in outcome.log
+    assert "regrapht-cc-" not in outcome.log
+
+
+def test_compile_timeout_kills_the_compiler(tmp_path: Path) -> None:
+    slow = Compiler(tmp_path, "sm_90", timeout_s=0.05)
+    outcome = slow.cuda_object(SAXPY_CUDA + "\n// distinct source\n")
+    assert not outcome.ok
+    assert "timed out" in outcome.log
+
+
+def test_object_size_cap(tmp_path: Path) -> None:
+    capped = Compiler(tmp_path, "sm_90", max_output_bytes=100_000)
+    outcome = capped.host_object("char big[200000] = {1};\n")
+    assert not outcome.ok
+    assert "cap" in outcome.log
+
+
+@pytest.mark.parametrize("task", [SAXPY, SUM, MATMUL, VECTOR_INT], ids=lambda t: t.name)
+def test_every_harness_build_compiles(compiler: Compiler, task: Task) -> None:
+    for kind in HarnessKind:
+        source = harness_source(task, kind)
+        build = compiler.host_object if kind is HarnessKind.REFERENCE else compiler.cuda_object
+        outcome = build(source)
+        assert outcome.ok, f"{kind}: {outcome.log}"
+    assert compiler.host_object(reference_source(task)).ok

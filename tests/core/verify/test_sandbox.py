@@ -1,0 +1,91 @@
+"""The isolated runner, with real processes: timeouts, caps, limits, privileges, network."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.verify.sandbox import (
+    Limits,
+    network_isolation_available,
+    prepare_private_dir,
+    run_isolated,
+)
+
+ENV = {"PATH": "/usr/bin:/bin"}
+
+
+@pytest.fixture
+def run_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "run"
+    prepare_private_dir(folder)
+    return folder
+
+
+def test_timeout_kills_the_whole_process_group(run_dir: Path) -> None:
+    script = "sleep 300 & echo $! > child.pid; while :; do :; done"
+    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(wall_s=1.0), ENV)
+    assert outcome.timed_out
+    assert not outcome.ok
+    assert "timed out" in outcome.describe()
+    child = int((run_dir / "child.pid").read_text())
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists(), "the background child survived the kill"
+
+
+def test_output_is_capped_and_drained(run_dir: Path) -> None:
+    script = "head -c 5000000 /dev/zero | tr '\\0' x; echo done >&2"
+    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(output_bytes=1000), ENV)
+    assert outcome.ok
+    assert len(outcome.stdout) == 1000
+    assert outcome.truncated
+    assert outcome.stderr.strip() == "done"
+
+
+def test_file_size_limit_stops_disk_filling(run_dir: Path) -> None:
+    script = "head -c 10000000 /dev/zero > big"
+    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(file_bytes=1 << 20), ENV)
+    assert not outcome.ok
+    assert (run_dir / "big").stat().st_size <= 1 << 20
+
+
+def test_cpu_time_limit_ends_a_spinning_process(run_dir: Path) -> None:
+    outcome = run_isolated(
+        ["sh", "-c", "while :; do :; done"], run_dir, Limits(wall_s=30.0, cpu_s=1), ENV
+    )
+    assert not outcome.timed_out
+    assert outcome.returncode is not None and outcome.returncode < 0
+    assert outcome.wall_s < 20
+
+
+def test_environment_is_not_inherited(run_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REGRAPHT_SECRET", "s3cret")
+    outcome = run_isolated(["sh", "-c", "env"], run_dir, Limits(), ENV)
+    assert "s3cret" not in outcome.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="privileges are only dropped when root")
+def test_root_runs_as_nobody_in_its_private_dir(run_dir: Path) -> None:
+    outcome = run_isolated(["sh", "-c", "id -u; touch mine"], run_dir, Limits(), ENV)
+    assert outcome.ok, outcome.stderr
+    assert outcome.stdout.strip() != "0"
+    assert (run_dir / "mine").exists()
+
+
+@pytest.mark.skipif(not network_isolation_available(), reason="no network namespaces here")
+def test_network_namespace_has_only_loopback(run_dir: Path) -> None:
+    outcome = run_isolated(["cat", "/proc/net/dev"], run_dir, Limits(), ENV)
+    interfaces = {line.split(":")[0].strip() for line in outcome.stdout.splitlines()[2:]}
+    assert outcome.network_isolated
+    assert interfaces <= {"lo"}
+
+
+def test_a_missing_program_is_an_outcome_not_an_exception(run_dir: Path) -> None:
+    outcome = run_isolated(["./nonexistent-prog"], run_dir, Limits(), ENV)
+    assert outcome.returncode is None
+    assert outcome.describe() == "could not be started"
