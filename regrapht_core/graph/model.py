@@ -9,7 +9,7 @@ per edge, whatever order they were merged in.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TypeAlias
 
 import networkx as nx
@@ -96,21 +96,32 @@ class ReGraph:
         if not self._g.has_node(u):
             raise GraphError(f"cannot add an edge from {u!r}: it is not a node of the graph")
         if self._g.has_edge(u, v):
-            self._g.edges[u, v][_EXAMPLES].append(example)
+            data = self._g.edges[u, v]
+            if not isinstance(data[_EXAMPLES], list):
+                data[_EXAMPLES] = list(data[_EXAMPLES])
+            data[_EXAMPLES].append(example)
         else:
             self.add_node(v)
             self._g.add_edge(u, v, **{_EXAMPLES: [example]})
         self._examples += 1
 
-    def add_edge(self, u: str, v: str, examples: Iterable[EdgeExample]) -> None:
-        """Add a whole edge at once (used by the snapshot loader); endpoints must exist."""
-        if not (self._g.has_node(u) and self._g.has_node(v)):
-            raise GraphError(f"edge {u!r} -> {v!r} ends outside the graph")
-        if self._g.has_edge(u, v):
-            raise GraphError(f"edge {u!r} -> {v!r} is already in the graph")
-        stored = list(examples)
-        self._g.add_edge(u, v, **{_EXAMPLES: stored})
-        self._examples += len(stored)
+    def add_edges(self, edges: Iterable[tuple[str, str, Sequence[EdgeExample]]]) -> None:
+        """Add whole edges at once; endpoints must exist and the edges must be new.
+
+        For loading: one networkx call for all edges, and each ``examples`` is kept as given
+        (copied to a list only on a later append), so the snapshot loader can hand over
+        sequences that build their examples on first access. Nothing is added on error.
+        """
+        batch = list(edges)
+        for u, v, _ in batch:
+            if not (self._g.has_node(u) and self._g.has_node(v)):
+                raise GraphError(f"edge {u!r} -> {v!r} ends outside the graph")
+            if self._g.has_edge(u, v):
+                raise GraphError(f"edge {u!r} -> {v!r} is already in the graph")
+        if len({(u, v) for u, v, _ in batch}) != len(batch):
+            raise GraphError("the same edge is given twice")
+        self._g.add_edges_from((u, v, {_EXAMPLES: examples}) for u, v, examples in batch)
+        self._examples += sum(len(examples) for _, _, examples in batch)
 
     def examples(self, u: str, v: str) -> tuple[EdgeExample, ...]:
         if not self._g.has_edge(u, v):

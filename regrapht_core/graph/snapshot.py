@@ -11,13 +11,15 @@ Examples are msgpack arrays, not maps, so loading does no per-field key lookups.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import msgpack
 
@@ -163,9 +165,22 @@ class _Bad(Exception):
 def decode_snapshot(data: bytes, path: Path | str = "<bytes>") -> Snapshot:
     """Validate and decode a snapshot's bytes; ``path`` only names the file in errors."""
     try:
-        return _decode(data)
+        with _gc_paused():
+            return _decode(data)
     except _Bad as bad:
         raise GraphFormatError(path, str(bad)) from None
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Decoding allocates ~10^5 containers, none cyclic; collections meanwhile are pure cost."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _decode(data: bytes) -> Snapshot:
@@ -262,6 +277,7 @@ def _graph(document: Any) -> ReGraph:
     for node in nodes:
         graph.add_node(node)
     seen: set[tuple[str, str]] = set()
+    checked = []
     for i, edge in enumerate(edges):
         if type(edge) is not list or len(edge) != 3:
             raise _Bad(f"wrong field type: edges[{i}] must be [from, to, examples]")
@@ -273,12 +289,43 @@ def _graph(document: Any) -> ReGraph:
         if (u, v) in seen:
             raise _Bad(f"malformed payload (edge {u!r} -> {v!r} is listed twice)")
         seen.add((u, v))
-        graph.add_edge(u, v, _examples(raw, codes, i))
+        checked.append((u, v, _examples(raw, codes, i)))
+    graph.add_edges(checked)
     return graph
 
 
-def _examples(raw: Sequence[Any], codes: Sequence[str], edge: int) -> list[EdgeExample]:
-    examples = []
+class _Examples(Sequence[EdgeExample]):
+    """One edge's validated example rows, made into ``EdgeExample`` values on first access.
+
+    Building 20,000 frozen dataclasses is most of a load's time, yet a search reads only the
+    edges it walks. Two threads racing to build the same edge make equal lists; either wins.
+    """
+
+    __slots__ = ("_built", "_codes", "_rows")
+
+    def __init__(self, rows: list[list[Any]], codes: list[str]) -> None:
+        self._rows = rows
+        self._codes = codes
+        self._built: list[EdgeExample] | None = None
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> EdgeExample: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[EdgeExample]: ...
+    def __getitem__(self, index: int | slice) -> EdgeExample | Sequence[EdgeExample]:
+        if self._built is None:
+            codes = self._codes
+            self._built = [
+                EdgeExample(task, think, detail, codes[before], codes[after], speedup, verified)
+                for task, think, detail, before, after, speedup, verified in self._rows
+            ]
+        return self._built[index]
+
+
+def _examples(raw: list[Any], codes: list[str], edge: int) -> _Examples:
     table = len(codes)
     for j, fields in enumerate(raw):
         if type(fields) is not list or len(fields) != _EXAMPLE_FIELDS:
@@ -299,7 +346,4 @@ def _examples(raw: Sequence[Any], codes: Sequence[str], edge: int) -> list[EdgeE
                 f"malformed payload (edges[{edge}] example {j} refers to code outside the "
                 f"{table}-entry code table)"
             )
-        examples.append(
-            EdgeExample(task, think, detail, codes[before], codes[after], speedup, verified_on)
-        )
-    return examples
+    return _Examples(raw, codes)

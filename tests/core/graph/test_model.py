@@ -44,11 +44,11 @@ def test_errors_name_the_missing_node_or_edge() -> None:
     with pytest.raises(GraphError, match="not a valid technique id"):
         graph.add_node("Not A Slug")
     with pytest.raises(GraphError, match="ends outside the graph"):
-        graph.add_edge(SEQUENTIAL, "atomics", [example("a")])
+        graph.add_edges([(SEQUENTIAL, "atomics", [example("a")])])
     graph.add_node("atomics")
-    graph.add_edge(SEQUENTIAL, "atomics", [example("a")])
+    graph.add_edges([(SEQUENTIAL, "atomics", [example("a")])])
     with pytest.raises(GraphError, match="already in the graph"):
-        graph.add_edge(SEQUENTIAL, "atomics", [example("b")])
+        graph.add_edges([(SEQUENTIAL, "atomics", [example("b")])])
 
 
 def test_equality_ignores_insertion_order_but_not_content() -> None:
@@ -72,3 +72,15 @@ def test_networkx_copy_is_independent() -> None:
     assert graph.example_count_of(SEQUENTIAL, "atomics") == 1
     assert not graph.has_node("fast_math")
     assert repr(graph) == "ReGraph(nodes=2, edges=1, examples=1)"
+
+
+def test_add_edges_is_all_or_nothing_and_later_appends_still_work() -> None:
+    graph = ReGraph()
+    graph.add_node("atomics")
+    with pytest.raises(GraphError, match="given twice"):
+        graph.add_edges([(SEQUENTIAL, "atomics", [example("a")])] * 2)
+    assert graph.edge_count == 0
+    graph.add_edges([(SEQUENTIAL, "atomics", (example("a"),))])
+    graph.add_example(SEQUENTIAL, "atomics", example("b"))
+    assert [e.task for e in graph.examples(SEQUENTIAL, "atomics")] == ["a", "b"]
+    assert graph.example_count == 2

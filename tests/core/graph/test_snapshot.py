@@ -253,3 +253,13 @@ def test_default_path_env_var_and_flag_precedence(
     monkeypatch.setenv(SNAPSHOT_ENV, str(tmp_path / "env.msgpack"))
     assert snapshot_path() == tmp_path / "env.msgpack"
     assert snapshot_path(tmp_path / "flag.msgpack") == tmp_path / "flag.msgpack"
+
+
+def test_loaded_edges_build_examples_on_access_and_accept_appends(data: bytes) -> None:
+    graph = decode_snapshot(data).graph
+    edge = ("sequential", "parallelization")
+    before = graph.examples(*edge)
+    assert [e.task for e in before] == ["saxpy", "stencil", "sum"]
+    graph.add_example(*edge, before[0])
+    assert graph.examples(*edge) == (*before, before[0])
+    assert graph.example_count == sum(len(t.steps) for t in TRAJECTORIES) + 1
