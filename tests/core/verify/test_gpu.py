@@ -1,0 +1,144 @@
+"""On the GPU: honest candidates verify with plausible speedups; cheats and bugs do not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.pool import verify_many
+from regrapht_core.verify.result import Status
+from tests.core.verify.tasks_fixture import (
+    MATMUL,
+    MATMUL_NAIVE,
+    MATMUL_TILED,
+    SAXPY,
+    SAXPY_CUDA,
+    SAXPY_WRONG,
+    SUM,
+    SUM_CUDA,
+)
+
+pytestmark = pytest.mark.gpu
+
+
+def _no_gate(_source: str, _task: Task) -> None:
+    """Lets a cheat the static gate would refuse reach the run-time checks it must also fail."""
+
+
+@pytest.fixture(scope="module")
+def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    config = VerifyConfig(cache_dir=tmp_path_factory.mktemp("objects"), seeds=2, warmups=2)
+    return Verifier(config)
+
+
+@pytest.fixture(scope="module")
+def ungated(verifier: Verifier) -> Verifier:
+    config = VerifyConfig(
+        cache_dir=verifier.config.cache_dir, seeds=2, warmups=2, run_timeout_s=20.0
+    )
+    return Verifier(config, gate=_no_gate)
+
+
+@pytest.mark.parametrize(
+    ("task", "source"),
+    [(SAXPY, SAXPY_CUDA), (SUM, SUM_CUDA), (MATMUL, MATMUL_NAIVE), (MATMUL, MATMUL_TILED)],
+    ids=["saxpy", "sum", "matmul-naive", "matmul-tiled"],
+)
+def test_honest_candidates_verify(verifier: Verifier, task: Task, source: str) -> None:
+    result = verifier.verify(task, source)
+    assert result.status is Status.VERIFIED, result.feedback
+    assert result.timing is not None and result.speedup is not None
+    assert 0.0 < result.speedup < 1000.0
+    assert result.device is not None and result.device.name
+    assert {t.mode for t in result.timings} >= {"end_to_end"}
+    assert result.reward is not None
+
+
+def test_tiled_matmul_beats_the_sequential_reference(verifier: Verifier) -> None:
+    result = verifier.verify(MATMUL, MATMUL_TILED)
+    assert result.speedup is not None and result.speedup > 1.0
+
+
+def test_wrong_output_is_caught_with_the_first_index(verifier: Verifier) -> None:
+    result = verifier.verify(SAXPY, SAXPY_WRONG)
+    assert result.status is Status.WRONG_OUTPUT
+    assert "index 0" in result.feedback
+    assert result.reward == -1.0
+
+
+def test_skipping_work_above_the_checked_sizes_is_caught(ungated: Verifier) -> None:
+    lazy = SAXPY_CUDA.replace("if (i < n)", "if (i < n && i < 100000)")
+    result = ungated.verify(SAXPY, lazy)
+    assert result.status is Status.WRONG_OUTPUT
+    assert str(SAXPY.timing_size["n"]) in result.feedback
+
+
+def test_an_illegal_address_is_a_crash_and_the_gpu_is_rechecked(ungated: Verifier) -> None:
+    wild = SAXPY_CUDA.replace("y[i] = a * x[i] + y[i];", "((float*)0x10)[i] = 1.0f;")
+    result = ungated.verify(SAXPY, wild)
+    assert result.status is Status.CRASH
+    assert "CUDA error" in result.feedback
+    after = ungated.verify(SAXPY, SAXPY_CUDA)
+    assert after.status is Status.VERIFIED, after.feedback
+
+
+def test_a_hanging_kernel_times_out(ungated: Verifier) -> None:
+    hang = SAXPY_CUDA.replace(
+        "if (i < n) y[i]", "while (n > 0) { __nanosleep(100); }\n  if (i < n) y[i]"
+    )
+    result = ungated.verify(SAXPY, hang)
+    assert result.status is Status.TIMEOUT
+
+
+def test_managed_memory_is_refused_at_run_time(ungated: Verifier) -> None:
+    managed = SAXPY_CUDA.replace("cudaMalloc(&dx, bytes);", "cudaMallocManaged(&dx, bytes);")
+    result = ungated.verify(SAXPY, managed)
+    assert result.status is Status.GATE_REJECTED
+    assert "managed" in result.feedback
+
+
+def test_modifying_an_input_is_caught(ungated: Verifier) -> None:
+    sneaky = SAXPY_CUDA.replace(
+        "cudaFree(dx);",
+        "cudaMemset(dx, 0, bytes);\n"
+        "  cudaMemcpy((void*)x, dx, bytes, cudaMemcpyDeviceToHost);\n"
+        "  cudaFree(dx);",
+    )
+    result = ungated.verify(SAXPY, sneaky)
+    assert result.status is Status.INPUT_MODIFIED
+
+
+def test_caching_the_result_between_calls_is_caught(ungated: Verifier) -> None:
+    cached = MATMUL_TILED.replace(
+        "void matmul(int n, const float* A, const float* B, float* C) {",
+        "static float* last = nullptr;\nstatic int last_n = -1;\n"
+        "void matmul(int n, const float* A, const float* B, float* C) {\n"
+        "  if (last && last_n == n) { for (int i = 0; i < n * n; ++i) C[i] = last[i]; return; }",
+    ).replace(
+        "  cudaFree(dA);",
+        "  delete[] last; last = new float[n * n]; last_n = n;\n"
+        "  for (int i = 0; i < n * n; ++i) last[i] = C[i];\n  cudaFree(dA);",
+    )
+    result = ungated.verify(MATMUL, cached)
+    assert result.status in (Status.WRONG_OUTPUT, Status.NONDETERMINISTIC), result.feedback
+
+
+def test_pool_keeps_input_order(verifier: Verifier) -> None:
+    jobs = [(SAXPY, SAXPY_WRONG), (SAXPY, SAXPY_CUDA), (MATMUL, "not C++ at all {")]
+    results = verify_many(verifier, jobs)
+    assert [r.status for r in results] == [
+        Status.WRONG_OUTPUT,
+        Status.VERIFIED,
+        Status.GATE_REJECTED,
+    ]
+
+
+def test_sanitizer_stage_accepts_an_honest_candidate(tmp_path: Path) -> None:
+    config = VerifyConfig(cache_dir=tmp_path, seeds=1, warmups=1, sanitizer=True)
+    result = Verifier(config).verify(SAXPY, SAXPY_CUDA)
+    assert result.status is Status.VERIFIED, result.feedback
+    assert any("sanitizer" in flag for flag in result.flags)
