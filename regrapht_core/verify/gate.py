@@ -71,6 +71,7 @@ class Rule(StrEnum):
     REFERENCE_SYMBOL = "reference_symbol"
     GLOBAL_STATE = "global_state"
     ATTRIBUTE = "attribute"
+    INTERPOSE = "interpose"
     ENTRY = "entry"
 
 
@@ -220,88 +221,104 @@ _DEVICE_WHY = (
 )
 _READBACK_WHY = "reading device symbols back lets a result survive from one call to the next"
 _FRAME_WHY = "inspecting the caller's frame reaches into the harness"
+_INTERPOSE_WHY = (
+    "a definition under a runtime or C library name replaces that function for the "
+    "harness too (a no-op cudaDeviceSynchronize would blind the timer)"
+)
+_INTERPOSE_NAMES = _words(
+    "malloc free calloc realloc aligned_alloc posix_memalign memalign valloc memcpy "
+    "memmove memset memcmp strlen"
+)
+_API_PREFIXES = ("cuda", "cublas", "nvrtc", "nccl", "cu")
 
-_BY_NAME: dict[str, tuple[Rule, str]] = {}
-for _names, _rule, _why in (
-    (
-        "printf fprintf vprintf vfprintf dprintf vdprintf sprintf vsprintf snprintf "
-        "vsnprintf puts fputs putchar putc fputc putw perror scanf fscanf vscanf vfscanf "
-        "getchar getc fgetc getw fgets gets getline getdelim ungetc fopen fdopen freopen "
-        "fclose fflush fread fwrite fseek fseeko ftell ftello rewind fgetpos fsetpos "
-        "setvbuf setbuf tmpfile tmpnam mkstemp open openat creat read write pread pwrite "
-        "readv writev close lseek unlink unlinkat rename mkdir rmdir chdir getcwd opendir "
-        "readdir stat fstat lstat mmap munmap socket connect accept ioctl fcntl dup dup2 "
-        "pipe sendfile syslog cout cerr clog cin wcout wcerr wclog wcin ifstream ofstream "
-        "fstream filebuf basic_ifstream basic_ofstream basic_fstream FILE stdin stdout "
-        "stderr print println",
-        Rule.IO,
-        _IO_WHY,
-    ),
-    (
-        "system popen pclose execl execlp execle execv execvp execvpe execve fexecve fork "
-        "vfork clone posix_spawn posix_spawnp dlopen dlmopen dlsym dlvsym dlerror getenv "
-        "secure_getenv setenv putenv unsetenv clearenv environ signal sigaction sigprocmask "
-        "raise kill killpg abort exit _Exit quick_exit atexit at_quick_exit setjmp longjmp "
-        "sigsetjmp siglongjmp terminate set_terminate ptrace prctl setrlimit setuid seteuid "
-        "setgid chroot syscall getpid getppid",
-        Rule.PROCESS,
-        _PROCESS_WHY,
-    ),
-    (
-        "thread jthread async future shared_future promise packaged_task",
-        Rule.THREAD,
-        _THREAD_WHY,
-    ),
-    (
-        "clock clock_gettime clock_getres time gettimeofday timespec_get times getrusage "
-        "rdtsc rdtscp readcyclecounter ia32_rdtsc globaltimer cudaEventElapsedTime",
-        Rule.CLOCK,
-        _CLOCK_WHY,
-    ),
-    (
-        "cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority "
-        "cudaStreamPerThread cudaStreamNonBlocking",
-        Rule.STREAM,
-        _STREAM_WHY,
-    ),
-    (
-        "cudaStreamBeginCapture cudaStreamBeginCaptureToGraph cudaStreamEndCapture "
-        "cudaStreamAddCallback cudaLaunchHostFunc cudaUserObjectCreate",
-        Rule.GRAPH,
-        _GRAPH_WHY,
-    ),
-    (
-        "cudaStreamSetAttribute cudaStreamAttrValue cudaStreamAttributeAccessPolicyWindow "
-        "cudaLaunchAttributeAccessPolicyWindow cudaKernelNodeAttributeAccessPolicyWindow "
-        "cudaAccessPolicyWindow cudaAccessPropertyPersisting cudaCtxResetPersistingL2Cache "
-        "cudaLimitPersistingL2CacheSize",
-        Rule.L2_POLICY,
-        _L2_WHY,
-    ),
-    (
-        "cudaMallocManaged cudaMemAdvise cudaMemPrefetchAsync cudaStreamAttachMemAsync "
-        "cudaMemRangeGetAttribute cudaMemRangeGetAttributes cudaMemAttachGlobal "
-        "cudaMemAttachHost",
-        Rule.MANAGED_MEMORY,
-        _MANAGED_WHY,
-    ),
-    (
-        "cudaDeviceReset cudaThreadExit cudaSetDevice cudaSetDeviceFlags cudaSetValidDevices "
-        "cudaDeviceSetCacheConfig cudaThreadSetCacheConfig cudaDeviceSetSharedMemConfig "
-        "cudaThreadSetLimit cudaDeviceSetMemPool cudaProfilerStart cudaProfilerStop "
-        "cudaGetDriverEntryPoint cudaGetDriverEntryPointByVersion",
-        Rule.DEVICE_CONTROL,
-        _DEVICE_WHY,
-    ),
-    (
-        "cudaMemcpyFromSymbol cudaMemcpyFromSymbolAsync cudaGetSymbolAddress",
-        Rule.GLOBAL_STATE,
-        _READBACK_WHY,
-    ),
-    ("frame_address return_address extract_return_addr", Rule.HARNESS_SYMBOL, _FRAME_WHY),
-):
-    for _name in _names.split():
-        _BY_NAME[_name] = (_rule, _why)
+
+def _name_table() -> dict[str, tuple[Rule, str]]:
+    table: dict[str, tuple[Rule, str]] = {}
+    groups: tuple[tuple[str, Rule, str], ...] = (
+        (
+            "printf fprintf vprintf vfprintf dprintf vdprintf sprintf vsprintf snprintf "
+            "vsnprintf puts fputs putchar putc fputc putw perror scanf fscanf vscanf vfscanf "
+            "getchar getc fgetc getw fgets gets getline getdelim ungetc fopen fdopen freopen "
+            "fclose fflush fread fwrite fseek fseeko ftell ftello rewind fgetpos fsetpos "
+            "setvbuf setbuf tmpfile tmpnam mkstemp open openat creat read write pread pwrite "
+            "readv writev close lseek unlink unlinkat rename mkdir rmdir chdir getcwd opendir "
+            "readdir stat fstat lstat mmap munmap socket connect accept ioctl fcntl dup dup2 "
+            "pipe sendfile syslog cout cerr clog cin wcout wcerr wclog wcin ifstream ofstream "
+            "fstream filebuf basic_ifstream basic_ofstream basic_fstream FILE stdin stdout "
+            "stderr print println",
+            Rule.IO,
+            _IO_WHY,
+        ),
+        (
+            "system popen pclose execl execlp execle execv execvp execvpe execve fexecve fork "
+            "vfork clone posix_spawn posix_spawnp dlopen dlmopen dlsym dlvsym dlerror getenv "
+            "secure_getenv setenv putenv unsetenv clearenv environ signal sigaction sigprocmask "
+            "raise kill killpg abort exit _Exit quick_exit atexit at_quick_exit setjmp longjmp "
+            "sigsetjmp siglongjmp terminate set_terminate ptrace prctl setrlimit setuid seteuid "
+            "setgid chroot syscall getpid getppid",
+            Rule.PROCESS,
+            _PROCESS_WHY,
+        ),
+        (
+            "thread jthread async future shared_future promise packaged_task",
+            Rule.THREAD,
+            _THREAD_WHY,
+        ),
+        (
+            "clock clock_gettime clock_getres time gettimeofday timespec_get times getrusage "
+            "rdtsc rdtscp readcyclecounter ia32_rdtsc globaltimer cudaEventElapsedTime",
+            Rule.CLOCK,
+            _CLOCK_WHY,
+        ),
+        (
+            "cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority "
+            "cudaStreamPerThread cudaStreamNonBlocking",
+            Rule.STREAM,
+            _STREAM_WHY,
+        ),
+        (
+            "cudaStreamBeginCapture cudaStreamBeginCaptureToGraph cudaStreamEndCapture "
+            "cudaStreamAddCallback cudaLaunchHostFunc cudaUserObjectCreate",
+            Rule.GRAPH,
+            _GRAPH_WHY,
+        ),
+        (
+            "cudaStreamSetAttribute cudaStreamAttrValue cudaStreamAttributeAccessPolicyWindow "
+            "cudaLaunchAttributeAccessPolicyWindow cudaKernelNodeAttributeAccessPolicyWindow "
+            "cudaAccessPolicyWindow cudaAccessPropertyPersisting cudaCtxResetPersistingL2Cache "
+            "cudaLimitPersistingL2CacheSize",
+            Rule.L2_POLICY,
+            _L2_WHY,
+        ),
+        (
+            "cudaMallocManaged cudaMemAdvise cudaMemPrefetchAsync cudaStreamAttachMemAsync "
+            "cudaMemRangeGetAttribute cudaMemRangeGetAttributes cudaMemAttachGlobal "
+            "cudaMemAttachHost",
+            Rule.MANAGED_MEMORY,
+            _MANAGED_WHY,
+        ),
+        (
+            "cudaDeviceReset cudaThreadExit cudaSetDevice cudaSetDeviceFlags cudaSetValidDevices "
+            "cudaDeviceSetCacheConfig cudaThreadSetCacheConfig cudaDeviceSetSharedMemConfig "
+            "cudaThreadSetLimit cudaDeviceSetMemPool cudaProfilerStart cudaProfilerStop "
+            "cudaGetDriverEntryPoint cudaGetDriverEntryPointByVersion",
+            Rule.DEVICE_CONTROL,
+            _DEVICE_WHY,
+        ),
+        (
+            "cudaMemcpyFromSymbol cudaMemcpyFromSymbolAsync cudaGetSymbolAddress",
+            Rule.GLOBAL_STATE,
+            _READBACK_WHY,
+        ),
+        ("frame_address return_address extract_return_addr", Rule.HARNESS_SYMBOL, _FRAME_WHY),
+    )
+    for names, rule, why in groups:
+        for name in names.split():
+            table[name] = (rule, why)
+    return table
+
+
+_BY_NAME = _name_table()
 
 _BY_PREFIX: tuple[tuple[str, Rule, str], ...] = (
     ("pthread_", Rule.THREAD, _THREAD_WHY),
@@ -478,6 +495,19 @@ def _classify_name(name: str) -> tuple[Rule, str] | None:
             if candidate.startswith(prefix):
                 return rule, why
     return None
+
+
+def _api_like(name: str) -> bool:
+    """Spelled like a CUDA library function (``cudaMalloc``, ``cuLaunchKernel``)."""
+    return any(
+        name.startswith(prefix) and name[len(prefix) : len(prefix) + 1].isupper()
+        for prefix in _API_PREFIXES
+    )
+
+
+def _reserved(name: str) -> bool:
+    """Reserved for the implementation: ``__x`` or ``_X``."""
+    return name.startswith("__") or (len(name) > 1 and name[0] == "_" and name[1].isupper())
 
 
 def _is_harness_name(name: str) -> bool:
@@ -849,12 +879,10 @@ class _Gate:
             why = "collides with the reference"
         elif _classify(name, self.policy) is not None:
             why = "collides with a system function"
-        elif name in _RESERVED_MACRO_NAMES or name.startswith("cuda"):
+        elif name in _RESERVED_MACRO_NAMES or _api_like(name):
             why = "collides with a keyword, builtin or CUDA/standard-library name"
-        elif name.startswith("__") or (len(name) > 1 and name[0] == "_" and name[1].isupper()):
+        elif _reserved(name):
             why = "is reserved for the compiler and libraries"
-        elif len(name) > 2 and name.startswith("cu") and name[2].isupper():
-            why = "collides with the CUDA driver API"
         if why is not None:
             self.flag(line, Rule.MACRO, f"{directive} {name}: {why}")
 
@@ -932,12 +960,32 @@ class _Gate:
             prototype = _is_prototype(declarator)
             if node.type == "function_definition":
                 self.defined.add(name)
+                self.interposes(node, name)
                 if name == self.task.entry:
                     self.entries.append(node)
             elif node.type in ("declaration", "field_declaration") and not prototype:
                 self.variable(node, declarator, name)
             elif not prototype:
                 self.defined.add(name)
+
+    def interposes(self, node: Node, name: str) -> None:
+        reserved = name in _INTERPOSE_NAMES or _api_like(name) or _reserved(name)
+        if reserved and _namespace_scope(node):
+            self.flag(self.line(node), Rule.INTERPOSE, f"defines `{name}`: {_INTERPOSE_WHY}")
+
+    def operator_definition(self, node: Node) -> None:
+        """A global ``operator new``/``delete`` would serve the harness's allocations too."""
+        word = " ".join(self.text(node).split())
+        owner = node.parent
+        while owner is not None and owner.type.endswith("declarator"):
+            owner = owner.parent
+        if (
+            owner is not None
+            and owner.type == "function_definition"
+            and ("new" in word or "delete" in word)
+            and _namespace_scope(owner)
+        ):
+            self.flag(self.line(node), Rule.INTERPOSE, f"defines global `{word}`: {_INTERPOSE_WHY}")
 
     def variable(self, node: Node, declarator: Node, name: str) -> None:
         specs = _specifiers(node, self.code)
@@ -988,6 +1036,8 @@ class _Gate:
                 self.flag(self.line(node), Rule.INLINE_ASM, "inline assembly is refused")
             elif kind == "kernel_call_syntax":
                 self.launch(node)
+            elif kind == "operator_name":
+                self.operator_definition(node)
             elif kind in _DECLARING:
                 self.declaration(node)
             stack.extend(node.children)
@@ -1023,6 +1073,7 @@ class _Gate:
     def check_entry(self) -> None:
         entry = self.task.entry
         signature = self.task.signature.strip().rstrip(";")
+        self.entries.sort(key=lambda node: node.start_byte)
         if not self.entries:
             self.flag(1, Rule.ENTRY, f"no definition of the entry `{entry}`: need `{signature}`")
             return

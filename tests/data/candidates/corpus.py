@@ -23,7 +23,7 @@ from regrapht_core.verify.gate import Rule
 from regrapht_core.verify.result import Status
 from tests.data.candidates.tasks import TASKS
 
-__all__ = ["CORPUS_DIR", "Candidate", "load_corpus"]
+__all__ = ["CORPUS_DIR", "Candidate", "gate_marks", "load_corpus"]
 
 CORPUS_DIR = Path(__file__).parent
 _MARKS = (("// gate:", ""), ("/* gate:", "*/"))
@@ -59,7 +59,7 @@ def _header(source: str, key: str) -> str | None:
     return None
 
 
-def _marks(source: str) -> frozenset[tuple[int, Rule]]:
+def gate_marks(source: str) -> frozenset[tuple[int, Rule]]:
     marks: set[tuple[int, Rule]] = set()
     for number, line in enumerate(source.splitlines(), start=1):
         for opener, closer in _MARKS:
@@ -84,7 +84,7 @@ def _load(path: Path) -> Candidate:
         honest=honest is not None,
         summary=honest or cheat or "",
         expect=frozenset(Status(s.strip()) for s in expect.split("|")),
-        gate_marks=_marks(source),
+        gate_marks=gate_marks(source),
     )
     if candidate.gate_rejected != bool(candidate.gate_marks):
         raise ValueError(f"{path}: gate_rejected candidates, and only they, carry gate marks")

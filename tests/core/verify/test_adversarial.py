@@ -1,0 +1,121 @@
+"""The adversarial suite: every cheat in the corpus ends with the status its header names.
+
+Three layers. On any machine: the static gate refuses exactly the gate-level cheats on their
+marked lines and lets every other candidate through (so the runtime checks are what must
+catch those), and the pipeline reports ``gate_rejected`` for them. Where nvcc is installed:
+every candidate that passes the gate compiles, so its expected runtime status is not masked
+by a compile error. On a GPU: the full pipeline gives every cheat its expected status and
+every honest candidate ``verified`` with a measured speedup.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.gate import check
+from regrapht_core.verify.pipeline import Verifier, verify
+from regrapht_core.verify.result import Status
+from tests.data.candidates.corpus import Candidate, load_corpus
+
+CORPUS = load_corpus()
+GATED = [c for c in CORPUS if c.gate_rejected]
+RUNTIME = [c for c in CORPUS if not c.gate_rejected]
+
+
+def _ids(candidates: Sequence[Candidate]) -> list[str]:
+    return [c.id for c in candidates]
+
+
+def _no_device(argv: Sequence[str]) -> str | None:
+    return None
+
+
+def test_corpus_covers_every_task_and_the_runtime_statuses() -> None:
+    assert {c.task.name for c in CORPUS} == {"saxpy", "sum", "vadd"}
+    expected = {status for c in CORPUS for status in c.expect}
+    assert {
+        Status.GATE_REJECTED,
+        Status.WRONG_OUTPUT,
+        Status.INPUT_MODIFIED,
+        Status.TIMEOUT,
+        Status.CRASH,
+        Status.NONDETERMINISTIC,
+        Status.VERIFIED,
+    } <= expected
+    assert sum(c.honest for c in CORPUS) >= 6
+    assert all(c.expect == {Status.VERIFIED} for c in CORPUS if c.honest)
+
+
+@pytest.mark.parametrize("candidate", GATED, ids=_ids(GATED))
+def test_gate_refuses_cheat_on_its_marked_lines(candidate: Candidate) -> None:
+    violations = check(candidate.source, candidate.task).violations
+    assert {(v.line, v.rule) for v in violations} == candidate.gate_marks
+
+
+@pytest.mark.parametrize("candidate", RUNTIME, ids=_ids(RUNTIME))
+def test_gate_lets_runtime_level_candidates_through(candidate: Candidate) -> None:
+    assert check(candidate.source, candidate.task).violations == ()
+
+
+@pytest.mark.parametrize("candidate", GATED, ids=_ids(GATED))
+def test_pipeline_reports_gate_rejected(candidate: Candidate, tmp_path: Path) -> None:
+    result = verify(
+        candidate.task,
+        candidate.source,
+        config=VerifyConfig(cache_dir=tmp_path),
+        query=_no_device,
+    )
+    assert result.status is Status.GATE_REJECTED
+    assert result.feedback
+    assert result.reward == -1.0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("candidate", RUNTIME, ids=_ids(RUNTIME))
+def test_candidates_past_the_gate_compile(candidate: Candidate, tmp_path: Path) -> None:
+    source = tmp_path / "candidate.cu"
+    source.write_text(candidate.source)
+    nvcc = shutil.which("nvcc")
+    assert nvcc is not None
+    argv = [nvcc, "-std=c++17", "-O3", "-arch=sm_90", "-c", str(source)]
+    built = subprocess.run(
+        [*argv, "-o", str(tmp_path / "candidate.o")],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    """One session for the corpus, so each task's harness and reference build once."""
+    config = VerifyConfig(
+        cache_dir=tmp_path_factory.mktemp("objects"),
+        seeds=2,
+        run_timeout_s=30.0,
+        timing_timeout_s=240.0,
+    )
+    return Verifier(config)
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@pytest.mark.parametrize("candidate", RUNTIME, ids=_ids(RUNTIME))
+def test_pipeline_gives_the_expected_status(candidate: Candidate, verifier: Verifier) -> None:
+    result = verifier.verify(candidate.task, candidate.source)
+    assert result.status in candidate.expect, result.feedback
+    if candidate.honest:
+        assert result.verified
+        assert result.speedup is not None
+        assert result.speedup > 0
+    else:
+        assert result.reward == -1.0
