@@ -29,6 +29,9 @@ Choices worth knowing:
   down, are allowed; every other namespace-scope or ``static`` variable (``__device__``
   ones included) could carry a result from one call to the next and is refused. Reading
   device symbols back to the host is refused for the same reason.
+* Defining a function under a CUDA-library, C-library or reserved name, or a global
+  ``operator new``/``delete``, is refused: the candidate is linked into the harness's
+  process, so its definition would replace the harness's own.
 """
 
 from __future__ import annotations
