@@ -15,9 +15,9 @@ from regrapht_core.graph.build import build_snapshot
 from regrapht_core.graph.export import EXPORTERS
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import SNAPSHOT_ENV, default_trajectory_dir, snapshot_path
-from regrapht_core.graph.relabel import relabel
+from regrapht_core.graph.relabel import normalize, relabel
 from regrapht_core.graph.snapshot import Snapshot, load_snapshot
-from regrapht_core.graph.taxonomy import SEQUENTIAL, display_name, technique
+from regrapht_core.graph.taxonomy import display_name, technique
 
 __all__ = ["graph"]
 
@@ -94,13 +94,17 @@ def stats(snapshot: Path | None) -> None:
 
 
 def _resolve(g: ReGraph, name: str) -> str:
-    """A node id as written, else the technique any of its names relabels to."""
-    if g.has_node(name) or name == SEQUENTIAL:
+    """A node id as written, else the technique any of its names relabels to, else the
+    slug of a node that ``--allow-new`` added under that name."""
+    if g.has_node(name):
         return name
     try:
         return relabel(name)
-    except UnknownTechniqueError as err:
-        raise GraphError(str(err)) from err
+    except UnknownTechniqueError:
+        slug = relabel(name, allow_new=True) if normalize(name) else None
+        if slug is not None and g.has_node(slug):
+            return slug
+        raise
 
 
 def _edge_table(title: str, g: ReGraph, edges: list[tuple[str, str]], other: int) -> Table:
@@ -143,5 +147,8 @@ def export(fmt: str, out: Path | None, snapshot: Path | None) -> None:
     text = EXPORTERS[fmt](_load(snapshot).graph)
     if out is None:
         click.echo(text, nl=False)
-    else:
+        return
+    try:
         out.write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise GraphError(f"cannot write {out}: {err.strerror or err}") from err

@@ -15,6 +15,7 @@ import gc
 import hashlib
 import logging
 import os
+import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -130,17 +131,22 @@ def encode_snapshot(graph: ReGraph, build: BuildInfo) -> bytes:
 def save_snapshot(graph: ReGraph, build: BuildInfo, path: Path) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of one."""
     data = encode_snapshot(graph, build)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    created = False
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        created = True
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
             os.fsync(out.fileno())
         temp.replace(path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
+    except BaseException as err:
+        if created:
+            temp.unlink(missing_ok=True)
+        if isinstance(err, OSError):
+            raise GraphError(f"cannot write the snapshot {path}: {err.strerror or err}") from err
         raise
     _log.info("wrote %s (%d bytes, %r)", path, len(data), graph)
 
@@ -316,13 +322,19 @@ class _Examples(Sequence[EdgeExample]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[EdgeExample]: ...
     def __getitem__(self, index: int | slice) -> EdgeExample | Sequence[EdgeExample]:
+        return self._examples()[index]
+
+    def __iter__(self) -> Iterator[EdgeExample]:
+        return iter(self._examples())
+
+    def _examples(self) -> list[EdgeExample]:
         if self._built is None:
             codes = self._codes
             self._built = [
                 EdgeExample(task, think, detail, codes[before], codes[after], speedup, verified)
                 for task, think, detail, before, after, speedup, verified in self._rows
             ]
-        return self._built[index]
+        return self._built
 
 
 def _examples(raw: list[Any], codes: list[str], edge: int) -> _Examples:

@@ -167,3 +167,25 @@ def test_the_installed_console_script_runs_stats(snapshot: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert ["examples", "5"] in [line.split() for line in done.stdout.splitlines()]
     assert done.stderr == ""
+
+
+def test_show_finds_a_node_added_with_allow_new_by_its_name(
+    trajectory_dir: Path, tmp_path: Path
+) -> None:
+    write_trajectory(trajectory_dir, trajectory_document("zz", ["Cooperative Groups"]))
+    out = tmp_path / "g.msgpack"
+    build = ["graph", "build", "--trajectories", str(trajectory_dir), "--out", str(out)]
+    assert run(*build, "--allow-new")[0] == 0
+    code, stdout, _ = run("graph", "show", "cooperative groups", "--snapshot", str(out))
+    assert code == 0
+    assert "cooperative groups (cooperative_groups)" in stdout
+    assert "zz" in stdout
+
+
+def test_export_to_an_unwritable_place_is_a_user_error(snapshot: Path, tmp_path: Path) -> None:
+    target = tmp_path / "missing-dir" / "graph.dot"
+    code, _, err = run(
+        "graph", "export", "--format", "dot", "--out", str(target), "--snapshot", str(snapshot)
+    )
+    assert code == EXIT_USER_ERROR
+    assert f"cannot write {target}" in err

@@ -103,10 +103,17 @@ def test_save_is_atomic_when_the_write_fails(
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "fsync", crash)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(GraphError, match=r"cannot write the snapshot .*g\.msgpack: disk full"):
         save_snapshot(graph, BUILD, path)
     assert path.read_bytes() == old
     assert [p.name for p in tmp_path.iterdir()] == ["g.msgpack"]
+
+
+def test_unwritable_target_is_a_graph_error(graph: ReGraph, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(GraphError, match="cannot write the snapshot"):
+        save_snapshot(graph, BUILD, blocker / "g.msgpack")
 
 
 def test_missing_file_names_the_path_and_the_build_command(tmp_path: Path) -> None:
