@@ -28,6 +28,8 @@ InputValue = npt.NDArray[np.generic] | int | float
 
 _EDGE_SHARE = 64
 """One element in this many (at least one) is replaced by an edge value."""
+_EDGE_MIN_LENGTH = 8
+"""Shorter arrays keep plain draws: a size-1 input that is always 0 would test nothing."""
 
 
 def generate_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, InputValue]:
@@ -108,7 +110,7 @@ def _plain(
         edges = [lo, hi]
     if dist.kind != "normal" and lo <= 0 <= hi:
         edges.append(0.0)
-    if dist.param("edges") != "no" and length:
+    if dist.param("edges") != "no" and length >= _EDGE_MIN_LENGTH:
         count = max(1, length // _EDGE_SHARE)
         positions = rng.choice(length, count, replace=False)
         data[positions] = rng.choice(np.array(edges), count)

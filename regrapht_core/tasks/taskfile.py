@@ -113,6 +113,10 @@ def dump_task(task: Task, *, source_file: str | None = None) -> str:
         "timing_mode": task.timing_mode.value,
         "language": task.language.value,
     }
+    if source_file is None:
+        top["source"] = task.source
+    else:
+        top["source_file"] = source_file
     lines += [f"{k} = {toml_value(v)}" for k, v in top.items()]
     lines += ["", "[tolerance]", f"atol = {toml_value(task.tolerance.atol)}"]
     lines.append(f"rtol = {toml_value(task.tolerance.rtol)}")
@@ -127,11 +131,6 @@ def dump_task(task: Task, *, source_file: str | None = None) -> str:
         lines += ["", "[[args]]", *_arg_lines(arg)]
     for binding in task.correctness_sizes:
         lines += ["", "[[correctness_sizes]]", *_binding_lines(binding)]
-    lines.append("")
-    if source_file is None:
-        lines.append(f"source = {toml_value(task.source)}")
-    else:
-        lines.append(f"source_file = {toml_value(source_file)}")
     return "\n".join(lines) + "\n"
 
 
@@ -156,8 +155,9 @@ def _arg_lines(arg: ArgSpec) -> list[str]:
         fields["value"] = arg.value
     if arg.kind is not ParamKind.SCALAR:
         d = arg.dist
-        dist: dict[str, TomlValue] = {"kind": d.kind, "lo": d.lo, "hi": d.hi}
-        dist |= {"mean": d.mean, "std": d.std}
+        default = Distribution()
+        dist: dict[str, TomlValue] = {"kind": d.kind}
+        dist |= {k: getattr(d, k) for k in _DIST_NUMBERS if getattr(d, k) != getattr(default, k)}
         dist |= dict(d.params)
         fields["dist"] = dist
     return [f"{k} = {toml_value(v)}" for k, v in fields.items()]

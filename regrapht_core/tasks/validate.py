@@ -1,0 +1,291 @@
+"""Checking an inferred or annotated spec by running the reference under ASan and UBSan.
+
+Inference can be wrong in ways that only show at run time: a length one short, an
+array that is bigger than the loops suggest. Running the sequential reference itself on
+generated inputs, each buffer allocated to exactly its spec'd length, turns such a
+mistake into an AddressSanitizer report; the report's address is mapped back to the
+argument so the error can say which length to fix. The driver is a few lines of C++
+appended to the reference and compiled with it; it reads inputs written by numpy.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.annotation import render_annotation
+from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
+from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.tasks.sizes import arg_length, scalar_value
+from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, SizeBinding, SourceLanguage, Task
+
+__all__ = ["SANITIZER_FLAGS", "ValidationRun", "driver_source", "validate_task"]
+
+SANITIZER_FLAGS = (
+    "-x",
+    "c++",
+    "-std=c++17",
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=undefined",
+    "-fno-omit-frame-pointer",
+    "-g",
+    "-O1",
+    "-fpermissive",
+    "-w",
+    "-Drestrict=__restrict__",
+)
+"""``-fpermissive`` and ``restrict`` let plain C references compile as C++."""
+
+_ENV = {
+    "ASAN_OPTIONS": "detect_leaks=0:halt_on_error=1:abort_on_error=0",
+    "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+}
+_BUFFER = re.compile(r"^regrapht-buffer (\w+) (0x[0-9a-f]+|\(nil\)) (0x[0-9a-f]+|\(nil\))$", re.M)
+_ASAN = re.compile(r"AddressSanitizer: ([\w-]+) on address (0x[0-9a-f]+)")
+_ACCESS = re.compile(r"(READ|WRITE) of size (\d+)")
+_REDZONE = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationRun:
+    """One clean run: the size and what the reference produced (outputs, ``return``)."""
+
+    binding: SizeBinding
+    outputs: dict[str, npt.NDArray[np.generic]]
+
+
+def driver_source(task: Task) -> str:
+    """A ``main`` that loads every argument from a directory, calls the entry, saves outputs."""
+    lines = [
+        "#include <cstdio>",
+        "#include <cstdlib>",
+        "#include <cstdint>",
+        "#include <cstddef>",
+        "#include <vector>",
+        "static FILE* regrapht_open(const char* dir, const char* name, const char* mode) {",
+        '  char path[4096]; std::snprintf(path, sizeof path, "%s/%s", dir, name);',
+        "  FILE* f = std::fopen(path, mode);",
+        '  if (!f) { std::fprintf(stderr, "regrapht: cannot open %s\\n", path); std::exit(3); }',
+        "  return f;",
+        "}",
+        "static void regrapht_load(const char* dir, const char* name, void* p, size_t bytes) {",
+        '  FILE* f = regrapht_open(dir, name, "rb");',
+        "  if (bytes && std::fread(p, 1, bytes, f) != bytes) std::exit(4);",
+        "  std::fclose(f);",
+        "}",
+        "static void regrapht_save(const char* dir, const char* name, const void* p, size_t b) {",
+        '  FILE* f = regrapht_open(dir, name, "wb");',
+        "  if (b) std::fwrite(p, 1, b, f);",
+        "  std::fclose(f);",
+        "}",
+        "int main(int argc, char** argv) {",
+        "  if (argc != 2) return 2;",
+        "  const char* dir = argv[1];",
+        '  FILE* meta = regrapht_open(dir, "meta.txt", "r");',
+    ]
+    call: list[str] = []
+    saves: list[str] = []
+    for arg in task.args:
+        var = f"regrapht_a_{arg.name}"
+        ctype = c_type_name(arg.ctype)
+        if arg.kind is ParamKind.SCALAR:
+            fmt, holder = (
+                ("%lf", "double") if numpy_dtype(ctype).kind == "f" else ("%lld", "long long")
+            )
+            lines += [
+                f"  {holder} {var}_raw = 0;",
+                f'  if (std::fscanf(meta, "%*s {fmt}", &{var}_raw) != 1) return 5;',
+                f"  {ctype} {var} = ({ctype}){var}_raw;",
+            ]
+            call.append(var)
+            continue
+        lines += [
+            f"  unsigned long long {var}_n = 0;",
+            f'  if (std::fscanf(meta, "%*s %llu", &{var}_n) != 1) return 5;',
+        ]
+        if arg.kind is ParamKind.VECTOR:
+            lines.append(f"  std::vector<{ctype}> {var}({var}_n);")
+            data = f"{var}.data()"
+        else:
+            lines.append(f"  {ctype}* {var} = new {ctype}[{var}_n]();")
+            data = var
+        bytes_ = f"{var}_n * sizeof({ctype})"
+        if arg.role is not Role.OUT:
+            lines.append(f'  regrapht_load(dir, "{arg.name}.bin", {data}, {bytes_});')
+        lines.append(
+            f'  std::fprintf(stderr, "regrapht-buffer {arg.name} %p %p\\n", '
+            f"(void*){data}, (void*)({data} + {var}_n));"
+        )
+        call.append(var)
+        if arg.role is not Role.IN:
+            size = f"{var}.size() * sizeof({ctype})" if arg.kind is ParamKind.VECTOR else bytes_
+            saves.append(f'  regrapht_save(dir, "{arg.name}.out", {data}, {size});')
+    lines.append("  std::fclose(meta);")
+    invocation = f"{task.entry}({', '.join(call)})"
+    if task.returns == "void":
+        lines.append(f"  {invocation};")
+    else:
+        lines.append(f"  auto regrapht_result = {invocation};")
+        saves.append(
+            '  regrapht_save(dir, "return.out", &regrapht_result, sizeof regrapht_result);'
+        )
+    lines += saves
+    lines += ["  return 0;", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def validate_task(
+    task: Task,
+    *,
+    sizes: Sequence[SizeBinding] | None = None,
+    seed: int = 0,
+    timeout_s: float = 60.0,
+    compiler: str = "g++",
+) -> tuple[ValidationRun, ...]:
+    """Compile and run the reference at ``sizes`` (default: two small correctness sizes).
+
+    Raises TaskError naming the argument whose length looks wrong, with the annotation to
+    fix it; CUDA references cannot run here and are refused the same way.
+    """
+    if task.language is not SourceLanguage.CPP:
+        raise TaskError(
+            f"{task.name}: the reference uses CUDA; it cannot be validated under "
+            "AddressSanitizer on the CPU (the verifier checks it on the GPU instead)"
+        )
+    if shutil.which(compiler) is None:
+        raise TaskError(f"{task.name}: {compiler!r} is not installed; it is needed to validate")
+    chosen = list(sizes) if sizes is not None else _small_sizes(task)
+    with tempfile.TemporaryDirectory(prefix="regrapht-validate-") as tmp:
+        work = Path(tmp)
+        exe = _compile(task, work, compiler, timeout_s)
+        return tuple(_run(task, exe, work, b, seed=seed, timeout_s=timeout_s) for b in chosen)
+
+
+def _small_sizes(task: Task) -> list[SizeBinding]:
+    small = [b for b in task.correctness_sizes if dict(b) != dict(task.timing_size)]
+    if not small:
+        return [task.timing_size]
+    return [small[1], small[-1]] if len(small) > 2 else small
+
+
+def _compile(task: Task, work: Path, compiler: str, timeout_s: float) -> Path:
+    source = work / "reference_driver.cpp"
+    source.write_text(task.source + "\n\n" + driver_source(task), encoding="utf-8")
+    exe = work / "reference_driver"
+    cmd = [compiler, *SANITIZER_FLAGS, str(source), "-o", str(exe), "-lm"]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+    except subprocess.TimeoutExpired:
+        raise TaskError(f"{task.name}: compiling the reference took over {timeout_s}s") from None
+    if done.returncode != 0:
+        errors = [ln for ln in done.stderr.splitlines() if "error" in ln][:5]
+        raise TaskError(
+            f"{task.name}: the reference does not compile on its own with {compiler} "
+            "(a helper, type or include it needs may be missing):\n  " + "\n  ".join(errors)
+        )
+    return exe
+
+
+def _run(
+    task: Task, exe: Path, work: Path, binding: SizeBinding, *, seed: int, timeout_s: float
+) -> ValidationRun:
+    case = work / "case"
+    shutil.rmtree(case, ignore_errors=True)
+    case.mkdir()
+    inputs = generate_inputs(task, binding, seed)
+    meta = []
+    for arg in task.args:
+        if arg.kind is ParamKind.SCALAR:
+            meta.append(f"{arg.name} {scalar_value(arg, binding)!r}")
+            continue
+        meta.append(f"{arg.name} {arg_length(arg, binding)}")
+        value = inputs.get(arg.name)
+        if isinstance(value, np.ndarray):
+            value.tofile(case / f"{arg.name}.bin")
+    (case / "meta.txt").write_text("\n".join(meta) + "\n", encoding="utf-8")
+    with subprocess.Popen(
+        [str(exe), str(case)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **_ENV},
+        start_new_session=True,
+    ) as proc:
+        try:
+            _, stderr = proc.communicate(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise TaskError(
+                f"{task.name}: the reference did not finish within {timeout_s}s at "
+                f"{dict(binding)}; a loop bound may not be a size variable"
+            ) from None
+    if proc.returncode != 0:
+        raise _diagnose(task, binding, stderr, proc.returncode)
+    return ValidationRun(dict(binding), _outputs(task, case))
+
+
+def _outputs(task: Task, case: Path) -> dict[str, npt.NDArray[np.generic]]:
+    out: dict[str, npt.NDArray[np.generic]] = {}
+    for arg in task.args:
+        if arg.kind is not ParamKind.SCALAR and arg.role is not Role.IN:
+            out[arg.name] = np.fromfile(case / f"{arg.name}.out", dtype=numpy_dtype(arg.ctype))
+    result = case / "return.out"
+    if result.exists():
+        try:
+            dtype = numpy_dtype(task.returns)
+        except TaskError:
+            dtype = np.dtype(np.uint8)
+        out["return"] = np.fromfile(result, dtype=dtype)
+    return out
+
+
+def _diagnose(task: Task, binding: SizeBinding, stderr: str, code: int) -> TaskError:
+    at = f"{task.name} at {dict(binding)}"
+    asan = _ASAN.search(stderr)
+    if asan is not None:
+        address = int(asan.group(2), 16)
+        access = _ACCESS.search(stderr)
+        verb = "wrote" if access and access.group(1) == "WRITE" else "read"
+        arg = _owner(task, stderr, address)
+        if arg is not None:
+            length = arg_length(arg, binding)
+            fix = render_annotation(task.args, task.timing_size, frozenset({arg.name}))
+            return TaskError(
+                f"{at}: the reference {verb} outside argument {arg.name!r} "
+                f"({asan.group(1)}); its length {arg.length!r} = {length} looks too small. "
+                f"Fix the length in an annotation directly above the function:\n    {fix}"
+            )
+        return TaskError(f"{at}: AddressSanitizer reports {asan.group(1)} outside the arguments")
+    for line in stderr.splitlines():
+        if "runtime error:" in line:
+            return TaskError(f"{at}: the reference has undefined behaviour: {line.strip()}")
+    tail = "\n  ".join(stderr.strip().splitlines()[-5:])
+    return TaskError(f"{at}: the reference exited with status {code}:\n  {tail}")
+
+
+def _owner(task: Task, stderr: str, address: int) -> ArgSpec | None:
+    """The argument whose buffer ends just before (or starts just after) ``address``."""
+    best: tuple[int, str] | None = None
+    for name, begin_text, end_text in _BUFFER.findall(stderr):
+        if "nil" in begin_text:
+            continue
+        begin, end = int(begin_text, 16), int(end_text, 16)
+        if begin - _REDZONE <= address < end + _REDZONE:
+            distance = (
+                0 if begin <= address < end else min(abs(address - begin), abs(address - end))
+            )
+            if best is None or distance < best[0]:
+                best = (distance, name)
+    return task.arg(best[1]) if best is not None else None

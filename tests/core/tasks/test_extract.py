@@ -1,0 +1,157 @@
+"""Extraction and inference on real-looking files, checked through the annotation each
+task renders to: it states every role, length, size and non-default distribution."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.extract import extract_task, suggested_annotation
+from regrapht_core.tasks.spec import (
+    LaunchSpec,
+    SourceLanguage,
+    TaskMode,
+    TimingMode,
+    Tolerance,
+)
+
+from .conftest import extract, source_path
+
+P = "// regrapht: "
+
+
+@pytest.mark.parametrize(
+    ("file", "function", "annotation"),
+    [
+        ("saxpy.c", "saxpy", "n = 1<<20; a = 0.5; x[n] in; y[n] inout"),
+        ("matvec.cpp", "matvec", "m = 1<<10; n = 1<<10; A[m*n] in; x[n] in; y[m] out"),
+        ("stencil.c", "blur3", "n = 1<<20; in[n] in; out[n] inout"),
+        ("stencil.c", "jacobi2d", "h = 1<<10; w = 1<<10; src[h*w] in; dst[h*w] inout"),
+        ("histogram.cpp", "histogram", "n = 1<<22; pixels[n] in; bins[256] out"),
+        ("reduction.c", "sum_squares", "n = 1<<20; x[n] in"),
+        ("vectors.cpp", "scale_shift", "n = 1<<20; in[n] in; out[n] out; scale = 2.5"),
+        ("vectors.cpp", "keep_positive", "n = 1<<20; values[n] in; kept[0] out"),
+        ("kernels.cu", "fused_kernel", "n = 1<<20; a[n] in; b[n] in; c[n] out"),
+        ("kernels.cu", "fused_host", "n = 1<<20; a[n] in; b[n] in; c[n] out"),
+        (
+            "kernels.cu",
+            "transpose_kernel",
+            "cols = 1<<10; rows = 1<<10; in[cols*rows] in; out[cols*rows] out",
+        ),
+        ("kernels.cu", "scale_cpu", "n = 1<<20; s = 0.5; v[n] inout"),
+        (
+            "helpers.cpp",
+            "apply_smoothstep",
+            "n = 1<<20; in[n] in; out[n] out; lo = -0.75; hi = 3.25",
+        ),
+    ],
+)
+def test_inferred_spec(file: str, function: str, annotation: str) -> None:
+    assert suggested_annotation(extract(file, function)) == P + annotation
+
+
+def test_annotated_structures() -> None:
+    spmv = extract("spmv_csr.c", "spmv_csr")
+    assert spmv.timing_size == {"m": 65536, "n": 65536, "nnz": 1 << 20}
+    assert spmv.arg("col_idx").dist.param("of") == "row_ptr"
+    assert spmv.arg("vals").dist.kind == "normal"
+    assert all(b["nnz"] == 16 * b["m"] <= b["m"] * b["n"] for b in spmv.correctness_sizes)
+    graph = extract("pagerank.c", "pagerank_step")
+    assert graph.arg("offsets").length == "n+1" and graph.arg("offsets").ctype == "long"
+    assert graph.arg("out_degree").dist.lo == 1 and graph.arg("next").length == "n"
+
+
+def test_correctness_sizes_avoid_powers_of_two_and_end_at_timing(saxpy: object) -> None:
+    task = extract("saxpy.c", "saxpy")
+    assert [b["n"] for b in task.correctness_sizes] == [1, 7, 31, 257, 1000, 4099, 1 << 20]
+    assert task.correctness_sizes[-1] == task.timing_size
+    matvec = extract("matvec.cpp", "matvec")
+    assert all(b["m"] != b["n"] for b in matvec.correctness_sizes[:-1])
+    assert {b["m"] for b in matvec.correctness_sizes} >= {1, 7, 31, 257}
+
+
+def test_modes_languages_and_tolerances() -> None:
+    kernel = extract("kernels.cu", "fused_kernel")
+    assert kernel.mode is TaskMode.KERNEL_TO_KERNEL and kernel.timing_mode is TimingMode.KERNEL_ONLY
+    assert kernel.launch == LaunchSpec("fused_kernel", ("(n + 255)/256",), ("256",))
+    transpose = extract("kernels.cu", "transpose_kernel")
+    assert transpose.launch is not None
+    assert transpose.launch.grid == ("(cols + 15)/16", "(rows + 15)/16")
+    assert extract("kernels.cu", "fused_host").language is SourceLanguage.CUDA
+    cpu = extract("kernels.cu", "scale_cpu")
+    assert cpu.language is SourceLanguage.CPP and "cuda_runtime" not in cpu.source
+    assert extract("reduction.c", "sum_squares").returns == "float"
+    assert extract("reduction.c", "sum_squares").tolerance == Tolerance(1e-3, 1e-3)
+    assert extract("saxpy.c", "saxpy").tolerance == Tolerance()
+    assert extract("histogram.cpp", "histogram").arg("bins").ctype == "int"
+
+
+def test_reference_holds_exactly_what_the_entry_needs() -> None:
+    source = extract("helpers.cpp", "apply_smoothstep").source
+    for needed in ("#include <cmath>", "#define CLAMP", "typedef float real;", "struct Range {"):
+        assert needed in source
+    assert "};" in source.split("struct Range {")[1]
+    for name in ("static inline real normalize", "smoothstep(real t)", "void apply_smoothstep"):
+        assert name in source
+    for unwanted in ("unused_helper", "UNUSED_LIMIT", "int main", "printf("):
+        assert unwanted not in source
+    host = extract("kernels.cu", "fused_host").source
+    assert "#define BLOCK 256" in host and "__global__ void fused_kernel" in host
+    assert "__device__ __forceinline__ float fused" in host and "transpose_kernel" not in host
+
+
+def test_ambiguous_function_shows_the_annotation_to_write() -> None:
+    path = source_path("gather.c")
+    text = path.read_text()
+    with pytest.raises(TaskError) as caught:
+        extract_task(text, SourceLanguage.CPP, function="gather", origin="gather.c")
+    message = str(caught.value)
+    assert message.startswith("gather.c:4 (gather): cannot infer the length of 'src'")
+    assert "src[idx[i]]" in message
+    comment = re.search(r"// regrapht: .*", message)
+    assert comment is not None
+    assert comment.group(0) == P + "n = 1<<20; idx[n] in; src[?] in; dst[n] out"
+    fixed = text.replace("void gather", comment.group(0).replace("?", "n") + "\nvoid gather")
+    task = extract_task(fixed, SourceLanguage.CPP, function="gather", origin="gather.c")
+    assert task.arg("src").length == "n"
+
+
+def test_syntax_error_is_reported_with_its_position() -> None:
+    with pytest.raises(TaskError, match=r"broken\.cpp: line 3, column 5: .*inside 'scale'"):
+        extract("broken.cpp", "scale")
+    with pytest.raises(TaskError, match=r"no definition of a function named 'nope'"):
+        extract("saxpy.c", "nope")
+
+
+def test_select_by_a_line_inside_a_loop() -> None:
+    path = source_path("stencil.c")
+    line = next(i for i, ln in enumerate(path.read_text().splitlines()) if "dst[i * w" in ln)
+    task = extract_task(path.read_text(), SourceLanguage.CPP, line=line, origin="stencil.c")
+    assert task.entry == "jacobi2d"
+
+
+def test_unsupported_parameters_are_named() -> None:
+    source = "void f(int n, float** rows) { for (int i = 0; i < n; ++i) rows[i][0] = 0; }"
+    with pytest.raises(TaskError, match=r"parameter 'rows' .*pointers to pointers"):
+        extract_task(source, SourceLanguage.CPP, function="f")
+    source = "void g(int n, int& count) { count = n; }"
+    with pytest.raises(TaskError, match=r"parameter 'count' .*reference to a scalar"):
+        extract_task(source, SourceLanguage.CPP, function="g")
+
+
+def test_helper_calls_are_followed_with_parameters_substituted() -> None:
+    source = """
+static void row_scale(float* row, const float* src, int len, float s) {
+    for (int j = 0; j < len; ++j) row[j] = s * src[j];
+}
+void scale_rows(int rows, int cols, const float* in, float* out) {
+    for (int i = 0; i < rows; ++i) row_scale(out + i * cols, in + i * cols, cols, 2.0f);
+}
+"""
+    task = extract_task(source, SourceLanguage.CPP, function="scale_rows")
+    assert suggested_annotation(task) == (
+        P + "rows = 1<<10; cols = 1<<10; in[cols*rows] in; out[cols*rows] out"
+    )
+    assert "static void row_scale" in task.source
