@@ -215,6 +215,10 @@ class _Search:
         if self.stop_reason() is not None:
             return None
         proposal = self.propose_fn(request)
+        if proposal.code is not None and _same_code(proposal.code, request.code):
+            proposal = dataclasses.replace(
+                proposal, code=None, message="the answer repeats the current code unchanged"
+            )
         if proposal.code is None:
             code = ""
             result = VerifyResult(Status.NO_CODE, code_hash(""), feedback=proposal.message)
@@ -278,3 +282,8 @@ class _Search:
         while chain[-1].parent is not None:
             chain.append(self.trace[chain[-1].parent])
         return chain[::-1]
+
+
+def _same_code(a: str, b: str) -> bool:
+    """Equal but for white space: an echo of the input is not a step, whatever its layout."""
+    return a.split() == b.split()

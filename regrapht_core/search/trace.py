@@ -48,6 +48,10 @@ def read_trace(path: Path) -> list[Candidate]:
     return candidates
 
 
+def _timing(record: dict[str, Any]) -> Timing:
+    return Timing(**{**record, "mode": TimingMode(record["mode"])})
+
+
 def _result(record: dict[str, Any]) -> VerifyResult:
     timing = record.get("timing")
     device = record.get("device")
@@ -55,7 +59,8 @@ def _result(record: dict[str, Any]) -> VerifyResult:
         **{
             **record,
             "status": Status(record["status"]),
-            "timing": Timing(**{**timing, "mode": TimingMode(timing["mode"])}) if timing else None,
+            "timing": _timing(timing) if timing else None,
+            "timings": tuple(_timing(t) for t in record.get("timings", ())),
             "device": DeviceInfo(**device) if device else None,
             "sizes": tuple(record.get("sizes", ())),
             "flags": tuple(record.get("flags", ())),

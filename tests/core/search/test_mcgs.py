@@ -164,17 +164,38 @@ def test_p_ucb_prefers_the_better_child_after_the_first_visits() -> None:
 
 
 def test_identical_code_is_one_state_and_is_verified_once() -> None:
-    def idempotent(request: ProposeRequest) -> Proposal:
-        return Proposal(request.code if request.technique == "N" else propose(request).code)
+    def commuting(request: ProposeRequest) -> Proposal:
+        applied = sorted({*techniques(request.code), request.technique})
+        return Proposal(TASK.source + "".join(f"\n// {t}" for t in applied))
 
-    graph = Graph({"sequential": ["A"], "A": ["N"], "N": ["N"]})
-    verifier = Verifier({("A",): 2.0})
-    cfg = SearchConfig(budget=6, retry_with_feedback=False, rollout_epsilon=0.0)
+    # A then B and B then A write the same code: under technique B and A respectively
+    # they are two states, but the code is verified once.
+    graph = Graph({"sequential": ["A", "B"], "A": ["B"], "B": ["A"]})
+    verifier = Verifier({("A",): 2.0, ("B",): 1.5, ("A", "B"): 3.0})
+    cfg = SearchConfig(budget=8, retry_with_feedback=False, rollout_epsilon=0.0)
     result = run_search(
-        TASK, graph, propose_fn=idempotent, evaluate_fn=verifier, config=cfg, rng=random.Random(1)
+        TASK, graph, propose_fn=commuting, evaluate_fn=verifier, config=cfg, rng=random.Random(1)
     )
-    assert verifier.calls == [("A",)]
-    assert result.stop_reason in {"budget", "exhausted"}
+    assert sorted(verifier.calls) == [("A",), ("A", "B"), ("B",)]
+    assert len(result.candidates) > len(verifier.calls)
+
+
+def test_an_unchanged_answer_is_not_a_step() -> None:
+    def echo(request: ProposeRequest) -> Proposal:
+        return Proposal("  " + request.code.replace(" ", "\n"), producer="model:echo")
+
+    verifier = Verifier({})
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A"]}),
+        propose_fn=echo,
+        evaluate_fn=verifier,
+        config=SearchConfig(budget=4),
+        rng=random.Random(0),
+    )
+    assert verifier.calls == []
+    assert {c.result.status for c in result.candidates} == {Status.NO_CODE}
+    assert "unchanged" in result.candidates[0].result.feedback
 
 
 def test_same_seed_same_search_and_budget_is_exact() -> None:

@@ -1,0 +1,169 @@
+"""``regrapht optimize FILE --function NAME``: the main job, from the terminal.
+
+The search runs in a worker thread so Ctrl-C only sets the cancel event: the search stops
+between candidates and the best verified result so far is still written.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.snapshot import load_snapshot
+from regrapht_core.graph.taxonomy import display_name
+from regrapht_core.model.resolve import default_cache_dir, load_model, resolve_source
+from regrapht_core.model.settings import ModelSettings
+from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
+from regrapht_core.optimize.proposers import ModelProposer
+from regrapht_core.search import SearchConfig, SearchProgress
+from regrapht_core.search.trace import write_trace
+from regrapht_core.tasks.extract import extract_task
+from regrapht_core.tasks.parsing import language_for_path
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+
+__all__ = ["EXIT_NOTHING_FOUND", "optimize"]
+
+EXIT_NOTHING_FOUND = 1
+_DEFAULTS = SearchConfig()
+
+
+@click.command()
+@click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option("--function", "function", help="The function to optimize.")
+@click.option("--loop", "loop", type=click.IntRange(min=1), help="A line inside the loop instead.")
+@click.option("--budget", type=click.IntRange(min=1), default=_DEFAULTS.budget, show_default=True)
+@click.option("--depth-cap", type=click.IntRange(min=1), default=_DEFAULTS.depth_cap)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--model", "model_spec", help="GGUF path, embedded model name or local server URL.")
+@click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Default: FILE.cu")
+@click.option("--trace", type=click.Path(path_type=Path, dir_okay=False), help="JSONL trace.")
+def optimize(
+    *,
+    file: Path,
+    function: str | None,
+    loop: int | None,
+    budget: int,
+    depth_cap: int,
+    seed: int,
+    model_spec: str | None,
+    snapshot: Path | None,
+    out: Path | None,
+    trace: Path | None,
+) -> None:
+    """Search for a verified, faster CUDA version of a function in FILE."""
+    if function is None and loop is None:
+        raise click.UsageError("name the code to optimize with --function NAME or --loop LINE")
+    console = Console(stderr=True)
+    source = file.read_text(encoding="utf-8")
+    task = extract_task(
+        source,
+        language_for_path(file),
+        function=function,
+        line=None if loop is None else loop - 1,
+        origin=str(file),
+    )
+    graph = load_snapshot(snapshot_path(snapshot)).graph
+    settings = ModelSettings(model=model_spec)
+    model = load_model(
+        resolve_source(settings, os.environ), settings, cache_dir=default_cache_dir(os.environ)
+    )
+    verifier = Verifier(VerifyConfig())
+    if verifier.device is None:
+        console.print(
+            "[yellow]No GPU found: candidates are checked and compiled, but not run or timed."
+            " Nothing can be verified faster on this machine.[/]"
+        )
+    config = SearchConfig(budget=budget, depth_cap=depth_cap)
+    outcome = _run_with_progress(
+        console,
+        lambda progress_fn, cancel: optimize_task(
+            task,
+            graph,
+            propose_fn=ModelProposer(model, graph, seed=seed),
+            verifier=verifier,
+            config=config,
+            model=model.name,
+            seed=seed,
+            progress_fn=progress_fn,
+            cancel=cancel,
+        ),
+        budget,
+    )
+    if trace is not None:
+        write_trace(outcome.search.candidates, trace)
+    _summary(console, outcome)
+    code = outcome.annotated_code()
+    if code is None:
+        console.print(f"[red]No verified faster code found[/]: {outcome.failure_summary()}")
+        raise click.exceptions.Exit(EXIT_NOTHING_FOUND)
+    target = out or file.with_suffix(".regrapht.cu")
+    target.write_text(code, encoding="utf-8")
+    console.print(f"wrote {target}")
+
+
+_Job = Callable[[Callable[[SearchProgress], None], threading.Event], OptimizeOutcome]
+
+
+def _run_with_progress(console: Console, job: _Job, budget: int) -> OptimizeOutcome:
+    cancel = threading.Event()
+    box: list[OptimizeOutcome | BaseException] = []
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[best]}"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as bar:
+        row = bar.add_task("searching", total=budget, best="best: -")
+
+        def report(progress: SearchProgress) -> None:
+            best = "-" if progress.best_speedup is None else f"{progress.best_speedup:.2f}x"
+            bar.update(
+                row,
+                completed=progress.evaluations,
+                description=display_name(progress.technique),
+                best=f"best: {best}",
+            )
+
+        def work() -> None:
+            try:
+                box.append(job(report, cancel))
+            except BaseException as err:
+                box.append(err)
+
+        worker = threading.Thread(target=work, name="regrapht-search", daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                worker.join(0.2)
+        except KeyboardInterrupt:
+            console.print("cancelling: finishing the current candidate ...")
+            cancel.set()
+            worker.join()
+    outcome = box[0]
+    if isinstance(outcome, BaseException):
+        raise outcome
+    return outcome
+
+
+def _summary(console: Console, outcome: OptimizeOutcome) -> None:
+    table = Table(title=f"ReGraphT: {outcome.task.entry} ({outcome.search.stop_reason})")
+    for column in ("step", "technique", "by", "status", "speedup"):
+        table.add_column(column)
+    for number, step in enumerate(outcome.search.path, start=1):
+        speedup = "-" if step.speedup is None else f"{step.speedup:.2f}x"
+        name = display_name(step.technique)
+        table.add_row(str(number), name, step.producer, step.status, speedup)
+    console.print(table)
+    console.print(f"candidates tried: {len(outcome.search.candidates)}")

@@ -1,0 +1,110 @@
+"""Proposers turn "apply technique T to this code" into a candidate.
+
+The model proposer is the paper's step: it shows the model the verified examples of the
+edge it is walking (the ones whose ``before`` code is most like the current code), the
+technique's description and the contract, and parses the answer. ``first_of`` lets
+deterministic rewriters answer first where they apply, so both kinds of candidates share
+one budget and the trace records who made each.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+
+from regrapht_core.datatypes import EdgeExample
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.retrieval import rank_examples
+from regrapht_core.graph.taxonomy import display_name, technique
+from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
+from regrapht_core.model.protocol import CodeModel, FinishReason
+from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
+
+__all__ = ["ModelProposer", "first_of"]
+
+_log = logging.getLogger(__name__)
+
+
+class ModelProposer:
+    """Asks a ``CodeModel`` for one step; every failure is a ``Proposal`` without code."""
+
+    def __init__(
+        self,
+        model: CodeModel,
+        graph: ReGraph,
+        *,
+        max_tokens: int = 1536,
+        temperature: float = 0.7,
+        examples: int = 2,
+        seed: int = 0,
+        time_limit_s: float | None = 300.0,
+    ) -> None:
+        self.model, self.graph = model, graph
+        self.max_tokens, self.temperature, self.examples = max_tokens, temperature, examples
+        self.time_limit_s = time_limit_s
+        self._seeds = itertools.count(seed)
+        self.producer = f"model:{model.name}"
+
+    def __call__(self, request: ProposeRequest) -> Proposal:
+        known = technique(request.technique)
+        prompt = build_step_prompt(
+            code=request.code,
+            entry_signature=request.task.signature,
+            technique=display_name(request.technique),
+            description=known.description if known else request.technique,
+            examples=self._examples(request),
+            feedback=request.feedback or None,
+            budget_tokens=self.model.context_tokens - self.max_tokens,
+            count_tokens=self.model.count_tokens,
+        )
+        if not prompt.fits:
+            return self._none("the code is too long for the model's context window")
+        completion = self.model.generate(
+            prompt.messages,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+            seed=next(self._seeds),
+            cancel=request.cancel,
+            time_limit_s=self.time_limit_s,
+        )
+        if completion.finish_reason in (FinishReason.CANCELLED, FinishReason.TIMEOUT):
+            return self._none(f"generation {completion.finish_reason}")
+        parsed = parse_response(completion.text, entry_name=request.task.entry)
+        if isinstance(parsed, NoCode):
+            return self._none(parsed.reason)
+        think = f"{display_name(request.technique)} ({prompt.examples_used} examples shown)"
+        return Proposal(parsed.code, think=think, producer=self.producer)
+
+    def _examples(self, request: ProposeRequest) -> Sequence[EdgeExample]:
+        if not self.graph.has_edge(request.from_technique, request.technique):
+            return ()
+        return rank_examples(
+            self.graph,
+            request.from_technique,
+            request.technique,
+            request.code,
+            limit=self.examples,
+        )
+
+    def _none(self, reason: str) -> Proposal:
+        _log.info("model proposed nothing: %s", reason)
+        return Proposal(None, producer=self.producer, message=reason)
+
+
+def first_of(*proposers: ProposeFn) -> ProposeFn:
+    """The first proposer that returns code wins; otherwise the last one's refusal.
+
+    Put deterministic rewriters before the model: they are exact and instant where they
+    apply and refuse with a reason where they do not.
+    """
+
+    def propose(request: ProposeRequest) -> Proposal:
+        refusal = Proposal(None, message="no proposer")
+        for proposer in proposers:
+            refusal = proposer(request)
+            if refusal.code is not None:
+                return refusal
+        return refusal
+
+    return propose
