@@ -91,7 +91,9 @@ def load_model(
     if source.kind is SourceKind.EMBEDDED:
         embedded = EMBEDDED[source.location]
         path = embedded_path(embedded, cache_dir=cache_dir, find_spec=find_spec)
-        return LlamaCppModel.load(path, settings.llama, chat_format=embedded.chat_format)
+        return LlamaCppModel.load(
+            path, settings.llama, chat_format=embedded.chat_format, name=embedded.name
+        )
     path = Path(source.location).expanduser()
     if path.suffix.lower() != ".gguf" and not path.exists():
         known = ", ".join(EMBEDDED)

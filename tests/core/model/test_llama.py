@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -71,6 +73,22 @@ def test_cancellation_stops_generation_within_a_second(small_model: LlamaCppMode
     assert returned_at - cancelled_at[0] < 1.0
 
 
+def test_cancellation_interrupts_reading_a_long_prompt(small_model: LlamaCppModel) -> None:
+    long_prompt = [ChatMessage("user", "y[i] = a * x[i] + y[i];\n" * 100)]
+    cancel = threading.Event()
+    timer = threading.Timer(0.2, cancel.set)
+    started = time.monotonic()
+    timer.start()
+    done = small_model.generate(long_prompt, max_tokens=8, cancel=cancel)
+    elapsed = time.monotonic() - started
+    timer.join()
+    assert done.finish_reason is FinishReason.CANCELLED
+    assert done.tokens == 0
+    assert elapsed < 1.2
+    after = small_model.generate(ASK, max_tokens=4, seed=0)  # the context is still usable
+    assert after.tokens == 4
+
+
 def test_already_cancelled_returns_at_once(small_model: LlamaCppModel) -> None:
     cancel = threading.Event()
     cancel.set()
@@ -97,6 +115,36 @@ def test_nothing_is_written_to_stdout(
     model = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=512, n_threads=2))
     model.generate(ASK, max_tokens=4, seed=0)
     assert capfd.readouterr().out == ""
+
+
+def test_loading_never_hides_other_threads_stdout(
+    embedded_gguf: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The language server may answer a request while a model loads in another thread."""
+    loading = threading.Event()
+
+    def write_while_loading() -> None:
+        loading.wait(10)
+        for _ in range(50):
+            os.write(1, b"rpc\n")
+            time.sleep(0.002)
+
+    writer = threading.Thread(target=write_while_loading)
+    writer.start()
+    loading.set()
+    LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=512, n_threads=2))
+    writer.join()
+    captured = capfd.readouterr()
+    assert captured.out == "rpc\n" * 50
+
+
+def test_native_logs_go_to_logging(
+    embedded_gguf: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with caplog.at_level(logging.DEBUG, logger="regrapht_core.model.llama"):
+        LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=512, n_threads=2))
+    assert any(r.name == "regrapht_core.model.llama.native" for r in caplog.records)
+    assert capfd.readouterr().err == ""
 
 
 def test_missing_file_names_the_path_and_the_fix(tmp_path: Path) -> None:

@@ -61,6 +61,7 @@ def test_embedded_default_loads(tmp_path: Path) -> None:
     settings = ModelSettings(llama=LlamaSettings(n_ctx=512, n_threads=2))
     model = load_model(resolve_source(settings, {}), settings, cache_dir=tmp_path)
     assert isinstance(model, LlamaCppModel)
+    assert model.name == DEFAULT_EMBEDDED
 
 
 def test_byo_gguf_path_loads(embedded_gguf: Path, tmp_path: Path) -> None:
