@@ -15,6 +15,8 @@ from rich.console import Console
 
 from regrapht_core.errors import ReGraphTError
 from regrapht_core.graph.cli import graph
+from regrapht_core.model.cli import model
+from regrapht_core.optimize.cli import optimize
 
 __all__ = ["EXIT_USER_ERROR", "main"]
 
@@ -41,3 +43,5 @@ def main(verbose: int) -> None:
 
 
 main.add_command(graph)
+main.add_command(model)
+main.add_command(optimize)

@@ -33,6 +33,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Parallelization",
         "Map independent loop iterations onto CUDA threads and launch a kernel.",
         (
+            "parallelize the loop across CUDA threads",
             "parallelize",
             "parallelize the loop",
             "parallelize the outer loop",
@@ -147,6 +148,8 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Vectorized memory access",
         "Load and store through float2/float4/int4 so each instruction moves more bytes.",
         (
+            "vectorized float4 loads",
+            "float4 loads and stores",
             "vectorization",
             "vectorize",
             "vectorized loads",
@@ -164,6 +167,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Read-only data / restrict",
         "Mark inputs const __restrict__ (or __ldg) so loads go through the read-only cache.",
         (
+            "__restrict__ and __ldg",
             "restrict",
             "restrict pointers",
             "__restrict__",
@@ -182,6 +186,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Warp-shuffle reduction",
         "Reduce within a warp with __shfl_down_sync instead of shared memory and barriers.",
         (
+            "shared-memory tree reduction",
             "warp shuffle",
             "warp shuffles",
             "shuffle reduction",
@@ -216,6 +221,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Privatization",
         "Accumulate in per-thread or per-block private copies, merge once at the end.",
         (
+            "privatized shared-memory histograms",
             "privatize",
             "private accumulators",
             "per-block histogram",
@@ -247,6 +253,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Bank-conflict avoidance",
         "Pad or swizzle shared-memory arrays so a warp's accesses hit distinct banks.",
         (
+            "padding to avoid bank conflicts",
             "bank conflicts",
             "bank conflict padding",
             "avoid bank conflicts",
@@ -425,6 +432,7 @@ TECHNIQUES: tuple[Technique, ...] = (
         "Replace the algorithm with one better suited to the GPU (scan, sort, different "
         "decomposition).",
         (
+            "online softmax",
             "algorithm change",
             "algorithmic improvement",
             "change the algorithm",
