@@ -1,0 +1,79 @@
+"""What the job offers and how the header states it: measured claims only."""
+
+from __future__ import annotations
+
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.search.types import Candidate, SearchResult, StepRecord
+from regrapht_core.tasks.spec import TimingMode
+from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
+from tests.core.search.test_mcgs import TASK
+
+H100 = DeviceInfo("NVIDIA H100 80GB HBM3", "580.95", "13.0", "sm_90")
+
+
+def candidate(index: int, result: VerifyResult, technique: str = "parallelization") -> Candidate:
+    return Candidate(index, None, technique, "expand", "rewriter:x", f"// code {index}", "", result)
+
+
+def verified(speedup: float) -> VerifyResult:
+    timing = Timing(TimingMode.END_TO_END, 10.0 * speedup, 10.0, 0.1, 0.2, 30)
+    sizes = ({"n": 1}, {"n": 7}, {"n": 1 << 24})
+    return VerifyResult(Status.VERIFIED, "h", timing=timing, device=H100, sizes=sizes, seeds=3)
+
+
+def outcome(candidates: list[Candidate], *, gpu: bool) -> OptimizeOutcome:
+    verified_ones = [c for c in candidates if c.result.verified]
+    best = max(verified_ones, key=lambda c: c.result.speedup or 0.0, default=None)
+    unmeasured = next((c for c in candidates if c.result.status is Status.NOT_RUN), None)
+    answer = best or unmeasured
+    path = (
+        (StepRecord(answer.technique, answer.producer, "", answer.result.speedup, None, "x"),)
+        if answer
+        else ()
+    )
+    search = SearchResult(tuple(candidates), best, unmeasured, False, "budget", path)
+    return OptimizeOutcome(TASK, search, "SmolLM2", gpu=gpu)
+
+
+def test_a_verified_faster_answer_carries_speedup_device_sizes_and_mode() -> None:
+    result = outcome([candidate(0, verified(8.1))], gpu=True)
+    code = result.annotated_code()
+    assert code is not None
+    header = code.splitlines()
+    assert header[0] == "// ReGraphT: 8.10x faster than the sequential scale (verified on " + (
+        "NVIDIA H100 80GB HBM3)"
+    )
+    assert "end_to_end, median of 30 runs: 81 ms -> 10 ms" in header[1]
+    assert "driver 580.95, nvcc 13.0" in header[2]
+    assert "3 sizes x 3 seeds; timed at n=1048576" in header[3]
+    assert "techniques: Parallelization" in code
+    assert code.endswith("// code 0")
+
+
+def test_a_verified_but_slower_candidate_is_not_an_answer() -> None:
+    result = outcome([candidate(0, verified(0.7))], gpu=True)
+    assert result.faster is None and result.annotated_code() is None
+
+
+def test_without_a_gpu_compiled_code_is_offered_as_compiled_only() -> None:
+    not_run = VerifyResult(Status.NOT_RUN, "h", feedback="no GPU on this machine")
+    result = outcome([candidate(0, not_run)], gpu=False)
+    code = result.annotated_code()
+    assert code is not None
+    assert "compiled only - not run, not timed" in code
+    assert "faster" not in code
+
+
+def test_with_a_gpu_unmeasured_code_is_never_offered() -> None:
+    not_run = VerifyResult(Status.NOT_RUN, "h")
+    assert outcome([candidate(0, not_run)], gpu=True).annotated_code() is None
+
+
+def test_the_failure_summary_counts_statuses_and_quotes_the_first_problem() -> None:
+    failures = [
+        candidate(0, VerifyResult(Status.COMPILE_ERROR, "h", feedback="error: x undeclared")),
+        candidate(1, VerifyResult(Status.COMPILE_ERROR, "h", feedback="error: y")),
+        candidate(2, VerifyResult(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")),
+    ]
+    summary = outcome(failures, gpu=True).failure_summary()
+    assert summary == "2 compile_error, 1 wrong_output; first problem: error: x undeclared"

@@ -1,0 +1,126 @@
+"""The model proposer's logic with a scripted model: what it shows, what it returns."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from regrapht_core.datatypes import EdgeExample
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, TokenSink
+from regrapht_core.optimize.proposers import ModelProposer, first_of
+from regrapht_core.search.types import Proposal, ProposeRequest
+from tests.core.search.test_mcgs import TASK
+
+KERNEL = """__global__ void k(int n, float* x) { int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2; }
+void scale(int n, float* x) { float* d; cudaMalloc(&d, n * sizeof(float));
+  cudaMemcpy(d, x, n * sizeof(float), cudaMemcpyHostToDevice);
+  k<<<(n + 255) / 256, 256>>>(n, d);
+  cudaMemcpy(x, d, n * sizeof(float), cudaMemcpyDeviceToHost); cudaFree(d); }"""
+
+
+@dataclass
+class ScriptedModel:
+    answer: str
+    finish: FinishReason = FinishReason.STOP
+    prompts: list[str] = field(default_factory=list)
+    seeds: list[int | None] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return "scripted"
+
+    @property
+    def context_tokens(self) -> int:
+        return 4096
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4
+
+    def generate(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        max_tokens: int,
+        temperature: float = 0.0,
+        seed: int | None = None,
+        stop: Sequence[str] = (),
+        on_token: TokenSink | None = None,
+        cancel: threading.Event | None = None,
+        time_limit_s: float | None = None,
+    ) -> Completion:
+        self.prompts.append(messages[-1].content)
+        self.seeds.append(seed)
+        return Completion(self.answer, self.finish, 10, 0.01, 0.1)
+
+
+def graph_with_example() -> ReGraph:
+    graph = ReGraph()
+    graph.add_example(
+        "sequential",
+        "parallelization",
+        EdgeExample("saxpy", "map i to threads", "one thread per i", "void saxpy_seq() {}", KERNEL),
+    )
+    return graph
+
+
+def request(technique: str = "parallelization", feedback: str = "") -> ProposeRequest:
+    return ProposeRequest(TASK, "sequential", technique, TASK.source, feedback=feedback)
+
+
+def test_the_prompt_shows_the_edge_example_the_technique_and_the_signature() -> None:
+    model = ScriptedModel(f"Here you go:\n```cuda\n{KERNEL}\n```\nDone.")
+    proposal = ModelProposer(model, graph_with_example(), seed=5)(request())
+    assert proposal.code is not None and "__global__" in proposal.code
+    assert proposal.producer == "model:scripted"
+    prompt = model.prompts[0]
+    assert "void saxpy_seq() {}" in prompt  # the retrieved example's before code
+    assert "Parallelization" in prompt
+    assert TASK.signature in prompt
+    assert model.seeds == [5]
+
+
+def test_each_call_gets_the_next_seed_so_samples_differ_but_replay() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    proposer = ModelProposer(model, graph_with_example(), seed=100)
+    proposer(request())
+    proposer(request())
+    assert model.seeds == [100, 101]
+
+
+def test_an_edge_the_graph_lacks_gets_no_examples_but_still_a_prompt() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    ModelProposer(model, graph_with_example())(request("loop_unrolling"))
+    assert "void saxpy_seq() {}" not in model.prompts[0]
+    assert "Loop unrolling" in model.prompts[0]
+
+
+def test_feedback_reaches_the_prompt_on_a_retry() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    ModelProposer(model, graph_with_example())(request(feedback="error: undeclared d_x"))
+    assert "error: undeclared d_x" in model.prompts[0]
+
+
+def test_prose_without_code_is_a_refusal_with_the_reason() -> None:
+    proposal = ModelProposer(ScriptedModel("I cannot do that."), graph_with_example())(request())
+    assert proposal.code is None and proposal.message
+
+
+def test_cancelled_generation_is_a_refusal() -> None:
+    model = ScriptedModel("```cuda\n__global__", finish=FinishReason.CANCELLED)
+    proposal = ModelProposer(model, graph_with_example())(request())
+    assert proposal.code is None and "cancelled" in proposal.message
+
+
+def test_first_of_takes_the_first_proposer_with_code() -> None:
+    def refuse(_: ProposeRequest) -> Proposal:
+        return Proposal(None, producer="rewriter:x", message="loop-carried dependence")
+
+    def answer(_: ProposeRequest) -> Proposal:
+        return Proposal("code", producer="model:y")
+
+    assert first_of(refuse, answer)(request()).producer == "model:y"
+    assert first_of(answer, refuse)(request()).producer == "model:y"
+    assert first_of(refuse)(request()).message == "loop-carried dependence"
