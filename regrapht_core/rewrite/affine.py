@@ -1,0 +1,99 @@
+"""Index expressions as ``±stride * i + rest``: the shape that makes writes provably disjoint.
+
+Two iterations of a loop may run on different threads only if neither writes an element the
+other touches. With every access to an array written as ``stride * i + rest``, that holds
+when each iteration owns a distinct slice: a single element (``stride`` 1 and the same
+``rest`` everywhere) or a row ``[stride*i, stride*i + stride)`` (every ``rest`` an inner loop
+variable running over ``[0, stride)``, or a literal inside that range). Expressions are
+compared by tokens, so ``i*m + j`` and ``m*i+j`` agree but ``i*(m)`` and ``i*cols`` do not
+unless they are spelled the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from regrapht_core.rewrite.syntax import canon, strip_parens, text, walk
+
+__all__ = ["Affine", "affine", "literal_int", "mentions", "stride_key"]
+
+
+@dataclass(frozen=True, slots=True)
+class Affine:
+    sign: int
+    """+1 or -1: the sign of the ``i`` term (``n - 1 - i`` reverses)."""
+    stride: str
+    """Canonical product of the stride factors, ``""`` for a unit stride."""
+    stride_factors: tuple[tree_sitter.Node, ...]
+    rest: tuple[tuple[int, tree_sitter.Node], ...]
+    """Signed terms without ``i``."""
+
+    def rest_key(self) -> str:
+        return " ".join(f"{'+' if s > 0 else '-'} {canon(n)}" for s, n in self.rest)
+
+
+def mentions(node: tree_sitter.Node, names: set[str] | frozenset[str] | str) -> bool:
+    wanted = {names} if isinstance(names, str) else names
+    return any(n.type == "identifier" and text(n) in wanted for n in walk(node))
+
+
+def literal_int(node: tree_sitter.Node) -> int | None:
+    node = strip_parens(node)
+    if node.type != "number_literal":
+        return None
+    try:
+        return int(text(node).rstrip("uUlL"), 0)
+    except ValueError:
+        return None
+
+
+def _terms(node: tree_sitter.Node, sign: int) -> list[tuple[int, tree_sitter.Node]]:
+    node = strip_parens(node)
+    if node.type == "binary_expression":
+        op = text(node.child_by_field_name("operator") or node.children[1])
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op in ("+", "-") and left is not None and right is not None:
+            return _terms(left, sign) + _terms(right, sign if op == "+" else -sign)
+    if node.type == "unary_expression" and text(node.children[0]) in ("-", "+"):
+        argument = node.child_by_field_name("argument")
+        if argument is not None:
+            return _terms(argument, -sign if text(node.children[0]) == "-" else sign)
+    return [(sign, node)]
+
+
+def _factors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    node = strip_parens(node)
+    if node.type == "binary_expression":
+        op = text(node.child_by_field_name("operator") or node.children[1])
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op == "*" and left is not None and right is not None:
+            return _factors(left) + _factors(right)
+    return [node]
+
+
+def affine(index: tree_sitter.Node, var: str) -> Affine | None:
+    """``index`` as ``sign * stride * var + rest``, or ``None`` when it is not affine in var."""
+    var_terms, rest = [], []
+    for sign, term in _terms(index, 1):
+        if not mentions(term, var):
+            rest.append((sign, term))
+            continue
+        factors = _factors(term)
+        direct = [f for f in factors if f.type == "identifier" and text(f) == var]
+        others = [f for f in factors if not (f.type == "identifier" and text(f) == var)]
+        if len(direct) != 1 or any(mentions(f, var) for f in others):
+            return None
+        var_terms.append((sign, others))
+    if len(var_terms) != 1:
+        return None
+    sign, factors = var_terms[0]
+    ordered = sorted(factors, key=canon)
+    stride = " * ".join(canon(f) for f in ordered if canon(f) != "1")
+    return Affine(sign, stride, tuple(ordered), tuple(rest))
+
+
+def stride_key(node: tree_sitter.Node) -> str:
+    """A bound in the same canonical form as :attr:`Affine.stride`."""
+    return " * ".join(canon(f) for f in sorted(_factors(node), key=canon) if canon(f) != "1")

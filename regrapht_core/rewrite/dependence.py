@@ -1,0 +1,642 @@
+"""Can the iterations of the entry's loop run at once? The proof, or the reason not.
+
+The analysis is deliberately syntactic and conservative. It accepts a loop when every name
+the body uses means the same on the device, every array it writes is accessed only inside
+the slice the current iteration owns (see :mod:`regrapht_core.rewrite.affine`), no scalar
+from outside the loop is written except as a recognised reduction (sum, min, max, count),
+and control never leaves the loop early. Everything it cannot prove is a refusal with the
+offending code quoted, because a wrong "parallel" answer is worse than none.
+
+Pointer arguments are assumed not to alias each other: the verifier passes distinct
+buffers, and the generated wrapper copies each one to its own device allocation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import tree_sitter
+
+from regrapht_core.rewrite.affine import Affine, affine, literal_int, mentions, stride_key
+from regrapht_core.rewrite.entry import EntryFunction
+from regrapht_core.rewrite.loops import CountedLoop, counted_loop
+from regrapht_core.rewrite.protocol import Refusal
+from regrapht_core.rewrite.symbols import DEVICE_MATH, IO_NAMES, FileSymbols, local_names
+from regrapht_core.rewrite.syntax import Edit, canon, strip_parens, text, walk
+
+__all__ = ["Access", "LoopFacts", "Reduction", "ReductionOp", "analyse_loop"]
+
+_BREAK_TARGETS = frozenset(
+    {"for_statement", "while_statement", "do_statement", "for_range_loop", "switch_statement"}
+)
+_CONTINUE_TARGETS = _BREAK_TARGETS - {"switch_statement"}
+_MAX_CALLS = frozenset({"fmaxf", "fmax", "max"})
+_MIN_CALLS = frozenset({"fminf", "fmin", "min"})
+_REDUCIBLE_TYPES = frozenset(
+    {
+        "float",
+        "double",
+        "int",
+        "unsigned",
+        "unsigned int",
+        "long",
+        "long int",
+        "unsigned long",
+        "long long",
+        "long long int",
+        "unsigned long long",
+        "size_t",
+        "std::size_t",
+        "int32_t",
+        "uint32_t",
+        "int64_t",
+        "uint64_t",
+    }
+)
+
+
+class ReductionOp(StrEnum):
+    SUM = "sum"
+    MIN = "min"
+    MAX = "max"
+
+
+@dataclass(frozen=True, slots=True)
+class Reduction:
+    var: str
+    op: ReductionOp
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    array: str
+    index: tree_sitter.Node
+    write: bool
+    read: bool
+    node: tree_sitter.Node
+    """The subscript expression."""
+
+
+@dataclass(slots=True)
+class LoopFacts:
+    loop: CountedLoop
+    accesses: list[Access] = field(default_factory=list)
+    reductions: list[Reduction] = field(default_factory=list)
+    helpers: set[str] = field(default_factory=set)
+    edits: list[Edit] = field(default_factory=list)
+    """Changes device code needs (``std::max`` -> ``max``, helpers marked for the device)."""
+    used: set[str] = field(default_factory=set)
+    """Parameters and prelude locals the loop (body or bounds) reads."""
+    outer_continues: list[tree_sitter.Node] = field(default_factory=list)
+    inner_loops: dict[str, CountedLoop] = field(default_factory=dict)
+
+    @property
+    def written(self) -> set[str]:
+        return {a.array for a in self.accesses if a.write}
+
+    @property
+    def read(self) -> set[str]:
+        return {a.array for a in self.accesses if a.read}
+
+
+def _quote(node: tree_sitter.Node) -> str:
+    snippet = " ".join(text(node).split())
+    return f"`{snippet[:60]}{'...' if len(snippet) > 60 else ''}`"
+
+
+def _operator(node: tree_sitter.Node) -> str:
+    op = node.child_by_field_name("operator")
+    return text(op) if op is not None else text(node.children[1])
+
+
+class _Analysis:
+    def __init__(self, entry: EntryFunction, symbols: FileSymbols) -> None:
+        self.entry, self.symbols = entry, symbols
+        self.loop = entry.loop
+        self.facts = LoopFacts(entry.loop)
+        self.body_locals = local_names(self.loop.body)
+        self.params = {p.name: p for p in entry.params}
+        self.checked_helpers: set[str] = set()
+        outer = set(self.params) | set(entry.locals) | {self.loop.var}
+        shadowed = sorted(self.body_locals & outer)
+        if shadowed:
+            raise Refusal(f"the loop body redeclares `{shadowed[0]}`, which shadows an outer name")
+
+    # -- the whole loop --------------------------------------------------------------------
+
+    def run(self) -> LoopFacts:
+        self.bounds()
+        self.control_flow()
+        self.inner_loops()
+        candidates = self.writes()
+        self.names()
+        self.calls(self.loop.body, self.body_locals | {self.loop.var}, "the loop")
+        self.reductions(candidates)
+        self.ownership()
+        return self.facts
+
+    def bounds(self) -> None:
+        for bound in (self.loop.lower, self.loop.upper):
+            for node in walk(bound):
+                if node.type in ("subscript_expression", "pointer_expression") or (
+                    node.type == "call_expression" and self.math_call(node) is None
+                ):
+                    raise Refusal(f"the loop bound {_quote(bound)} is not a plain expression")
+                if node.type == "identifier" and node.parent is not None:
+                    if node.parent.type == "call_expression":
+                        continue
+                    self.outer_name(node, "the loop bound")
+
+    def outer_name(self, node: tree_sitter.Node, where: str) -> None:
+        """A name from outside the loop: a scalar parameter, prelude scalar or constant."""
+        name = text(node)
+        param = self.params.get(name)
+        if param is not None:
+            self.facts.used.add(name)
+            return
+        local = self.entry.locals.get(name)
+        if local is not None:
+            if not local.scalar:
+                raise Refusal(
+                    f"{where} uses `{name}`, a {local.type} local of the host code that "
+                    "device code cannot see"
+                )
+            self.facts.used.add(name)
+            return
+        if self.symbols.plain_name(name) or name == self.loop.var:
+            return
+        if name in IO_NAMES:
+            raise Refusal(f"{where} does I/O (`{name}`)")
+        raise Refusal(f"{where} uses `{name}`, which device code cannot see")
+
+    # -- control flow ----------------------------------------------------------------------
+
+    def control_flow(self) -> None:
+        for node in walk(self.loop.body):
+            kind = node.type
+            if kind == "return_statement":
+                raise Refusal(f"the loop returns early ({_quote(node)}), so it cannot be split")
+            if kind in ("goto_statement", "throw_statement", "labeled_statement"):
+                raise Refusal(f"the loop uses {kind.split('_')[0]}, which cannot be split")
+            if kind in ("lambda_expression", "gnu_asm_expression", "asm_statement"):
+                raise Refusal(f"the loop contains {_quote(node)}, which is not supported")
+            if kind == "storage_class_specifier" and text(node) == "static":
+                raise Refusal("the loop declares a static variable, shared by all iterations")
+            if kind == "break_statement" and self.target(node, _BREAK_TARGETS) is None:
+                raise Refusal(
+                    "the loop leaves early with `break`, so iterations are not independent"
+                )
+            if kind == "continue_statement" and self.target(node, _CONTINUE_TARGETS) is None:
+                self.facts.outer_continues.append(node)
+
+    def target(self, node: tree_sitter.Node, kinds: frozenset[str]) -> tree_sitter.Node | None:
+        current = node.parent
+        while current is not None and current != self.loop.node:
+            if current.type in kinds:
+                return current
+            current = current.parent
+        return None
+
+    def inner_loops(self) -> None:
+        for node in walk(self.loop.body):
+            if node.type != "for_statement":
+                continue
+            try:
+                inner = counted_loop(node)
+            except Refusal:
+                continue
+            assigned = any(
+                self.target_name(w) == inner.var for w in walk(inner.body) if self.is_write(w)
+            )
+            if not assigned:
+                self.facts.inner_loops[inner.var] = inner
+
+    # -- writes ----------------------------------------------------------------------------
+
+    @staticmethod
+    def is_write(node: tree_sitter.Node) -> bool:
+        return node.type in ("assignment_expression", "update_expression")
+
+    @staticmethod
+    def written_node(node: tree_sitter.Node) -> tree_sitter.Node | None:
+        field_name = "left" if node.type == "assignment_expression" else "argument"
+        target = node.child_by_field_name(field_name)
+        while target is not None:
+            target = strip_parens(target)
+            if target.type == "field_expression" and _operator(target) == ".":
+                target = target.child_by_field_name("argument")
+                continue
+            return target
+        return None
+
+    def target_name(self, node: tree_sitter.Node) -> str | None:
+        target = self.written_node(node)
+        return text(target) if target is not None and target.type == "identifier" else None
+
+    def writes(self) -> dict[str, list[tree_sitter.Node]]:
+        """Check every write's target; return writes to outer scalars (reduction candidates)."""
+        candidates: dict[str, list[tree_sitter.Node]] = {}
+        for node in walk(self.loop.body):
+            if not self.is_write(node):
+                continue
+            target = self.written_node(node)
+            if target is None:
+                raise Refusal(f"cannot tell what {_quote(node)} writes")
+            if target.type == "identifier":
+                name = text(target)
+                if name in self.body_locals:
+                    continue
+                if name == self.loop.var:
+                    raise Refusal(f"the body modifies the loop variable `{name}`")
+                if name in self.params:
+                    raise Refusal(f"the loop modifies the parameter `{name}` ({_quote(node)})")
+                if name in self.entry.locals and self.entry.locals[name].scalar:
+                    candidates.setdefault(name, []).append(node)
+                    continue
+                raise Refusal(f"the loop writes `{name}`, which device code cannot see")
+            if target.type == "subscript_expression":
+                base = target.child_by_field_name("argument")
+                if base is not None and base.type == "identifier":
+                    if text(base) in self.body_locals:
+                        continue
+                    if text(base) in self.params and self.params[text(base)].pointer:
+                        continue
+            if target.type == "pointer_expression":
+                raise Refusal(f"the loop writes through a pointer ({_quote(node)})")
+            raise Refusal(f"the loop writes {_quote(target)}, which is not supported")
+        return candidates
+
+    # -- names and array accesses ----------------------------------------------------------
+
+    def names(self) -> None:
+        for node in walk(self.loop.body):
+            if node.type != "identifier" or node.parent is None:
+                continue
+            name = text(node)
+            parent = node.parent
+            if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+                continue
+            if parent.type == "qualified_identifier":
+                self.qualified_name(parent)
+                continue
+            if name in self.body_locals or name == self.loop.var:
+                continue
+            param = self.params.get(name)
+            if param is not None and param.pointer:
+                self.pointer_use(node)
+                continue
+            self.outer_name(node, "the loop")
+
+    def qualified_name(self, node: tree_sitter.Node) -> None:
+        """``std::sqrt(...)`` is checked as a call; ``std::cout`` and the like are refused."""
+        holder = node.parent
+        while holder is not None and holder.type == "qualified_identifier":
+            node, holder = holder, holder.parent
+        if (
+            holder is not None
+            and holder.type == "call_expression"
+            and (holder.child_by_field_name("function") == node)
+        ):
+            return
+        name = node.child_by_field_name("name")
+        if name is not None and text(name) in IO_NAMES:
+            raise Refusal(f"the loop does I/O (`{text(node)}`)")
+        raise Refusal(f"the loop uses `{text(node)}`, which device code may not see")
+
+    def pointer_use(self, node: tree_sitter.Node) -> None:
+        name = text(node)
+        parent = node.parent
+        assert parent is not None
+        self.facts.used.add(name)
+        if parent.type == "subscript_expression" and parent.child_by_field_name("argument") == node:
+            indices = parent.child_by_field_name("indices")
+            index = indices.named_children[0] if indices and indices.named_child_count else None
+            if index is None or indices is None or indices.named_child_count != 1:
+                raise Refusal(f"cannot read the index of {_quote(parent)}")
+            outer = parent.parent
+            if outer is not None and outer.type == "subscript_expression":
+                raise Refusal(f"{_quote(outer)} indexes a pointer twice")
+            write, read = self.access_kind(parent)
+            self.facts.accesses.append(Access(name, index, write, read, parent))
+            return
+        self.facts.accesses.append(Access(name, node, False, True, node))
+
+    def access_kind(self, subscript: tree_sitter.Node) -> tuple[bool, bool]:
+        target = subscript
+        while target.parent is not None and target.parent.type in (
+            "field_expression",
+            "parenthesized_expression",
+        ):
+            if target.parent.type == "field_expression" and _operator(target.parent) != ".":
+                break
+            target = target.parent
+        parent = target.parent
+        if parent is None:
+            return False, True
+        if parent.type == "assignment_expression" and parent.child_by_field_name("left") == target:
+            return True, _operator(parent) != "="
+        if parent.type == "update_expression":
+            return True, True
+        if parent.type == "pointer_expression" and text(parent.children[0]) == "&":
+            raise Refusal(f"the loop takes the address {_quote(parent)}")
+        return False, True
+
+    # -- calls -----------------------------------------------------------------------------
+
+    def math_call(self, call: tree_sitter.Node) -> str | None:
+        """The function name when ``call`` is a device math function, else ``None``."""
+        function = call.child_by_field_name("function")
+        if function is None:
+            return None
+        if function.type == "identifier" and text(function) in DEVICE_MATH:
+            return text(function)
+        if function.type == "qualified_identifier":
+            scope = function.child_by_field_name("scope")
+            name = function.child_by_field_name("name")
+            if (
+                scope is not None
+                and name is not None
+                and text(scope) == "std"
+                and name.type == "identifier"
+                and text(name) in DEVICE_MATH
+            ):
+                return text(name)
+        return None
+
+    def calls(self, scope: tree_sitter.Node, names: set[str], where: str) -> None:
+        for node in walk(scope):
+            if node.type != "call_expression":
+                continue
+            function = node.child_by_field_name("function")
+            if function is None:
+                raise Refusal(f"{where} makes a call without a name")
+            if any(c.type == "kernel_call_syntax" for c in node.children):
+                raise Refusal(f"{where} launches a kernel ({_quote(node)})")
+            math = self.math_call(node)
+            if math is not None:
+                if function.type == "qualified_identifier" and math in ("min", "max"):
+                    # std::min/max are host-only constexpr functions; CUDA's overloads are not.
+                    self.facts.edits.append(Edit.replace(function, math))
+                continue
+            name = text(function)
+            if function.type == "identifier" and name in names:
+                raise Refusal(f"{where} calls `{name}` through a variable")
+            if function.type == "identifier" and name in self.symbols.helpers:
+                self.helper(name)
+                continue
+            if function.type == "identifier" and name in self.symbols.function_macros:
+                continue
+            leaf = text(function.child_by_field_name("name") or function)
+            if leaf in IO_NAMES:
+                raise Refusal(f"{where} does I/O ({_quote(node)})")
+            raise Refusal(
+                f"{where} calls `{name}`, which is neither defined in this file nor a "
+                "device math function"
+            )
+
+    def helper(self, name: str) -> None:
+        if name in self.checked_helpers:
+            return
+        self.checked_helpers.add(name)
+        self.facts.helpers.add(name)
+        where = f"the helper `{name}`"
+        for definition in self.symbols.helpers[name]:
+            if name in self.symbols.kernels:
+                raise Refusal(f"the loop calls the kernel `{name}`")
+            for parameter in walk(definition.child_by_field_name("declarator") or definition):
+                if parameter.type != "parameter_declaration":
+                    continue
+                declarator = parameter.child_by_field_name("declarator")
+                const = any(text(c) == "const" for c in parameter.children)
+                mutable = declarator is not None and declarator.type in (
+                    "pointer_declarator",
+                    "reference_declarator",
+                    "array_declarator",
+                )
+                if mutable and not const:
+                    raise Refusal(f"{where} takes {_quote(parameter)}, through which it may write")
+            body = definition.child_by_field_name("body")
+            if body is None:
+                continue
+            names = local_names(definition)
+            for node in walk(body):
+                if node.type == "storage_class_specifier" and text(node) == "static":
+                    raise Refusal(f"{where} keeps a static variable")
+                if node.type != "identifier" or node.parent is None:
+                    continue
+                parent = node.parent
+                if (
+                    parent.type == "call_expression"
+                    and parent.child_by_field_name("function") == node
+                ):
+                    continue
+                if parent.type == "qualified_identifier" or text(node) in names:
+                    continue
+                if self.symbols.plain_name(text(node)):
+                    continue
+                if text(node) in IO_NAMES:
+                    raise Refusal(f"{where} does I/O (`{text(node)}`)")
+                raise Refusal(f"{where} uses `{text(node)}`, which device code cannot see")
+            self.calls(body, names, where)
+            if not any(c.type == "__device__" for c in definition.children):
+                self.facts.edits.append(Edit.insert(definition.start_byte, "__host__ __device__ "))
+        for prototype in self.symbols.prototypes.get(name, []):
+            if not any(c.type == "__device__" for c in prototype.children):
+                self.facts.edits.append(Edit.insert(prototype.start_byte, "__host__ __device__ "))
+
+    # -- reductions ------------------------------------------------------------------------
+
+    def reductions(self, candidates: dict[str, list[tree_sitter.Node]]) -> None:
+        for name, writes in candidates.items():
+            ops, covered = set(), []
+            for write in writes:
+                op, region = self.reduction_step(name, write)
+                ops.add(op)
+                covered.append(region)
+            if len(ops) != 1:
+                raise Refusal(f"`{name}` is combined with different operations in the loop")
+            for node in walk(self.loop.body):
+                if node.type == "identifier" and text(node) == name:
+                    inside = any(r.start_byte <= node.start_byte < r.end_byte for r in covered)
+                    if not inside:
+                        raise Refusal(
+                            f"the loop reads `{name}` outside its update "
+                            f"({_quote(node.parent or node)}), so its value carries from one "
+                            "iteration to the next"
+                        )
+            kind = self.entry.locals[name].type
+            plain = " ".join(w for w in kind.split() if w not in ("const", "volatile"))
+            if plain not in _REDUCIBLE_TYPES:
+                raise Refusal(f"`{name}` is a {kind}; reductions support int, long and float types")
+            self.facts.reductions.append(Reduction(name, ops.pop(), plain))
+
+    def reduction_step(
+        self, name: str, write: tree_sitter.Node
+    ) -> tuple[ReductionOp, tree_sitter.Node]:
+        """The operation a write to ``name`` performs, and the code it spans."""
+        why = f"`{name}` is assigned in the loop ({_quote(write)}), but not as a sum, min or max"
+        if write.type == "update_expression":
+            return ReductionOp.SUM, write
+        op = _operator(write)
+        right = write.child_by_field_name("right")
+        if right is None:
+            raise Refusal(why)
+        if op in ("+=", "-="):
+            if mentions(right, name):
+                raise Refusal(why)
+            return ReductionOp.SUM, write
+        if op != "=":
+            raise Refusal(f"`{name}` is combined with `{op}`; only sums, min and max are reduced")
+        value = strip_parens(right)
+        if value.type == "binary_expression" and _operator(value) in ("+", "-"):
+            left, other = value.child_by_field_name("left"), value.child_by_field_name("right")
+            if left is not None and other is not None:
+                if canon(left) == name and not mentions(other, name):
+                    return ReductionOp.SUM, write
+                plus = _operator(value) == "+"
+                if plus and canon(other) == name and not mentions(left, name):
+                    return ReductionOp.SUM, write
+        if value.type == "call_expression":
+            function = value.child_by_field_name("function")
+            arguments = value.child_by_field_name("arguments")
+            args: list[tree_sitter.Node] = arguments.named_children if arguments else []
+            called = self.math_call(value)
+            if function is not None and called in _MAX_CALLS | _MIN_CALLS and len(args) == 2:
+                mine = [a for a in args if canon(a) == name]
+                rest = [a for a in args if canon(a) != name]
+                if len(mine) == 1 and len(rest) == 1 and not mentions(rest[0], name):
+                    return (ReductionOp.MAX if called in _MAX_CALLS else ReductionOp.MIN), write
+        if not mentions(value, name):
+            guarded = self.guarded_extreme(name, write, value)
+            if guarded is not None:
+                return guarded
+        raise Refusal(why)
+
+    def guarded_extreme(
+        self, name: str, write: tree_sitter.Node, value: tree_sitter.Node
+    ) -> tuple[ReductionOp, tree_sitter.Node] | None:
+        """``if (e > m) m = e;`` (and its mirror images) as a max or min."""
+        statement = write.parent
+        if statement is None or statement.type != "expression_statement":
+            return None
+        holder = statement.parent
+        if holder is not None and holder.type == "compound_statement":
+            if holder.named_child_count != 1:
+                return None
+            holder = holder.parent
+        if holder is None or holder.type != "if_statement":
+            return None
+        if holder.child_by_field_name("alternative") is not None:
+            return None
+        condition = holder.child_by_field_name("condition")
+        test = strip_parens(condition.named_children[0]) if condition else None
+        if test is None or test.type != "binary_expression":
+            return None
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        op = _operator(test)
+        greater = {">": True, ">=": True, "<": False, "<=": False}.get(op)
+        if greater is None:
+            return None
+        if canon(left) == canon(value) and canon(right) == name:
+            return (ReductionOp.MAX if greater else ReductionOp.MIN), holder
+        if canon(right) == canon(value) and canon(left) == name:
+            return (ReductionOp.MIN if greater else ReductionOp.MAX), holder
+        return None
+
+    # -- ownership of written arrays -------------------------------------------------------
+
+    def invariant(self, node: tree_sitter.Node) -> bool:
+        reductions = {r.var for r in self.facts.reductions}
+        for leaf in walk(node):
+            if leaf.type in ("subscript_expression", "call_expression", "pointer_expression"):
+                return False
+            if leaf.type != "identifier":
+                continue
+            name = text(leaf)
+            if name in self.body_locals or name == self.loop.var or name in reductions:
+                return False
+            param = self.params.get(name)
+            if param is not None and param.pointer:
+                return False
+        return True
+
+    def inner_offset(self, term: tree_sitter.Node, stride: str, access: tree_sitter.Node) -> bool:
+        """``term`` is an inner loop variable running over ``[0, stride)`` around ``access``."""
+        term = strip_parens(term)
+        inner = self.facts.inner_loops.get(text(term)) if term.type == "identifier" else None
+        if inner is None or not inner.starts_at_zero() or inner.inclusive:
+            return False
+        if stride_key(inner.upper) != stride:
+            return False
+        body = inner.body
+        return body.start_byte <= access.start_byte < body.end_byte
+
+    def ownership(self) -> None:
+        var = self.loop.var
+        for array in sorted(self.facts.written):
+            accesses = [a for a in self.facts.accesses if a.array == array]
+            forms: list[tuple[Access, Affine]] = []
+            for access in accesses:
+                if access.node.type != "subscript_expression":
+                    raise Refusal(f"the loop writes `{array}` and also uses it as a pointer")
+                form = affine(access.index, var)
+                if form is None:
+                    verb = "writes" if access.write else "reads"
+                    raise Refusal(
+                        f"the loop {verb} {_quote(access.node)} through an index that is not "
+                        f"affine in `{var}`, so iterations may touch the same element"
+                    )
+                forms.append((access, form))
+            self.check_slices(array, forms)
+
+    def check_slices(self, array: str, forms: list[tuple[Access, Affine]]) -> None:
+        first_access, first = forms[0]
+        for access, form in forms:
+            if (form.sign, form.stride) != (first.sign, first.stride):
+                raise Refusal(
+                    f"{_quote(access.node)} and {_quote(first_access.node)} index `{array}` "
+                    "with different strides: a loop-carried dependence cannot be ruled out"
+                )
+            if not all(self.invariant(f) for f in form.stride_factors):
+                raise Refusal(f"the stride in {_quote(access.node)} changes inside the loop")
+        if first.stride == "":
+            key = first.rest_key()
+            for access, form in forms:
+                if form.rest_key() != key or not all(self.invariant(n) for _, n in form.rest):
+                    raise Refusal(
+                        f"the loop writes {_quote(first_access.node)} but also touches "
+                        f"{_quote(access.node)}, which another iteration owns: "
+                        "a loop-carried dependence"
+                    )
+            return
+        literal_stride = (
+            literal_int(first.stride_factors[0]) if len(first.stride_factors) == 1 else None
+        )
+        for access, form in forms:
+            if form.sign < 0:
+                raise Refusal(f"{_quote(access.node)} walks `{array}` backwards by rows")
+            if len(form.rest) == 0 and literal_stride is not None and literal_stride > 0:
+                continue
+            if len(form.rest) != 1 or form.rest[0][0] < 0:
+                raise Refusal(
+                    f"cannot prove {_quote(access.node)} stays inside the row of `{array}` "
+                    "that its iteration owns"
+                )
+            term = form.rest[0][1]
+            value = literal_int(term)
+            if literal_stride is not None and value is not None and 0 <= value < literal_stride:
+                continue
+            if not self.inner_offset(term, first.stride, access.node):
+                raise Refusal(
+                    f"cannot prove {_quote(access.node)} stays inside the row of `{array}` "
+                    "that its iteration owns"
+                )
+
+
+def analyse_loop(entry: EntryFunction, symbols: FileSymbols) -> LoopFacts:
+    """What the loop reads, writes and reduces, or a :class:`Refusal` saying what blocks it."""
+    return _Analysis(entry, symbols).run()

@@ -1,0 +1,203 @@
+"""The host side of a sequential-to-CUDA rewrite: device buffers, copies, launch, cleanup.
+
+The wrapper keeps the entry's signature and body; only the loop statement is replaced by a
+block that owns its device memory for the duration of the call. Errors never escape as
+I/O: every CUDA call's status feeds one ``cudaError_t``, later steps run only while it is
+``cudaSuccess``, and every buffer is freed on every path. An empty loop launches nothing.
+
+Buffer lengths come from the task's argument spec (``length = "n * m"``) rewritten over
+the entry's own parameter names, in ``size_t`` so a product of ``int`` sizes cannot wrap.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from regrapht_core.rewrite.dependence import LoopFacts
+from regrapht_core.rewrite.entry import EntryFunction, Param
+from regrapht_core.rewrite.protocol import Refusal
+from regrapht_core.rewrite.syntax import NameAllocator, canon, identifiers, text
+from regrapht_core.tasks.spec import ParamKind, Task
+
+__all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceBuffer:
+    param: Param
+    device: str
+    bytes: str
+    length: str
+    """Element count as a C ``size_t`` expression over the entry's parameters."""
+    copy_in: bool
+    copy_out: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HostNames:
+    """Wrapper locals, fresh so they cannot capture the user's names."""
+
+    count: str
+    err: str
+    block: str
+    grid: str
+
+    @classmethod
+    def allocate(cls, names: NameAllocator) -> HostNames:
+        return cls(
+            names.fresh("count"), names.fresh("err"), names.fresh("block"), names.fresh("grid")
+        )
+
+
+_C_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Mod: "%"}
+_C_OPS |= {ast.LShift: "<<", ast.RShift: ">>"}
+
+
+def _size_variables(task: Task) -> dict[str, str]:
+    """Size variable -> the scalar parameter that carries it (``n`` -> ``len`` if needed)."""
+    mapping: dict[str, str] = {}
+    for arg in task.args:
+        if arg.kind is ParamKind.SCALAR and arg.value is not None:
+            value = arg.value.strip()
+            if value.isidentifier():
+                mapping.setdefault(value, arg.name)
+    for arg in task.args:
+        if arg.kind is ParamKind.SCALAR:
+            mapping[arg.name] = arg.name
+    return mapping
+
+
+def length_in_params(param: str, task: Task) -> tuple[str, str | None]:
+    """The C element count of ``param``, and the parameter it equals when it is just one."""
+    spec = task.arg(param)
+    if spec.length is None:
+        raise Refusal(f"the task gives no length for `{param}`")
+    try:
+        tree = ast.parse(spec.length.strip(), mode="eval").body
+    except SyntaxError:
+        raise Refusal(f"cannot read the length `{spec.length}` of `{param}`") from None
+    mapping = _size_variables(task)
+
+    def emit(node: ast.expr) -> str:
+        if isinstance(node, ast.Name):
+            if node.id not in mapping:
+                raise Refusal(
+                    f"the length `{spec.length}` of `{param}` uses `{node.id}`, which no "
+                    "scalar parameter carries"
+                )
+            return f"static_cast<size_t>({mapping[node.id]})"
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return str(node.value)
+        if isinstance(node, ast.BinOp) and type(node.op) in _C_OPS:
+            return f"({emit(node.left)} {_C_OPS[type(node.op)]} {emit(node.right)})"
+        raise Refusal(f"cannot turn the length `{spec.length}` of `{param}` into C")
+
+    single = mapping.get(tree.id) if isinstance(tree, ast.Name) else None
+    return emit(tree), single
+
+
+def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> bool:
+    """Every element of ``array`` is written by the loop before anyone could read it.
+
+    Only then may the copy to the device be skipped: otherwise the elements the loop leaves
+    alone would come back as whatever ``cudaMalloc`` handed out.
+    """
+    loop = facts.loop
+    accesses = [a for a in facts.accesses if a.array == array]
+    if any(a.read for a in accesses) or facts.outer_continues:
+        return False
+    if not loop.starts_at_zero() or loop.inclusive:
+        return False
+    _, single = length_in_params(array, task)
+    if single is None or canon(loop.upper) != single:
+        return False
+    for statement in entry.prelude:
+        if any(text(n) in (array, single) for n in identifiers(statement)):
+            return False
+    statements = loop.body.named_children if loop.body.type == "compound_statement" else [loop.body]
+    for statement in statements:
+        expression = statement.named_children[0] if statement.named_child_count else None
+        if statement.type != "expression_statement" or expression is None:
+            continue
+        if expression.type != "assignment_expression" or expression.children[1].type != "=":
+            continue
+        left = expression.child_by_field_name("left")
+        if left is None or left.type != "subscript_expression":
+            continue
+        base, indices = left.child_by_field_name("argument"), left.child_by_field_name("indices")
+        if base is not None and text(base) == array and indices is not None:
+            return canon(indices).strip("[] ") == loop.var
+    return False
+
+
+def buffer_plan(
+    entry: EntryFunction, facts: LoopFacts, task: Task, names: NameAllocator
+) -> list[DeviceBuffer]:
+    """One device buffer per pointer the loop touches, with the copies it needs."""
+    plan = []
+    for param in entry.params:
+        if not param.pointer or param.name not in facts.used:
+            continue
+        length, _ = length_in_params(param.name, task)
+        written = param.name in facts.written
+        if written and param.read_only:
+            raise Refusal(f"the loop writes `{param.name}`, which is declared const")
+        plan.append(
+            DeviceBuffer(
+                param,
+                names.fresh(f"d_{param.name}"),
+                names.fresh(f"{param.name}_bytes"),
+                length,
+                copy_in=not (written and _covered(entry, facts, param.name, task)),
+                copy_out=written,
+            )
+        )
+    return plan
+
+
+def gpu_block(
+    trip_count: str,
+    buffers: list[DeviceBuffer],
+    launch: list[str],
+    names: HostNames,
+    *,
+    extra_setup: Sequence[str] = (),
+    extra_after: Sequence[str] = (),
+    extra_free: Sequence[str] = (),
+) -> list[str]:
+    """The statement that replaces the loop, as lines (indented from column 0).
+
+    ``launch`` runs with ``err == cudaSuccess`` and must leave the launch status in ``err``;
+    ``extra_setup``/``extra_after`` are steps chained on ``err`` before and after it.
+    """
+    err = names.err
+    lines = [f"const long long {names.count} = {trip_count};", f"if ({names.count} > 0) {{"]
+    body = [f"{b.param.element}* {b.device} = nullptr;" for b in buffers]
+    body += [f"const size_t {b.bytes} = {b.length} * sizeof({b.param.element});" for b in buffers]
+    body.append(f"cudaError_t {err} = cudaSuccess;")
+    steps = [f"{err} = cudaMalloc(&{b.device}, {b.bytes});" for b in buffers]
+    steps += [
+        f"{err} = cudaMemcpy({b.device}, {b.param.name}, {b.bytes}, cudaMemcpyHostToDevice);"
+        for b in buffers
+        if b.copy_in
+    ]
+    steps += list(extra_setup)
+    body += [f"if ({err} == cudaSuccess) {step}" for step in steps]
+    body.append(f"if ({err} == cudaSuccess) {{")
+    body += [f"  {line}" for line in launch]
+    body.append("}")
+    after = [f"{err} = cudaDeviceSynchronize();"]
+    after += [
+        f"{err} = cudaMemcpy({b.param.name}, {b.device}, {b.bytes}, cudaMemcpyDeviceToHost);"
+        for b in buffers
+        if b.copy_out
+    ]
+    after += list(extra_after)
+    body += [f"if ({err} == cudaSuccess) {step}" for step in after]
+    body += [f"cudaFree({b.device});" for b in buffers]
+    body += list(extra_free)
+    lines += [f"  {line}" for line in body]
+    lines.append("}")
+    return lines

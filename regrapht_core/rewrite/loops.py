@@ -1,0 +1,158 @@
+"""Counted ``for`` loops: the only loops whose iterations can be handed to threads.
+
+A loop qualifies when its trip count is known before it starts: one variable, initialised
+once, compared against a bound with ``<``/``<=`` (or ``!=``, which with a unit step means
+``<``), and stepped by one. Anything else -- a pointer walk, a step that depends on data, two
+induction variables -- is refused, because mapping it to threads would need a proof this
+package does not attempt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from regrapht_core.rewrite.protocol import Refusal
+from regrapht_core.rewrite.syntax import canon, strip_parens, text
+
+__all__ = ["CountedLoop", "counted_loop"]
+
+
+@dataclass(frozen=True, slots=True)
+class CountedLoop:
+    node: tree_sitter.Node
+    var: str
+    var_type: str | None
+    """The declared type of the induction variable; ``None`` when declared before the loop."""
+    lower: tree_sitter.Node
+    upper: tree_sitter.Node
+    inclusive: bool
+    """``i <= upper`` rather than ``i < upper``."""
+    body: tree_sitter.Node
+
+    def lower_text(self) -> str:
+        return _operand(self.lower)
+
+    def upper_text(self) -> str:
+        return _operand(self.upper)
+
+    def condition(self, var: str | None = None) -> str:
+        op = "<=" if self.inclusive else "<"
+        return f"{var or self.var} {op} {self.upper_text()}"
+
+    def trip_count(self) -> str:
+        """Signed iteration count, in ``long long`` so no bound type can wrap it."""
+        extra = " + 1" if self.inclusive else ""
+        upper = f"static_cast<long long>({text(strip_parens(self.upper))})"
+        if self.starts_at_zero():
+            return f"{upper}{extra}"
+        return f"{upper} - static_cast<long long>({text(strip_parens(self.lower))}){extra}"
+
+    def starts_at_zero(self) -> bool:
+        return canon(self.lower) == "0"
+
+
+_ATOMS = frozenset({"identifier", "number_literal", "call_expression", "field_expression"})
+
+
+def _operand(node: tree_sitter.Node) -> str:
+    """Operand text safe next to a comparison or ``+`` without knowing its precedence."""
+    node = strip_parens(node)
+    return text(node) if node.type in _ATOMS else f"({text(node)})"
+
+
+def _init(loop: tree_sitter.Node) -> tuple[str, str | None, tree_sitter.Node]:
+    init = loop.child_by_field_name("initializer")
+    if init is None:
+        raise Refusal("the loop has no initialiser, so its trip count is unknown")
+    if init.type == "declaration":
+        declarators = init.children_by_field_name("declarator")
+        if len(declarators) != 1 or declarators[0].type != "init_declarator":
+            raise Refusal("the loop declares more than one variable")
+        name = declarators[0].child_by_field_name("declarator")
+        value = declarators[0].child_by_field_name("value")
+        if name is None or name.type != "identifier" or value is None:
+            raise Refusal("the loop variable is not a plain initialised integer")
+        kind = init.child_by_field_name("type")
+        integer = kind is not None and (
+            kind.type in ("primitive_type", "sized_type_specifier")
+            or text(kind) in ("size_t", "std::size_t", "ptrdiff_t")
+        )
+        if kind is None or not integer:
+            raise Refusal("the loop variable is not of an integer type")
+        qualifiers = [text(c) for c in init.children if c.type == "type_qualifier"]
+        if qualifiers:
+            raise Refusal("the loop variable is qualified")
+        if text(kind) in ("float", "double", "bool", "char"):
+            raise Refusal("the loop variable is not of an integer type")
+        return text(name), text(kind), value
+    if init.type == "assignment_expression" and text(init.children[1]) == "=":
+        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
+        if left is not None and left.type == "identifier" and right is not None:
+            return text(left), None, right
+    raise Refusal("the loop initialiser is not `i = start`")
+
+
+def _condition(loop: tree_sitter.Node, var: str) -> tuple[tree_sitter.Node, bool]:
+    cond = loop.child_by_field_name("condition")
+    cond = strip_parens(cond) if cond is not None else None
+    if cond is None or cond.type != "binary_expression":
+        raise Refusal("the loop condition is not a comparison of the loop variable")
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    op = text(cond.child_by_field_name("operator") or cond.children[1])
+    if left is None or right is None:
+        raise Refusal("the loop condition is incomplete")
+    flipped = {">": "<", ">=": "<=", "!=": "!="}
+    if canon(left) == var and op in ("<", "<=", "!="):
+        bound, op_norm = right, op
+    elif canon(right) == var and op in flipped:
+        bound, op_norm = left, flipped[op]
+    else:
+        raise Refusal(f"the loop condition `{text(cond)}` is not `{var} < bound`")
+    if any(text(n) == var for n in _names(bound)):
+        raise Refusal("the loop bound depends on the loop variable")
+    return bound, op_norm == "<="
+
+
+def _names(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    out, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            out.append(current)
+        stack.extend(current.children)
+    return out
+
+
+def _unit_step(loop: tree_sitter.Node, var: str) -> bool:
+    update = loop.child_by_field_name("update")
+    if update is None:
+        return False
+    update = strip_parens(update)
+    if update.type == "update_expression":
+        argument = update.child_by_field_name("argument")
+        return argument is not None and canon(argument) == var and "++" in text(update)
+    if update.type == "assignment_expression":
+        left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+        op = text(update.child_by_field_name("operator") or update.children[1])
+        if left is None or right is None or canon(left) != var:
+            return False
+        if op == "+=":
+            return canon(right) == "1"
+        if op == "=":
+            return canon(right) in (f"{var} + 1", f"1 + {var}")
+    return False
+
+
+def counted_loop(loop: tree_sitter.Node) -> CountedLoop:
+    if loop.type != "for_statement":
+        raise Refusal(f"a {loop.type.replace('_', ' ')} is not a counted for loop")
+    var, var_type, lower = _init(loop)
+    upper, inclusive = _condition(loop, var)
+    if not _unit_step(loop, var):
+        raise Refusal(f"the loop does not step `{var}` by one")
+    body = loop.child_by_field_name("body")
+    if body is None:
+        raise Refusal("the loop has no body")
+    return CountedLoop(loop, var, var_type, lower, upper, inclusive, body)

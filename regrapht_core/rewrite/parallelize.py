@@ -1,0 +1,267 @@
+"""Parallelization: one thread per iteration of the entry's independent loop.
+
+The first step of every sequential-to-CUDA trajectory, and the one small models fail at
+most. The loop must pass :func:`~regrapht_core.rewrite.dependence.analyse_loop` with no
+reduction (those go to :mod:`regrapht_core.rewrite.reduction`). The kernel gets the loop
+body verbatim under a bounds guard; the wrapper keeps the entry's signature and moves data.
+A perfectly nested pair of independent loops is also offered as a 2-D launch (x over the
+inner loop, for coalescing; y strided so any row count fits the grid limit).
+
+Parameters: ``block_size`` (1-D threads per block, default 256).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import tree_sitter
+
+from regrapht_core.rewrite.affine import affine, stride_key
+from regrapht_core.rewrite.assemble import (
+    assemble,
+    body_lines,
+    kernel_interface,
+    loop_var_type,
+    thread_index,
+)
+from regrapht_core.rewrite.dependence import LoopFacts, analyse_loop
+from regrapht_core.rewrite.entry import EntryFunction, entry_function
+from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
+from regrapht_core.rewrite.loops import CountedLoop, counted_loop
+from regrapht_core.rewrite.protocol import (
+    Applicability,
+    Refusal,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.symbols import file_symbols
+from regrapht_core.rewrite.syntax import Edit, NameAllocator, canon, parse, text, walk
+
+__all__ = ["Parallelize", "SequentialLoop", "sequential_loop"]
+
+_GRID_Y_MAX = 65535
+
+
+@dataclass(frozen=True, slots=True)
+class SequentialLoop:
+    """A parsed, analysed sequential entry: what both loop rewriters start from."""
+
+    root: tree_sitter.Node
+    entry: EntryFunction
+    facts: LoopFacts
+
+
+def sequential_loop(code: str, context: RewriteContext) -> SequentialLoop:
+    root = parse(code).root_node
+    entry = entry_function(root, context.task)
+    facts = analyse_loop(entry, file_symbols(root))
+    loop_var_type(entry)
+    return SequentialLoop(root, entry, facts)
+
+
+def _map_loop(code: str, context: RewriteContext) -> SequentialLoop:
+    found = sequential_loop(code, context)
+    if found.facts.reductions:
+        first = found.facts.reductions[0]
+        raise Refusal(
+            f"the loop accumulates into `{first.var}` (a {first.op} reduction); the "
+            "reduction rewriter (warp_shuffle_reduction) handles it"
+        )
+    return found
+
+
+def _continues_to_returns(facts: LoopFacts) -> list[Edit]:
+    """In a one-iteration-per-thread kernel, skipping the rest of the iteration is returning."""
+    return [Edit.replace(node, "return;") for node in facts.outer_continues]
+
+
+def _inner_of_perfect_nest(loop: CountedLoop) -> CountedLoop | None:
+    body = loop.body
+    if body.type == "compound_statement":
+        statements = [c for c in body.named_children if c.type != "comment"]
+        if len(statements) != 1:
+            return None
+        body = statements[0]
+    if body.type != "for_statement":
+        return None
+    try:
+        return counted_loop(body)
+    except Refusal:
+        return None
+
+
+def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
+    """The inner loop when (i, j) iterations are independent too, else ``None``."""
+    outer, facts = found.entry.loop, found.facts
+    inner = _inner_of_perfect_nest(outer)
+    if inner is None or inner.var_type is None:
+        return None
+    outer_names = {p.name for p in found.entry.params} | set(found.entry.locals)
+    for bound in (inner.lower, inner.upper):
+        for node in walk(bound):
+            if node.type == "identifier" and text(node) not in outer_names:
+                return None
+            if node.type in ("subscript_expression", "call_expression"):
+                return None
+    for node in walk(inner.body):
+        if node.type in ("break_statement",):
+            return None
+    row = inner.starts_at_zero() and not inner.inclusive
+    column = outer.starts_at_zero() and not outer.inclusive
+    for array in facts.written:
+        keys = set()
+        for access in (a for a in facts.accesses if a.array == array):
+            by_row = affine(access.index, outer.var)
+            by_col = affine(access.index, inner.var)
+            if (
+                row
+                and by_row is not None
+                and by_row.sign > 0
+                and by_row.stride == stride_key(inner.upper)
+                and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
+            ):
+                keys.add("row")
+            elif (
+                column
+                and by_col is not None
+                and by_col.sign > 0
+                and by_col.stride == stride_key(outer.upper)
+                and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
+            ):
+                keys.add("column")
+            else:
+                return None
+        if len(keys) != 1:
+            return None
+    return inner
+
+
+def _kernel_1d(found: SequentialLoop, name: str, parameters: tuple[str, ...]) -> str:
+    loop = found.entry.loop
+    var_type = loop_var_type(found.entry)
+    lower = None if loop.starts_at_zero() else loop.lower_text()
+    edits = [*found.facts.edits, *_continues_to_returns(found.facts)]
+    return "\n".join(
+        [
+            f"__global__ void {name}({', '.join(parameters)}) {{",
+            f"  {var_type} {loop.var} = {thread_index(var_type, lower)};",
+            f"  if ({loop.condition()}) {{",
+            body_lines(loop.body, edits, "    "),
+            "  }",
+            "}",
+        ]
+    )
+
+
+def _kernel_2d(
+    found: SequentialLoop, inner: CountedLoop, name: str, parameters: tuple[str, ...]
+) -> str:
+    outer = found.entry.loop
+    outer_type, inner_type = loop_var_type(found.entry), inner.var_type or "int"
+    inner_lower = None if inner.starts_at_zero() else inner.lower_text()
+    outer_lower = None if outer.starts_at_zero() else outer.lower_text()
+    edits = list(found.facts.edits)
+    stride = f"static_cast<{outer_type}>(blockDim.y * gridDim.y)"
+    return "\n".join(
+        [
+            f"__global__ void {name}({', '.join(parameters)}) {{",
+            f"  const {inner_type} {inner.var} = {thread_index(inner_type, inner_lower)};",
+            f"  if (!({inner.condition()})) return;",
+            f"  for ({outer_type} {outer.var} = {thread_index(outer_type, outer_lower, 'y')}; "
+            f"{outer.condition()}; {outer.var} += {stride}) {{",
+            body_lines(inner.body, edits, "    "),
+            "  }",
+            "}",
+        ]
+    )
+
+
+def _candidate_1d(code: str, found: SequentialLoop, context: RewriteContext, block: int) -> str:
+    names = NameAllocator(found.root)
+    buffers = buffer_plan(found.entry, found.facts, context.task, names)
+    interface = kernel_interface(found.entry, found.facts, buffers)
+    kernel_name = names.fresh(f"{context.task.entry}_kernel")
+    host = HostNames.allocate(names)
+    launch = [
+        f"const int {host.block} = {block};",
+        f"const unsigned int {host.grid} = "
+        f"static_cast<unsigned int>(({host.count} + {host.block} - 1) / {host.block});",
+        f"{kernel_name}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
+        f"{host.err} = cudaGetLastError();",
+    ]
+    lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
+    kernel = _kernel_1d(found, kernel_name, interface.parameters)
+    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+
+
+def _candidate_2d(
+    code: str, found: SequentialLoop, inner: CountedLoop, context: RewriteContext
+) -> str:
+    names = NameAllocator(found.root)
+    buffers = buffer_plan(found.entry, found.facts, context.task, names)
+    interface = kernel_interface(found.entry, found.facts, buffers)
+    kernel_name = names.fresh(f"{context.task.entry}_kernel")
+    host = HostNames.allocate(names)
+    columns = names.fresh("columns")
+    rows_blocks = f"({host.count} + 7) / 8"
+    launch = [
+        f"const dim3 {host.block}(32, 8);",
+        f"const long long {columns} = {inner.trip_count()};",
+        f"const dim3 {host.grid}(static_cast<unsigned int>(({columns} + 31) / 32), "
+        f"static_cast<unsigned int>({rows_blocks} < {_GRID_Y_MAX} ? {rows_blocks} : "
+        f"{_GRID_Y_MAX}));",
+        f"if ({columns} > 0) {{",
+        f"  {kernel_name}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
+        "}",
+        f"{host.err} = cudaGetLastError();",
+    ]
+    lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
+    kernel = _kernel_2d(found, inner, kernel_name, interface.parameters)
+    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+
+
+class Parallelize:
+    technique = "parallelization"
+
+    def applies(self, code: str, context: RewriteContext) -> Applicability:
+        try:
+            self._build(code, context, None)
+        except Refusal as refusal:
+            return Applicability.no(refusal.reason)
+        return Applicability.yes()
+
+    def apply(
+        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    ) -> list[RewriteCandidate]:
+        try:
+            return self._build(code, context, params)
+        except Refusal:
+            return []
+
+    def _build(
+        self, code: str, context: RewriteContext, params: RewriteParams | None
+    ) -> list[RewriteCandidate]:
+        block = int((params or {}).get("block_size", 256))
+        if not 32 <= block <= 1024:
+            raise Refusal(f"block_size {block} is outside 32..1024")
+        found = _map_loop(code, context)
+        var = found.entry.loop.var
+        candidates = []
+        inner = _two_dimensional(found)
+        if inner is not None:
+            candidates.append(
+                RewriteCandidate(
+                    _candidate_2d(code, found, inner, context),
+                    f"mapped the nested loops over `{var}` and `{inner.var}` onto a 2-D "
+                    "grid of 32x8 blocks, one thread per element",
+                )
+            )
+        candidates.append(
+            RewriteCandidate(
+                _candidate_1d(code, found, context, block),
+                f"mapped each iteration of the loop over `{var}` to one CUDA thread "
+                f"({block} threads per block, bounds-guarded)",
+            )
+        )
+        return candidates

@@ -1,0 +1,87 @@
+"""What a deterministic technique applier promises the search.
+
+The shipped small models cannot write compilable CUDA alone, so for the techniques whose
+application is mechanical a rewriter does it instead. A rewriter either says exactly why
+it will not touch the code (so the search can record the refusal and move on) or returns
+complete candidate sources; it never returns code it could not justify from the syntax
+tree, because a wrong candidate costs a verifier run and teaches the search nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from regrapht_core.tasks.spec import Task
+
+__all__ = [
+    "Applicability",
+    "Refusal",
+    "RewriteCandidate",
+    "RewriteContext",
+    "RewriteParams",
+    "Rewriter",
+]
+
+RewriteParams = Mapping[str, int | float | str | bool]
+"""Knobs a rewriter documents for itself (e.g. ``block_size``); unknown keys are ignored."""
+
+
+class Refusal(Exception):
+    """Raised inside an analysis to stop at the first reason the rewrite would be unsafe.
+
+    Rewriters turn it into an :class:`Applicability` or an empty candidate list; it never
+    leaves the package.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True, slots=True)
+class Applicability:
+    ok: bool
+    reason: str = ""
+    """Why not, in one line the user (and the trace) can act on; empty when ``ok``."""
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    @classmethod
+    def yes(cls) -> Applicability:
+        return cls(True)
+
+    @classmethod
+    def no(cls, reason: str) -> Applicability:
+        return cls(False, reason)
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteCandidate:
+    code: str
+    """The full translation unit, ready for the verifier."""
+    description: str
+    """One line saying what was done, recorded as the step's reasoning."""
+
+
+@dataclass(frozen=True, slots=True)
+class RewriteContext:
+    """What a rewriter may know beyond the code: the task's contract with the caller."""
+
+    task: Task
+
+
+@runtime_checkable
+class Rewriter(Protocol):
+    technique: str
+    """The taxonomy id this rewriter applies (``regrapht_core.graph.taxonomy``)."""
+
+    def applies(self, code: str, context: RewriteContext) -> Applicability: ...
+
+    def apply(
+        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    ) -> list[RewriteCandidate]:
+        """Candidates, best guess first; empty exactly when :meth:`applies` says no."""
+        ...

@@ -1,0 +1,281 @@
+"""Reductions: a loop that folds its iterations into scalars (sum, count, min, max).
+
+Each thread runs a grid-stride slice of the loop with private copies of the reduction
+variables (a sum starts at zero; a min or max at the host's initial value, which is
+harmless to fold in twice). Warps combine with ``__shfl_down_sync``, warp leaders through
+shared memory, and each block makes one atomic update of a device accumulator that starts
+at the host variable's value. The host variable gets the result back, so code after the
+loop (``return s;``, ``*out = s / n;``) runs unchanged on the host.
+
+Atomics: ``atomicAdd`` for sums (64-bit integers through ``unsigned long long``, exact in
+two's complement), ``atomicMin``/``atomicMax`` for integers, a compare-and-swap loop for
+float and double min/max. Float sums are reassociated, so they match the sequential sum
+within the task's tolerance, not bit for bit.
+
+Parameters: ``block_size`` (a multiple of 32, default 256), ``blocks_per_sm`` (grid cap,
+default 8).
+"""
+
+from __future__ import annotations
+
+from regrapht_core.rewrite.assemble import (
+    assemble,
+    body_lines,
+    kernel_interface,
+    loop_var_type,
+    thread_index,
+)
+from regrapht_core.rewrite.dependence import Reduction, ReductionOp
+from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
+from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
+from regrapht_core.rewrite.protocol import (
+    Applicability,
+    Refusal,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.syntax import NameAllocator
+
+__all__ = ["ParallelReduction"]
+
+_WIDE_SIGNED = frozenset({"long", "long int", "long long", "long long int", "int64_t"})
+_WIDE_UNSIGNED = frozenset(
+    {"unsigned long", "unsigned long long", "size_t", "std::size_t", "uint64_t"}
+)
+_FLOATS = frozenset({"float", "double"})
+
+
+def _atomic(reduction: Reduction, target: str, value: str, cas: dict[str, str]) -> str:
+    kind, op = reduction.type, reduction.op
+    if op is ReductionOp.SUM:
+        if kind in _WIDE_SIGNED | _WIDE_UNSIGNED:
+            return (
+                f"atomicAdd(reinterpret_cast<unsigned long long*>({target}), "
+                f"static_cast<unsigned long long>({value}));"
+            )
+        return f"atomicAdd({target}, {value});"
+    if kind in _FLOATS:
+        return f"{cas[f'{op}:{kind}']}({target}, {value});"
+    function = "atomicMax" if op is ReductionOp.MAX else "atomicMin"
+    if kind in _WIDE_SIGNED:
+        return (
+            f"{function}(reinterpret_cast<long long*>({target}), static_cast<long long>({value}));"
+        )
+    if kind in _WIDE_UNSIGNED:
+        return (
+            f"{function}(reinterpret_cast<unsigned long long*>({target}), "
+            f"static_cast<unsigned long long>({value}));"
+        )
+    return f"{function}({target}, {value});"
+
+
+def _cas_function(name: str, op: ReductionOp, kind: str) -> str:
+    """A float/double min or max through ``atomicCAS`` on the bit pattern."""
+    better = ">" if op is ReductionOp.MAX else "<"
+    if kind == "float":
+        bits, to_value, to_bits = "unsigned int", "__uint_as_float(old)", "__float_as_uint(value)"
+    else:
+        bits = "unsigned long long"
+        to_value = "__longlong_as_double(static_cast<long long>(old))"
+        to_bits = "static_cast<unsigned long long>(__double_as_longlong(value))"
+    return "\n".join(
+        [
+            f"__device__ void {name}({kind}* address, {kind} value) {{",
+            f"  {bits}* word = reinterpret_cast<{bits}*>(address);",
+            f"  {bits} old = *word;",
+            f"  while (value {better} {to_value}) {{",
+            f"    const {bits} assumed = old;",
+            f"    old = atomicCAS(word, assumed, {to_bits});",
+            "    if (old == assumed) break;",
+            "  }",
+            "}",
+        ]
+    )
+
+
+def _combine(reduction: Reduction, other: str) -> str:
+    var = reduction.var
+    if reduction.op is ReductionOp.SUM:
+        return f"{var} += {other};"
+    better = ">" if reduction.op is ReductionOp.MAX else "<"
+    return f"{var} = {other} {better} {var} ? {other} : {var};"
+
+
+class _Names:
+    def __init__(self, names: NameAllocator, found: SequentialLoop, entry_name: str) -> None:
+        self.kernel = names.fresh(f"{entry_name}_reduce")
+        self.host = HostNames.allocate(names)
+        self.offset, self.lane, self.warp = (names.fresh(n) for n in ("offset", "lane", "warp"))
+        self.other, self.valid = names.fresh("other"), names.fresh("valid")
+        reductions = found.facts.reductions
+        self.accumulator = {r.var: names.fresh(f"{r.var}_total") for r in reductions}
+        self.device = {r.var: names.fresh(f"d_{r.var}") for r in reductions}
+        self.initial = {r.var: names.fresh(f"{r.var}_init") for r in reductions}
+        self.shared = {r.var: names.fresh(f"{r.var}_warps") for r in reductions}
+        self.sms, self.device_id = names.fresh("sms"), names.fresh("device")
+        self.wanted, self.cap = names.fresh("wanted"), names.fresh("cap")
+        kinds = {f"{r.op}:{r.type}" for r in reductions if r.op is not ReductionOp.SUM}
+        self.cas = {
+            k: names.fresh(f"atomic_{k.split(':')[0]}_{k.split(':')[1]}")
+            for k in sorted(kinds)
+            if k.split(":")[1] in _FLOATS
+        }
+
+
+def _kernel(found: SequentialLoop, names: _Names, parameters: list[str]) -> str:
+    loop, reductions = found.entry.loop, found.facts.reductions
+    var_type = loop_var_type(found.entry)
+    lower = None if loop.starts_at_zero() else loop.lower_text()
+    stride = f"static_cast<{var_type}>(blockDim.x * gridDim.x)"
+    lines = [f"__global__ void {names.kernel}({', '.join(parameters)}) {{"]
+    for r in reductions:
+        start = "0" if r.op is ReductionOp.SUM else names.initial[r.var]
+        lines.append(f"  {r.type} {r.var} = {start};")
+    lines += [
+        f"  for ({var_type} {loop.var} = {thread_index(var_type, lower)}; {loop.condition()}; "
+        f"{loop.var} += {stride}) {{",
+        body_lines(loop.body, found.facts.edits, "    "),
+        "  }",
+        f"  for (int {names.offset} = 16; {names.offset} > 0; {names.offset} >>= 1) {{",
+    ]
+    for r in reductions:
+        shuffled = f"__shfl_down_sync(0xffffffffu, {r.var}, {names.offset})"
+        lines.append(
+            f"    {{ const {r.type} {names.other} = {shuffled}; {_combine(r, names.other)} }}"
+        )
+    lines += [
+        "  }",
+        *(f"  __shared__ {r.type} {names.shared[r.var]}[32];" for r in reductions),
+        f"  const unsigned int {names.lane} = threadIdx.x % 32u;",
+        f"  const unsigned int {names.warp} = threadIdx.x / 32u;",
+        f"  if ({names.lane} == 0) {{",
+        *(f"    {names.shared[r.var]}[{names.warp}] = {r.var};" for r in reductions),
+        "  }",
+        "  __syncthreads();",
+        f"  if ({names.warp} == 0) {{",
+        f"    const bool {names.valid} = {names.lane} < (blockDim.x + 31u) / 32u;",
+    ]
+    for r in reductions:
+        empty = "0" if r.op is ReductionOp.SUM else names.initial[r.var]
+        lines.append(
+            f"    {r.var} = {names.valid} ? {names.shared[r.var]}[{names.lane}] : "
+            f"static_cast<{r.type}>({empty});"
+        )
+    lines.append(f"    for (int {names.offset} = 16; {names.offset} > 0; {names.offset} >>= 1) {{")
+    for r in reductions:
+        shuffled = f"__shfl_down_sync(0xffffffffu, {r.var}, {names.offset})"
+        lines.append(
+            f"      {{ const {r.type} {names.other} = {shuffled}; {_combine(r, names.other)} }}"
+        )
+    lines.append("    }")
+    lines.append(f"    if ({names.lane} == 0) {{")
+    for r in reductions:
+        lines.append(f"      {_atomic(r, names.accumulator[r.var], r.var, names.cas)}")
+    lines += ["    }", "  }", "}"]
+    helpers = [_cas_function(name, _op(key), key.split(":")[1]) for key, name in names.cas.items()]
+    return "\n\n".join([*helpers, "\n".join(lines)])
+
+
+def _op(key: str) -> ReductionOp:
+    return ReductionOp(key.split(":", maxsplit=1)[0])
+
+
+def _candidate(
+    code: str, found: SequentialLoop, context: RewriteContext, block: int, per_sm: int
+) -> str:
+    allocator = NameAllocator(found.root)
+    buffers = buffer_plan(found.entry, found.facts, context.task, allocator)
+    interface = kernel_interface(found.entry, found.facts, buffers)
+    names = _Names(allocator, found, context.task.entry)
+    reductions = found.facts.reductions
+    parameters, arguments = list(interface.parameters), list(interface.arguments)
+    for r in reductions:
+        if r.op is not ReductionOp.SUM:
+            parameters.append(f"{r.type} {names.initial[r.var]}")
+            arguments.append(r.var)
+        parameters.append(f"{r.type}* {names.accumulator[r.var]}")
+        arguments.append(names.device[r.var])
+    host = names.host
+    setup = [
+        f"{host.err} = cudaMalloc(&{names.device[r.var]}, sizeof({r.type}));" for r in reductions
+    ]
+    setup += [
+        f"{host.err} = cudaMemcpy({names.device[r.var]}, &{r.var}, sizeof({r.type}), "
+        "cudaMemcpyHostToDevice);"
+        for r in reductions
+    ]
+    setup += [
+        f"{host.err} = cudaGetDevice(&{names.device_id});",
+        f"{host.err} = cudaDeviceGetAttribute(&{names.sms}, cudaDevAttrMultiProcessorCount, "
+        f"{names.device_id});",
+    ]
+    launch = [
+        f"const int {host.block} = {block};",
+        f"const long long {names.wanted} = ({host.count} + {host.block} - 1) / {host.block};",
+        f"const long long {names.cap} = {names.sms} > 0 ? static_cast<long long>({names.sms}) * "
+        f"{per_sm} : 1;",
+        f"const unsigned int {host.grid} = static_cast<unsigned int>({names.wanted} < {names.cap} "
+        f"? {names.wanted} : {names.cap});",
+        f"{names.kernel}<<<{host.grid}, {host.block}>>>({', '.join(arguments)});",
+        f"{host.err} = cudaGetLastError();",
+    ]
+    after = [
+        f"{host.err} = cudaMemcpy(&{r.var}, {names.device[r.var]}, sizeof({r.type}), "
+        "cudaMemcpyDeviceToHost);"
+        for r in reductions
+    ]
+    lines = gpu_block(
+        found.entry.loop.trip_count(),
+        buffers,
+        launch,
+        host,
+        extra_setup=setup,
+        extra_after=after,
+        extra_free=[f"cudaFree({names.device[r.var]});" for r in reductions],
+    )
+    declarations = [f"{r.type}* {names.device[r.var]} = nullptr;" for r in reductions]
+    declarations += [f"int {names.device_id} = 0;", f"int {names.sms} = 0;"]
+    lines[2:2] = [f"  {d}" for d in declarations]
+    kernel = _kernel(found, names, parameters)
+    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+
+
+class ParallelReduction:
+    technique = "warp_shuffle_reduction"
+
+    def applies(self, code: str, context: RewriteContext) -> Applicability:
+        try:
+            self._build(code, context, None)
+        except Refusal as refusal:
+            return Applicability.no(refusal.reason)
+        return Applicability.yes()
+
+    def apply(
+        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    ) -> list[RewriteCandidate]:
+        try:
+            return self._build(code, context, params)
+        except Refusal:
+            return []
+
+    def _build(
+        self, code: str, context: RewriteContext, params: RewriteParams | None
+    ) -> list[RewriteCandidate]:
+        settings = params or {}
+        block = int(settings.get("block_size", 256))
+        per_sm = int(settings.get("blocks_per_sm", 8))
+        if block % 32 or not 32 <= block <= 1024 or per_sm < 1:
+            raise Refusal(f"block_size {block} must be a multiple of 32 in 32..1024")
+        found = sequential_loop(code, context)
+        if not found.facts.reductions:
+            raise Refusal("the loop reduces nothing into a scalar; use parallelization instead")
+        source = _candidate(code, found, context, block, per_sm)
+        what = ", ".join(f"{r.op} of `{r.var}`" for r in found.facts.reductions)
+        return [
+            RewriteCandidate(
+                source,
+                f"reduced the loop ({what}) with a grid-stride kernel, warp shuffles and one "
+                "atomic per block",
+            )
+        ]

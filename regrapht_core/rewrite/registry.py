@@ -1,0 +1,41 @@
+"""Which rewriters apply which technique.
+
+Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
+node it is expanding. A technique may have several rewriters, tried in order: the
+parallelization node lists the map rewriter and then the reduction rewriter, because the
+same first step turns either kind of loop into CUDA and only one of them will accept it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+
+from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.rewrite.parallelize import Parallelize
+from regrapht_core.rewrite.protocol import Rewriter
+from regrapht_core.rewrite.reduction import ParallelReduction
+
+__all__ = ["Registry", "default_registry", "registry_of"]
+
+Registry = Mapping[str, tuple[Rewriter, ...]]
+
+_KNOWN = frozenset(t.id for t in TECHNIQUES)
+
+
+def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
+    """A registry from ``(technique id, rewriter)`` pairs, refusing ids the taxonomy lacks."""
+    table: dict[str, list[Rewriter]] = {}
+    for technique, rewriter in entries:
+        if technique not in _KNOWN:
+            raise ValueError(f"{technique!r} is not a technique id of the taxonomy")
+        table.setdefault(technique, []).append(rewriter)
+    return MappingProxyType({k: tuple(v) for k, v in table.items()})
+
+
+def default_registry() -> Registry:
+    reduction = ParallelReduction()
+    rewriters: list[Rewriter] = [Parallelize(), reduction]
+    pairs = [(r.technique, r) for r in rewriters]
+    pairs.append(("parallelization", reduction))
+    return registry_of(pairs)

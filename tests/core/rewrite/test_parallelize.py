@@ -1,0 +1,182 @@
+"""Parallelization and reduction on real sequential code: structure, nvcc, CPU semantics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.rewrite.parallelize import Parallelize
+from regrapht_core.rewrite.protocol import RewriteContext
+from regrapht_core.rewrite.reduction import ParallelReduction
+from regrapht_core.rewrite.syntax import function_definitions, function_name, parse, text, walk
+from regrapht_core.tasks.spec import Task
+from tests.core.rewrite import cases
+from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
+
+MAPS = [
+    cases.SAXPY,
+    cases.VECTOR_ADD,
+    cases.ELEMENTWISE_HELPER,
+    cases.MATRIX_ADD,
+    cases.MATVEC,
+    cases.STENCIL,
+]
+REDUCTIONS = [cases.SUM, cases.DOT, cases.MAX_REDUCTION]
+
+
+def _candidates(task: Task) -> list[str]:
+    rewriter = Parallelize() if task in MAPS else ParallelReduction()
+    found = rewriter.apply(task.source, RewriteContext(task))
+    assert found, rewriter.applies(task.source, RewriteContext(task)).reason
+    return [c.code for c in found]
+
+
+def _definitions(code: str) -> dict[str, str]:
+    root = parse(code).root_node
+    return {function_name(d) or "": text(d) for d in function_definitions(root)}
+
+
+def _ids(tasks: list[Task]) -> list[str]:
+    return [t.name for t in tasks]
+
+
+@pytest.mark.parametrize("task", MAPS, ids=_ids(MAPS))
+def test_map_loops_become_a_guarded_kernel_behind_the_same_signature(task: Task) -> None:
+    for code in _candidates(task):
+        root = parse(code).root_node
+        kernels = [
+            d for d in function_definitions(root) if any(c.type == "__global__" for c in d.children)
+        ]
+        assert len(kernels) == 1
+        entry = _definitions(code)[task.entry]
+        assert entry.startswith(task.signature)
+        launches = [n for n in walk(root) if n.type == "kernel_call_syntax"]
+        assert len(launches) == 1
+        kernel_text = text(kernels[0])
+        assert "if (" in kernel_text or "for (" in kernel_text
+        for call in ("cudaMalloc", "cudaMemcpy", "cudaFree", "cudaGetLastError"):
+            assert call in entry
+        assert "cudaDeviceSynchronize" in entry
+
+
+def test_saxpy_kernel_is_the_idiomatic_one() -> None:
+    (code,) = _candidates(cases.SAXPY)
+    kernel = _definitions(code)["saxpy_kernel"]
+    assert "int i = blockIdx.x * blockDim.x + threadIdx.x;" in kernel
+    assert "if (i < n) {" in kernel
+    assert "y[i] = a * x[i] + y[i];" in kernel
+
+
+def test_outputs_that_the_loop_overwrites_are_not_copied_in() -> None:
+    (code,) = _candidates(cases.VECTOR_ADD)
+    entry = _definitions(code)["vector_add"]
+    assert "cudaMemcpy(d_c, c," not in entry
+    assert "cudaMemcpy(c, d_c," in entry
+    assert "cudaMemcpy(d_a, a," in entry
+
+
+def test_partially_written_outputs_are_copied_in() -> None:
+    (code,) = _candidates(cases.STENCIL)
+    entry = _definitions(code)["stencil"]
+    assert "cudaMemcpy(d_out, out," in entry
+
+
+def test_helpers_called_from_the_loop_run_on_both_sides() -> None:
+    (code,) = _candidates(cases.ELEMENTWISE_HELPER)
+    definitions = _definitions(code)
+    assert definitions["gelu_one"].startswith("__host__ __device__ static float gelu_one")
+    assert definitions["cube"].startswith("__host__ __device__ static inline float cube")
+    assert "max(g, -1.0f)" in definitions["gelu_kernel"]
+    assert "std::max" not in definitions["gelu_kernel"]
+
+
+def test_perfect_nests_get_a_2d_launch_first_and_a_1d_fallback() -> None:
+    two_d, one_d = _candidates(cases.MATRIX_ADD)
+    assert "blockIdx.y" in two_d and "dim3" in two_d
+    assert "blockIdx.y" not in one_d
+
+
+def test_matvec_keeps_its_inner_reduction_sequential_per_thread() -> None:
+    (code,) = _candidates(cases.MATVEC)
+    kernel = _definitions(code)["matvec_kernel"]
+    assert "for (int j = 0; j < m; ++j) acc += A[i * m + j] * x[j];" in kernel
+
+
+def test_c_style_loop_variable_is_declared_in_the_kernel() -> None:
+    (code,) = _candidates(cases.VECTOR_ADD)
+    assert (
+        "int i = blockIdx.x * blockDim.x + threadIdx.x;" in _definitions(code)["vector_add_kernel"]
+    )
+
+
+@pytest.mark.parametrize("task", REDUCTIONS, ids=_ids(REDUCTIONS))
+def test_reductions_use_warp_shuffles_and_one_atomic_per_block(task: Task) -> None:
+    (code,) = _candidates(task)
+    root = parse(code).root_node
+    calls = {
+        text(n.child_by_field_name("function") or n)
+        for n in walk(root)
+        if n.type == "call_expression"
+    }
+    assert "__shfl_down_sync" in calls and "__syncthreads" in calls
+    assert calls & {"atomicAdd", "atomic_max_float", "atomicMax"}
+    assert _definitions(code)[task.entry].startswith(task.signature)
+
+
+def test_parallelization_hands_reductions_over_with_a_reason() -> None:
+    verdict = Parallelize().applies(cases.SUM.source, RewriteContext(cases.SUM))
+    assert not verdict
+    assert "`s`" in verdict.reason and "reduction" in verdict.reason
+
+
+def test_reduction_refuses_map_loops() -> None:
+    verdict = ParallelReduction().applies(cases.SAXPY.source, RewriteContext(cases.SAXPY))
+    assert not verdict and "reduces nothing" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("task", "reason"),
+    [
+        (cases.PREFIX_SUM, "loop-carried dependence"),
+        (cases.HISTOGRAM, "not affine"),
+        (cases.EARLY_BREAK, "break"),
+    ],
+    ids=["prefix_sum", "histogram", "early_break"],
+)
+def test_unsafe_loops_are_refused_with_a_reason(task: Task, reason: str) -> None:
+    context = RewriteContext(task)
+    for rewriter in (Parallelize(), ParallelReduction()):
+        verdict = rewriter.applies(task.source, context)
+        assert not verdict
+        assert rewriter.apply(task.source, context) == []
+    assert reason in Parallelize().applies(task.source, context).reason
+
+
+@requires_nvcc
+@pytest.mark.slow
+@pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
+def test_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
+    for number, code in enumerate(_candidates(task)):
+        work = tmp_path / str(number)
+        work.mkdir()
+        compile_cuda(code, work)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
+def test_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
+    for number, code in enumerate(_candidates(task)):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_cpu(task, code, work) == "PASS"
+
+
+@pytest.mark.gpu
+@requires_nvcc
+@pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
+def test_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
+    for number, code in enumerate(_candidates(task)):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_gpu(task, code, work) == "PASS"

@@ -1,0 +1,85 @@
+"""The rewriters behind the search's proposer contract."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.rewrite.parallelize import Parallelize
+from regrapht_core.rewrite.propose import rewriter_propose_fn, with_fallback
+from regrapht_core.rewrite.registry import default_registry, registry_of
+from regrapht_core.search.types import Proposal, ProposeRequest
+from regrapht_core.tasks.spec import Task
+from tests.core.rewrite import cases
+
+
+def _request(
+    task: Task = cases.SAXPY,
+    technique: str = "parallelization",
+    cancel: threading.Event | None = None,
+) -> ProposeRequest:
+    return ProposeRequest(task, "sequential", technique, task.source, cancel=cancel)
+
+
+def test_every_registered_technique_is_a_taxonomy_id() -> None:
+    known = {t.id for t in TECHNIQUES}
+    assert set(default_registry()) <= known
+    with pytest.raises(ValueError, match="not a technique id"):
+        registry_of([("parallelise", Parallelize())])
+
+
+def test_a_map_loop_is_proposed_by_the_parallelization_rewriter() -> None:
+    proposal = rewriter_propose_fn()(_request())
+    assert proposal.code is not None and "__global__" in proposal.code
+    assert proposal.producer == "rewriter:parallelization"
+    assert proposal.think.startswith("mapped each iteration")
+
+
+def test_a_reduction_loop_asked_to_parallelize_gets_the_reduction_rewriter() -> None:
+    proposal = rewriter_propose_fn()(_request(cases.SUM))
+    assert proposal.code is not None and "__shfl_down_sync" in proposal.code
+    assert proposal.producer == "rewriter:warp_shuffle_reduction"
+
+
+def test_candidates_are_handed_out_once_each_then_the_step_says_so() -> None:
+    propose = rewriter_propose_fn()
+    first, second, third = (propose(_request(cases.MATRIX_ADD)) for _ in range(3))
+    assert first.code is not None and "blockIdx.y" in first.code
+    assert second.code is not None and "blockIdx.y" not in second.code
+    assert third.code is None and "all 2 rewriter candidates" in third.message
+
+
+def test_refusals_carry_the_reason() -> None:
+    proposal = rewriter_propose_fn()(_request(cases.PREFIX_SUM))
+    assert proposal.code is None
+    assert proposal.producer == "rewriter:parallelization"
+    assert "loop-carried dependence" in proposal.message
+
+
+def test_unknown_techniques_and_cancellation_produce_no_code() -> None:
+    propose = rewriter_propose_fn()
+    assert propose(_request(technique="tensor_cores")).code is None
+    cancelled = threading.Event()
+    cancelled.set()
+    assert propose(_request(cancel=cancelled)).message == "cancelled"
+
+
+def test_the_model_is_asked_only_when_the_rewriters_have_nothing() -> None:
+    asked: list[str] = []
+
+    def model(request: ProposeRequest) -> Proposal:
+        asked.append(request.task.name)
+        return Proposal("// model code", producer="model:fake")
+
+    propose = with_fallback(rewriter_propose_fn(), model)
+    assert propose(_request()).producer == "rewriter:parallelization"
+    assert propose(_request(cases.PREFIX_SUM)).producer == "model:fake"
+    assert asked == ["prefix_sum"]
+
+
+def test_params_reach_the_rewriter() -> None:
+    propose = rewriter_propose_fn(params={"parallelization": {"block_size": 128}})
+    proposal = propose(_request())
+    assert proposal.code is not None and "= 128;" in proposal.code
