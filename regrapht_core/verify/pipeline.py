@@ -429,6 +429,11 @@ class Verifier:
         limits = replace(
             self._limits_for(self.config.run_timeout_s * 10, small), isolate_network=False
         )
+        # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
+        # through these (root-owned, unlistable) parents. Earlier stages' runs are over.
+        for parent in (root.parent, root):
+            parent.mkdir(exist_ok=True)
+            parent.chmod(0o711)
         for check in ("memcheck", "racecheck"):
             folder = root / check
             write_cases(folder, small, reps=1)
