@@ -17,7 +17,7 @@ import tree_sitter
 
 from regrapht_core.rewrite.syntax import canon, strip_parens, text, walk
 
-__all__ = ["Affine", "affine", "literal_int", "mentions", "stride_key"]
+__all__ = ["Affine", "additive_terms", "affine", "factors", "literal_int", "mentions", "stride_key"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,51 +49,51 @@ def literal_int(node: tree_sitter.Node) -> int | None:
         return None
 
 
-def _terms(node: tree_sitter.Node, sign: int) -> list[tuple[int, tree_sitter.Node]]:
+def additive_terms(node: tree_sitter.Node, sign: int) -> list[tuple[int, tree_sitter.Node]]:
     node = strip_parens(node)
     if node.type == "binary_expression":
         op = text(node.child_by_field_name("operator") or node.children[1])
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op in ("+", "-") and left is not None and right is not None:
-            return _terms(left, sign) + _terms(right, sign if op == "+" else -sign)
+            return additive_terms(left, sign) + additive_terms(right, sign if op == "+" else -sign)
     if node.type == "unary_expression" and text(node.children[0]) in ("-", "+"):
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            return _terms(argument, -sign if text(node.children[0]) == "-" else sign)
+            return additive_terms(argument, -sign if text(node.children[0]) == "-" else sign)
     return [(sign, node)]
 
 
-def _factors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+def factors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     node = strip_parens(node)
     if node.type == "binary_expression":
         op = text(node.child_by_field_name("operator") or node.children[1])
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op == "*" and left is not None and right is not None:
-            return _factors(left) + _factors(right)
+            return factors(left) + factors(right)
     return [node]
 
 
 def affine(index: tree_sitter.Node, var: str) -> Affine | None:
     """``index`` as ``sign * stride * var + rest``, or ``None`` when it is not affine in var."""
     var_terms, rest = [], []
-    for sign, term in _terms(index, 1):
+    for sign, term in additive_terms(index, 1):
         if not mentions(term, var):
             rest.append((sign, term))
             continue
-        factors = _factors(term)
-        direct = [f for f in factors if f.type == "identifier" and text(f) == var]
-        others = [f for f in factors if not (f.type == "identifier" and text(f) == var)]
+        parts = factors(term)
+        direct = [f for f in parts if f.type == "identifier" and text(f) == var]
+        others = [f for f in parts if not (f.type == "identifier" and text(f) == var)]
         if len(direct) != 1 or any(mentions(f, var) for f in others):
             return None
         var_terms.append((sign, others))
     if len(var_terms) != 1:
         return None
-    sign, factors = var_terms[0]
-    ordered = sorted(factors, key=canon)
+    sign, stride_parts = var_terms[0]
+    ordered = sorted(stride_parts, key=canon)
     stride = " * ".join(canon(f) for f in ordered if canon(f) != "1")
     return Affine(sign, stride, tuple(ordered), tuple(rest))
 
 
 def stride_key(node: tree_sitter.Node) -> str:
     """A bound in the same canonical form as :attr:`Affine.stride`."""
-    return " * ".join(canon(f) for f in sorted(_factors(node), key=canon) if canon(f) != "1")
+    return " * ".join(canon(f) for f in sorted(factors(node), key=canon) if canon(f) != "1")

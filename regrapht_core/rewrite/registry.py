@@ -12,9 +12,13 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.rewrite.grid_stride import GridStrideLoop
+from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import Rewriter
 from regrapht_core.rewrite.reduction import ParallelReduction
+from regrapht_core.rewrite.restrict import ReadOnlyRestrict
+from regrapht_core.rewrite.unroll import LoopUnrolling
 
 __all__ = ["Registry", "default_registry", "registry_of"]
 
@@ -35,7 +39,14 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 def default_registry() -> Registry:
     reduction = ParallelReduction()
-    rewriters: list[Rewriter] = [Parallelize(), reduction]
+    rewriters: list[Rewriter] = [
+        Parallelize(),
+        reduction,
+        GridStrideLoop(),
+        LaunchConfiguration(),
+        ReadOnlyRestrict(),
+        LoopUnrolling(),
+    ]
     pairs = [(r.technique, r) for r in rewriters]
     pairs.append(("parallelization", reduction))
     return registry_of(pairs)

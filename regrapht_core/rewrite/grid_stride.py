@@ -1,0 +1,138 @@
+"""Grid-stride loop: each thread walks the data by the grid size, so any grid covers any n.
+
+Applies to the one-thread-per-element shape only. ``return`` inside the guarded body meant
+"done with my element"; in the loop it becomes ``continue``. Kernels that synchronise
+(``__syncthreads``) or use the thread coordinates beyond the index are refused: threads would
+run different trip counts through a barrier, or the body assumes one element per thread.
+
+Two candidates: the kernel alone (same launch), and the kernel with its 1-D launches capped
+at ``blocks_per_sm`` (default 32) blocks per multiprocessor, which is where grid-stride
+loops pay off (fewer, fuller blocks).
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from regrapht_core.rewrite.affine import mentions
+from regrapht_core.rewrite.kernels import GuardedKernel, guarded_kernel, kernels, launches
+from regrapht_core.rewrite.launch_grid import capped_grid_edits
+from regrapht_core.rewrite.protocol import (
+    Applicability,
+    Refusal,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.syntax import (
+    Edit,
+    NameAllocator,
+    apply_edits,
+    loop_ancestor,
+    parse,
+    render,
+    text,
+    walk,
+)
+
+__all__ = ["GridStrideLoop"]
+
+
+def _loop_edits(shape: GuardedKernel) -> list[Edit]:
+    kernel = shape.kernel
+    for node in walk(shape.body):
+        if node.type == "call_expression" and text(
+            node.child_by_field_name("function") or node
+        ) in (
+            "__syncthreads",
+            "__syncwarp",
+        ):
+            raise Refusal(
+                f"`{kernel.name}` synchronises threads; a grid-stride loop could deadlock"
+            )
+        leaves = node.type == "goto_statement" or (
+            node.type == "break_statement"
+            and loop_ancestor(node, shape.body) is None
+            and not _in_switch(node, shape.body)
+        )
+        if leaves:
+            raise Refusal(f"`{kernel.name}` leaves its element with {node.type.split('_')[0]}")
+    if any(mentions(shape.body, name) for name in ("threadIdx", "blockIdx")):
+        raise Refusal(f"`{kernel.name}` uses the thread coordinates beyond its element index")
+    for node in walk(shape.body):
+        if node.type in ("assignment_expression", "update_expression"):
+            target = node.child_by_field_name("left") or node.child_by_field_name("argument")
+            if target is not None and text(target) == shape.var:
+                raise Refusal(f"`{kernel.name}` changes its index `{shape.var}`")
+    returns = []
+    for node in walk(shape.body):
+        if node.type == "return_statement":
+            if loop_ancestor(node, shape.body) is not None:
+                raise Refusal(f"`{kernel.name}` returns from inside a loop of its body")
+            returns.append(Edit.replace(node, "continue;"))
+    body = render(shape.body, returns)
+    op = "<=" if shape.inclusive else "<"
+    index = text(shape.declaration).rstrip(";").strip()
+    loop = (
+        f"for ({index}; {shape.var} {op} {text(shape.bound)}; "
+        f"{shape.var} += blockDim.x * gridDim.x) {body}"
+    )
+    return [Edit.replace(shape.declaration, ""), Edit.replace(shape.guard, loop)]
+
+
+def _in_switch(node: tree_sitter.Node, stop: tree_sitter.Node) -> bool:
+    current = node.parent
+    while current is not None and current != stop:
+        if current.type == "switch_statement":
+            return True
+        current = current.parent
+    return False
+
+
+class GridStrideLoop:
+    technique = "grid_stride_loop"
+
+    def applies(self, code: str, context: RewriteContext) -> Applicability:
+        try:
+            self._build(code, {})
+        except Refusal as refusal:
+            return Applicability.no(refusal.reason)
+        return Applicability.yes()
+
+    def apply(
+        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    ) -> list[RewriteCandidate]:
+        try:
+            return self._build(code, params or {})
+        except Refusal:
+            return []
+
+    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
+        root = parse(code).root_node
+        edits: list[Edit] = []
+        reasons, converted = [], []
+        for kernel in kernels(root):
+            try:
+                edits += _loop_edits(guarded_kernel(kernel))
+                converted.append(kernel.name)
+            except Refusal as refusal:
+                reasons.append(refusal.reason)
+        if not converted:
+            raise Refusal("; ".join(reasons) or "the code has no kernel")
+        names = ", ".join(f"`{k}`" for k in converted)
+        source = code.encode("utf-8")
+        candidates = [
+            RewriteCandidate(apply_edits(source, edits), f"turned {names} into grid-stride loops")
+        ]
+        per_sm = int(params.get("blocks_per_sm", 32))
+        sites = [site for name in converted for site in launches(root, name)]
+        capped = capped_grid_edits(root, sites, per_sm, NameAllocator(root))
+        if capped:
+            candidates.append(
+                RewriteCandidate(
+                    apply_edits(source, edits + capped),
+                    f"turned {names} into grid-stride loops and capped their grids at "
+                    f"{per_sm} blocks per multiprocessor",
+                )
+            )
+        return candidates

@@ -1,0 +1,70 @@
+"""Grids sized from the device: a host helper that caps a launch at N blocks per SM.
+
+Only valid for kernels that cover their data whatever the grid (grid-stride loops, the
+reduction kernels); callers decide that. 1-D launches only: a ``dim3`` grid is left alone.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from regrapht_core.rewrite.kernels import enclosing_function
+from regrapht_core.rewrite.syntax import Edit, NameAllocator, declared_name, text, walk
+
+__all__ = ["capped_grid_edits", "is_dim3"]
+
+
+def _helper(name: str) -> str:
+    return "\n".join(
+        [
+            f"static unsigned int {name}(long long wanted, int blocks_per_sm) {{",
+            "  int device = 0;",
+            "  int sms = 0;",
+            "  if (cudaGetDevice(&device) != cudaSuccess ||",
+            "      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != "
+            "cudaSuccess ||",
+            "      sms <= 0) {",
+            "    return static_cast<unsigned int>(wanted);",
+            "  }",
+            "  const long long cap = static_cast<long long>(sms) * blocks_per_sm;",
+            "  return static_cast<unsigned int>(wanted < cap ? wanted : cap);",
+            "}",
+            "",
+        ]
+    )
+
+
+def is_dim3(expr: tree_sitter.Node, scope: tree_sitter.Node | None) -> bool:
+    """Whether ``expr`` is (or names a variable declared as) a ``dim3``."""
+    if "dim3" in text(expr):
+        return True
+    if expr.type != "identifier" or scope is None:
+        return False
+    for node in walk(scope):
+        if node.type == "declaration":
+            for declarator in node.children_by_field_name("declarator"):
+                name = declared_name(declarator)
+                if name is not None and text(name) == text(expr):
+                    return "dim3" in text(node.child_by_field_name("type") or node)
+    return False
+
+
+def capped_grid_edits(
+    root: tree_sitter.Node, sites: list[tree_sitter.Node], per_sm: int, names: NameAllocator
+) -> list[Edit]:
+    """Edits capping every 1-D launch in ``sites`` (none when any of them is not 1-D)."""
+    grids = []
+    for site in sites:
+        syntax = next(c for c in site.children if c.type == "kernel_call_syntax")
+        grid, block = syntax.named_children[0], syntax.named_children[1]
+        function = enclosing_function(site)
+        if is_dim3(grid, function) or is_dim3(block, function):
+            return []
+        grids.append(grid)
+    if not grids:
+        return []
+    helper = names.fresh("capped_grid")
+    first = next(c for c in root.named_children if c.type not in ("preproc_include", "comment"))
+    edits = [Edit.insert(first.start_byte, _helper(helper))]
+    edits += [Edit.replace(g, f"{helper}({text(g)}, {per_sm})") for g in grids]
+    return edits
