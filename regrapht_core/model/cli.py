@@ -41,6 +41,7 @@ def model() -> None:
 @click.option("--n-ctx", type=click.IntRange(min=256), default=_LLAMA.n_ctx, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Default: llama.cpp's.")
 @click.option("--gpu-layers", type=int, default=_LLAMA.n_gpu_layers, show_default=True)
+@click.option("--chat-format", default=None, help="For GGUF files without a chat template.")
 @click.option("--prompt", default=_CHECK_PROMPT, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -52,6 +53,7 @@ def check(
     n_ctx: int,
     threads: int | None,
     gpu_layers: int,
+    chat_format: str | None,
     prompt: str,
     max_tokens: int,
     seed: int,
@@ -59,7 +61,9 @@ def check(
     """Print which model is used and where it comes from, then time a short answer."""
     settings = ModelSettings(
         model=spec,
-        llama=LlamaSettings(n_ctx=n_ctx, n_threads=threads, n_gpu_layers=gpu_layers),
+        llama=LlamaSettings(
+            n_ctx=n_ctx, n_threads=threads, n_gpu_layers=gpu_layers, chat_format=chat_format
+        ),
         server=ServerSettings(model=server_model, allow_remote=allow_remote),
     )
     try:

@@ -148,7 +148,13 @@ class OpenAIServerModel:
             raise ModelError(f"{self._base}/models answered something that is not JSON.") from exc
         finally:
             conn.close()
-        return [str(entry.get("id", "")) for entry in body.get("data", []) if entry.get("id")]
+        entries = body.get("data") if isinstance(body, dict) else None
+        if not isinstance(entries, list):
+            raise ModelError(
+                f"{self._base}/models is not an OpenAI-compatible model list. Check the URL "
+                "(it usually ends in /v1)."
+            )
+        return [str(e["id"]) for e in entries if isinstance(e, dict) and e.get("id")]
 
     def generate(
         self,

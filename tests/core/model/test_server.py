@@ -106,13 +106,25 @@ def test_not_a_url_is_refused() -> None:
         check_local("ftp://127.0.0.1/v1", allow_remote=False)
 
 
+def test_a_server_that_is_not_openai_compatible_is_named(scripted: str) -> None:
+    _Scripted.script = [(200, b"<html>hello</html>")]
+    with pytest.raises(ModelError, match="not JSON"):
+        OpenAIServerModel.connect(scripted, ServerSettings())
+    _Scripted.script = [(200, b'{"models": []}')]
+    with pytest.raises(ModelError, match="not an OpenAI-compatible model list"):
+        OpenAIServerModel.connect(scripted, ServerSettings())
+
+
 class _Scripted(http.server.BaseHTTPRequestHandler):
     """Busy twice, then a stream with junk lines: what retries and the SSE reader must survive."""
 
     script: ClassVar[list[tuple[int, bytes]]] = []
 
+    def do_GET(self) -> None:
+        self.do_POST()
+
     def do_POST(self) -> None:
-        self.rfile.read(int(self.headers["Content-Length"]))
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
         status, body = self.script.pop(0)
         self.send_response(status)
         self.send_header("Content-Type", "text/event-stream")
