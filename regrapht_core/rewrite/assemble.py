@@ -93,6 +93,17 @@ def body_lines(body: tree_sitter.Node, edits: Sequence[Edit], indent: str) -> st
     return indent_block(render(body, edits), body.start_point[1], indent)
 
 
+def _host_induction_variable(entry: EntryFunction) -> list[Edit]:
+    """A C-style ``int i;`` that only served the loop is dead once the loop is a kernel."""
+    if entry.loop.var_type is not None:
+        return []
+    for statement in entry.prelude:
+        declarators = statement.children_by_field_name("declarator")
+        if statement.type == "declaration" and [text(d) for d in declarators] == [entry.loop.var]:
+            return [Edit.replace(statement, "")]
+    return []
+
+
 def assemble(
     code: str,
     root: tree_sitter.Node,
@@ -113,6 +124,7 @@ def assemble(
         *outside,
         Edit.insert(entry.definition.start_byte, kernels + "\n"),
         Edit.replace(loop, replacement),
+        *_host_induction_variable(entry),
     ]
     result = apply_edits(code.encode("utf-8"), edits)
     includes = {

@@ -18,7 +18,9 @@ from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import Rewriter
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
+from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.unroll import LoopUnrolling
+from regrapht_core.rewrite.vectorize import VectorizedAccess
 
 __all__ = ["Registry", "default_registry", "registry_of"]
 
@@ -46,6 +48,9 @@ def default_registry() -> Registry:
         LaunchConfiguration(),
         ReadOnlyRestrict(),
         LoopUnrolling(),
+        VectorizedAccess(),
+        TransferMinimization(),
+        PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
     pairs.append(("parallelization", reduction))

@@ -180,3 +180,25 @@ def test_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Pa
         work = tmp_path / str(number)
         work.mkdir()
         assert run_on_gpu(task, code, work) == "PASS"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("task", "original", "mutant"),
+    [
+        (
+            cases.STENCIL,
+            "cudaMemcpy(d_out, out, out_bytes, cudaMemcpyHostToDevice);",
+            "cudaSuccess;",
+        ),
+        (cases.SUM, "s += other;", "s = other;"),
+        (cases.MAX_REDUCTION, "(blockDim.x + 31u) / 32u", "1"),
+    ],
+    ids=["dropped-upload", "wrong-combine", "one-warp"],
+)
+def test_the_cpu_check_catches_broken_candidates(
+    task: Task, original: str, mutant: str, tmp_path: Path
+) -> None:
+    (code,) = _candidates(task)
+    assert original in code
+    assert run_on_cpu(task, code.replace(original, mutant), tmp_path) != "PASS"
