@@ -432,6 +432,8 @@ class _Analysis:
                     and parent.child_by_field_name("function") == node
                 ):
                     continue
+                if text(node) in IO_NAMES:
+                    raise Refusal(f"{where} does I/O (`{text(parent)}`)")
                 if parent.type == "qualified_identifier" or text(node) in names:
                     continue
                 if self.symbols.plain_name(text(node)):

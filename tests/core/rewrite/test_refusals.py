@@ -90,6 +90,11 @@ def test_helpers_that_write_through_pointers_are_refused() -> None:
     assert "address" in _verdict("  for (int i = 0; i < n; ++i) put(&y[i], x[i]);", helper)
 
 
+def test_helpers_that_print_are_refused() -> None:
+    helper = "static float loud(float v) { std::cout << v; return v; }\n"
+    assert "I/O" in _verdict("  for (int i = 0; i < n; ++i) y[i] = loud(x[i]);", helper)
+
+
 def test_helpers_that_touch_globals_are_refused() -> None:
     helper = "float scale = 2.0f;\nstatic float f2(float v) { return v * scale; }\n"
     assert "`scale`" in _verdict("  for (int i = 0; i < n; ++i) y[i] = f2(x[i]);", helper)
