@@ -6,7 +6,6 @@ between candidates and the best verified result so far is still written.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -16,19 +15,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from regrapht_core.graph.paths import snapshot_path
-from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.taxonomy import display_name
-from regrapht_core.model.resolve import default_cache_dir, load_model, resolve_source
 from regrapht_core.model.settings import ModelSettings
-from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
-from regrapht_core.optimize.proposers import ModelProposer
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search import SearchConfig, SearchProgress
 from regrapht_core.search.trace import write_trace
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.parsing import language_for_path
-from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.pipeline import Verifier
 
 __all__ = ["EXIT_NOTHING_FOUND", "optimize"]
 
@@ -42,6 +36,17 @@ _DEFAULTS = SearchConfig()
 @click.option("--loop", "loop", type=click.IntRange(min=1), help="A line inside the loop instead.")
 @click.option("--budget", type=click.IntRange(min=1), default=_DEFAULTS.budget, show_default=True)
 @click.option("--depth-cap", type=click.IntRange(min=1), default=_DEFAULTS.depth_cap)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Stop after this many seconds (checked between candidates); keeps the best so far.",
+)
+@click.option(
+    "--rewriters/--no-rewriters",
+    default=True,
+    show_default=True,
+    help="Let deterministic rewriters apply the techniques they can (off: model only).",
+)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--model", "model_spec", help="GGUF path, embedded model name or local server URL.")
 @click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False))
@@ -54,6 +59,8 @@ def optimize(
     loop: int | None,
     budget: int,
     depth_cap: int,
+    time_limit: float | None,
+    rewriters: bool,
     seed: int,
     model_spec: str | None,
     snapshot: Path | None,
@@ -72,31 +79,24 @@ def optimize(
         line=None if loop is None else loop - 1,
         origin=str(file),
     )
-    graph = load_snapshot(snapshot_path(snapshot)).graph
-    settings = ModelSettings(model=model_spec)
-    model = load_model(
-        resolve_source(settings, os.environ), settings, cache_dir=default_cache_dir(os.environ)
+    search = SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit)
+    optimizer = Optimizer(
+        JobSettings(
+            search=search,
+            model=ModelSettings(model=model_spec),
+            snapshot=snapshot,
+            rewriters=rewriters,
+            seed=seed,
+        )
     )
-    verifier = Verifier(VerifyConfig())
-    if verifier.device is None:
+    if not optimizer.gpu:
         console.print(
             "[yellow]No GPU found: candidates are checked and compiled, but not run or timed."
             " Nothing can be verified faster on this machine.[/]"
         )
-    config = SearchConfig(budget=budget, depth_cap=depth_cap)
     outcome = _run_with_progress(
         console,
-        lambda progress_fn, cancel: optimize_task(
-            task,
-            graph,
-            propose_fn=ModelProposer(model, graph, seed=seed),
-            verifier=verifier,
-            config=config,
-            model=model.name,
-            seed=seed,
-            progress_fn=progress_fn,
-            cancel=cancel,
-        ),
+        lambda progress_fn, cancel: optimizer.run(task, progress_fn=progress_fn, cancel=cancel),
         budget,
     )
     if trace is not None:

@@ -19,9 +19,10 @@ from regrapht_core.graph.retrieval import rank_examples
 from regrapht_core.graph.taxonomy import display_name, technique
 from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
 from regrapht_core.model.protocol import CodeModel, FinishReason
+from regrapht_core.rewrite.propose import RewriterProposer
 from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
-__all__ = ["ModelProposer", "first_of"]
+__all__ = ["ModelProposer", "first_of", "step_proposer"]
 
 _log = logging.getLogger(__name__)
 
@@ -108,3 +109,14 @@ def first_of(*proposers: ProposeFn) -> ProposeFn:
         return refusal
 
     return propose
+
+
+def step_proposer(
+    model: CodeModel, graph: ReGraph, *, seed: int = 0, rewriters: bool = True
+) -> ProposeFn:
+    """The proposer every job uses: rewriters where they apply, the model otherwise.
+
+    ``rewriters=False`` is the model-only ablation the benchmarks compare against.
+    """
+    by_model = ModelProposer(model, graph, seed=seed)
+    return first_of(RewriterProposer(), by_model) if rewriters else by_model

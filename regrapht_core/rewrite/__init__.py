@@ -8,7 +8,7 @@ See docs/rewriters.md.
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
-from regrapht_core.rewrite.propose import RewriterProposer, rewriter_propose_fn, with_fallback
+from regrapht_core.rewrite.propose import RewriterProposer, rewriter_propose_fn
 from regrapht_core.rewrite.protocol import (
     Applicability,
     RewriteCandidate,
@@ -43,5 +43,4 @@ __all__ = [
     "default_registry",
     "registry_of",
     "rewriter_propose_fn",
-    "with_fallback",
 ]

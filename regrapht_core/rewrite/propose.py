@@ -17,7 +17,7 @@ from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext, Rew
 from regrapht_core.rewrite.registry import Registry, default_registry
 from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
-__all__ = ["RewriterProposer", "rewriter_propose_fn", "with_fallback"]
+__all__ = ["RewriterProposer", "rewriter_propose_fn"]
 
 
 class RewriterProposer:
@@ -81,13 +81,3 @@ def rewriter_propose_fn(
 ) -> ProposeFn:
     """The proposer the search calls; ``params`` holds per-technique knobs."""
     return RewriterProposer(registry, params)
-
-
-def with_fallback(first: ProposeFn, then: ProposeFn) -> ProposeFn:
-    """Ask ``first`` (rewriters: cheap, exact); ask ``then`` (the model) when it has no code."""
-
-    def propose(request: ProposeRequest) -> Proposal:
-        proposal = first(request)
-        return proposal if proposal.code is not None else then(request)
-
-    return propose

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
+import time
 from collections.abc import Callable
 
 from regrapht_core.search.rollout import rollout_action
@@ -40,12 +41,13 @@ def run_search(
     rng: random.Random,
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> SearchResult:
     """Search for the fastest verified rewrite of ``task.source``.
 
     Deterministic given ``rng``, the proposals and the verifier results, so a recorded
-    trace replays exactly. ``cancel`` is honoured between candidates; the best verified
-    result so far is still returned.
+    trace replays exactly. ``cancel`` and ``config.time_limit_s`` (read from ``clock``)
+    are honoured between candidates; the best verified result so far is still returned.
     """
     search = _Search(
         task,
@@ -56,6 +58,7 @@ def run_search(
         rng=rng,
         progress_fn=progress_fn,
         cancel=cancel,
+        clock=clock,
     )
     return search.run()
 
@@ -72,6 +75,7 @@ class _Search:
         rng: random.Random,
         progress_fn: Callable[[SearchProgress], None] | None,
         cancel: threading.Event | None,
+        clock: Callable[[], float],
     ) -> None:
         self.task, self.graph, self.config, self.rng = task, graph, config, rng
         self.propose_fn, self.evaluate_fn = propose_fn, evaluate_fn
@@ -83,6 +87,9 @@ class _Search:
         self.tree.nodes[self.tree.root] = root
         self.closed: set[tuple[str, str]] = set()
         self.best_speedup: float | None = None
+        self.clock = clock
+        limit = config.time_limit_s
+        self.deadline = None if limit is None else clock() + limit
 
     def run(self) -> SearchResult:
         iterations = 0
@@ -102,6 +109,8 @@ class _Search:
             return "cancelled"
         if len(self.trace) >= self.config.budget:
             return "budget"
+        if self.deadline is not None and self.clock() >= self.deadline:
+            return "time limit"
         return None
 
     # -- one iteration -------------------------------------------------------------------

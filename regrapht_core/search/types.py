@@ -72,6 +72,9 @@ class SearchConfig:
     budget: int = 200
     """Candidate evaluations (every proposal counts, cached or not), the paper's unit."""
     max_iterations: int | None = None
+    time_limit_s: float | None = None
+    """Wall-clock limit, checked between candidates like cancellation (a model step on a
+    CPU can take a minute; the limit does not interrupt it)."""
     exploration: float = 1.0
     rollout_lambda: float = 0.1
     rollout_epsilon: float = 0.2
@@ -83,6 +86,8 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if self.budget < 1 or self.depth_cap < 1:
             raise ValueError("budget and depth_cap must be at least 1")
+        if self.time_limit_s is not None and self.time_limit_s <= 0:
+            raise ValueError("time_limit_s must be positive")
         if not 0.0 <= self.rollout_epsilon <= 1.0:
             raise ValueError("rollout_epsilon must lie in [0, 1]")
 

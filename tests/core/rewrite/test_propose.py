@@ -7,8 +7,9 @@ import threading
 import pytest
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.optimize.proposers import first_of
 from regrapht_core.rewrite.parallelize import Parallelize
-from regrapht_core.rewrite.propose import rewriter_propose_fn, with_fallback
+from regrapht_core.rewrite.propose import rewriter_propose_fn
 from regrapht_core.rewrite.registry import default_registry, registry_of
 from regrapht_core.search.types import Proposal, ProposeRequest
 from regrapht_core.tasks.spec import Task
@@ -73,7 +74,7 @@ def test_the_model_is_asked_only_when_the_rewriters_have_nothing() -> None:
         asked.append(request.task.name)
         return Proposal("// model code", producer="model:fake")
 
-    propose = with_fallback(rewriter_propose_fn(), model)
+    propose = first_of(rewriter_propose_fn(), model)
     assert propose(_request()).producer == "rewriter:parallelization"
     assert propose(_request(cases.PREFIX_SUM)).producer == "model:fake"
     assert asked == ["prefix_sum"]

@@ -86,6 +86,7 @@ def search(
         rng=random.Random(seed),
         progress_fn=progress.append,
         cancel=None,
+        clock=lambda: 0.0,
     )
     state.run()
     return state, progress
@@ -265,6 +266,27 @@ def test_cancel_stops_between_candidates_and_keeps_the_best_so_far() -> None:
     assert result.best is not None and result.best.result.speedup == 3.0
 
 
+def test_time_limit_stops_between_candidates_and_keeps_the_best_so_far() -> None:
+    now = [0.0]
+
+    def slow(code: str) -> VerifyResult:
+        now[0] += 10.0  # every verification takes ten (fake) seconds
+        return Verifier({("A",) * k: float(k) for k in range(1, 50)})(code)
+
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A"], "A": ["A"]}),
+        propose_fn=propose,
+        evaluate_fn=slow,
+        config=SearchConfig(budget=100, depth_cap=40, rollout_epsilon=0.0, time_limit_s=25.0),
+        rng=random.Random(0),
+        clock=lambda: now[0],
+    )
+    assert result.stop_reason == "time limit" and not result.cancelled
+    assert len(result.candidates) == 3
+    assert result.best is not None and result.best.result.speedup == 3.0
+
+
 def test_without_gpu_nothing_is_best_but_the_deepest_compiled_candidate_is_kept() -> None:
     verifier = Verifier({("A",): None, ("A", "B"): None})
     state, _ = search(Graph({"sequential": ["A"], "A": ["B", "X"]}), verifier, budget=10)
@@ -298,3 +320,5 @@ def test_config_rejects_nonsense() -> None:
         SearchConfig(budget=0)
     with pytest.raises(ValueError, match="epsilon"):
         SearchConfig(rollout_epsilon=1.5)
+    with pytest.raises(ValueError, match="time_limit_s"):
+        SearchConfig(time_limit_s=0)

@@ -1,0 +1,99 @@
+"""What every optimization job needs, loaded once: the graph, the verifier, the model.
+
+The CLI runs one job and the language server many; both build an ``Optimizer`` from one
+settings value and call ``run``. The model loads on the first job (a GGUF load takes a
+second or more, which a language server must not spend before ``initialized``), and is
+shared by later jobs: calls on one model are serialised by its backend.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.snapshot import load_snapshot
+from regrapht_core.model.protocol import CodeModel
+from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
+from regrapht_core.model.settings import ModelSettings
+from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
+from regrapht_core.optimize.proposers import step_proposer
+from regrapht_core.search import SearchConfig, SearchProgress
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+
+__all__ = ["JobSettings", "Optimizer"]
+
+
+@dataclass(frozen=True, slots=True)
+class JobSettings:
+    search: SearchConfig = field(default_factory=SearchConfig)
+    model: ModelSettings = field(default_factory=ModelSettings)
+    verify: VerifyConfig = field(default_factory=VerifyConfig)
+    snapshot: Path | None = None
+    """``None``: ``$REGRAPHT_SNAPSHOT``, else the repository's snapshot."""
+    rewriters: bool = True
+    """Let deterministic rewriters answer the steps they can (off: model-only ablation)."""
+    seed: int = 0
+
+
+class Optimizer:
+    """Loads the snapshot and detects the GPU on construction; errors surface there."""
+
+    def __init__(
+        self,
+        settings: JobSettings,
+        *,
+        env: Mapping[str, str] = os.environ,
+        verifier: Verifier | None = None,
+        model_loader: Callable[[ModelSource, ModelSettings], CodeModel] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.graph: ReGraph = load_snapshot(snapshot_path(settings.snapshot)).graph
+        self.verifier = verifier or Verifier(settings.verify)
+        self.model_source = resolve_source(settings.model, env)
+        cache = default_cache_dir(env)
+        self._load = model_loader or (
+            lambda source, model: load_model(source, model, cache_dir=cache)
+        )
+        self._model: CodeModel | None = None
+        self._model_lock = threading.Lock()
+
+    @property
+    def gpu(self) -> bool:
+        return self.verifier.device is not None
+
+    def model(self) -> CodeModel:
+        """The model, loaded on first use; a ``ModelError`` names the file or URL to fix."""
+        with self._model_lock:
+            if self._model is None:
+                self._model = self._load(self.model_source, self.settings.model)
+            return self._model
+
+    def run(
+        self,
+        task: Task,
+        *,
+        progress_fn: Callable[[SearchProgress], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> OptimizeOutcome:
+        model = self.model()
+        settings = self.settings
+        return optimize_task(
+            task,
+            self.graph,
+            propose_fn=step_proposer(
+                model, self.graph, seed=settings.seed, rewriters=settings.rewriters
+            ),
+            verifier=self.verifier,
+            config=settings.search,
+            model=model.name,
+            seed=settings.seed,
+            progress_fn=progress_fn,
+            cancel=cancel,
+        )
