@@ -14,8 +14,12 @@ $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
 	touch $@
 
+# The main job on the bundled example. Without a GPU it ends with a compile-only result;
+# the time limit keeps the embedded model's CPU steps from running for many minutes.
+DEMO_FLAGS ?= --budget 12 --time-limit 240
 demo: $(STAMP)
-	$(BIN)/regrapht graph stats
+	$(BIN)/regrapht optimize examples/smooth.cpp --function smooth $(DEMO_FLAGS) \
+		--out build/smooth.regrapht.cu --trace build/smooth.trace.jsonl
 
 test: $(STAMP) lint typecheck unit
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import logging
-import os
-import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -26,6 +24,7 @@ import msgpack
 
 from regrapht_core.datatypes import EdgeExample, Trajectory
 from regrapht_core.errors import GraphError, GraphFormatError
+from regrapht_core.files import atomic_write
 from regrapht_core.graph.model import NODE_ID, ReGraph
 from regrapht_core.graph.taxonomy import SEQUENTIAL
 
@@ -131,23 +130,10 @@ def encode_snapshot(graph: ReGraph, build: BuildInfo) -> bytes:
 def save_snapshot(graph: ReGraph, build: BuildInfo, path: Path) -> None:
     """Write atomically: a crash leaves the old file or the new one, never half of one."""
     data = encode_snapshot(graph, build)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    created = False
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        created = True
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        temp.replace(path)
-    except BaseException as err:
-        if created:
-            temp.unlink(missing_ok=True)
-        if isinstance(err, OSError):
-            raise GraphError(f"cannot write the snapshot {path}: {err.strerror or err}") from err
-        raise
+        atomic_write(path, data)
+    except OSError as err:
+        raise GraphError(f"cannot write the snapshot {path}: {err.strerror or err}") from err
     _log.info("wrote %s (%d bytes, %r)", path, len(data), graph)
 
 

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from regrapht_core.files import atomic_write
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
@@ -49,6 +50,7 @@ _DEFAULTS = SearchConfig()
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--model", "model_spec", help="GGUF path, embedded model name or local server URL.")
+@click.option("--no-model", is_flag=True, help="Use no language model: rewriters only.")
 @click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Default: FILE.cu")
 @click.option("--trace", type=click.Path(path_type=Path, dir_okay=False), help="JSONL trace.")
@@ -63,6 +65,7 @@ def optimize(
     rewriters: bool,
     seed: int,
     model_spec: str | None,
+    no_model: bool,
     snapshot: Path | None,
     out: Path | None,
     trace: Path | None,
@@ -83,7 +86,7 @@ def optimize(
     optimizer = Optimizer(
         JobSettings(
             search=search,
-            model=ModelSettings(model=model_spec),
+            model=None if no_model else ModelSettings(model=model_spec),
             snapshot=snapshot,
             rewriters=rewriters,
             seed=seed,
@@ -100,6 +103,7 @@ def optimize(
         budget,
     )
     if trace is not None:
+        trace.parent.mkdir(parents=True, exist_ok=True)
         write_trace(outcome.search.candidates, trace)
     _summary(console, outcome)
     code = outcome.annotated_code()
@@ -107,8 +111,16 @@ def optimize(
         console.print(f"[red]No verified faster code found[/]: {outcome.failure_summary()}")
         raise click.exceptions.Exit(EXIT_NOTHING_FOUND)
     target = out or file.with_suffix(".regrapht.cu")
-    target.write_text(code, encoding="utf-8")
-    console.print(f"wrote {target}")
+    try:
+        atomic_write(target, code.encode("utf-8"))
+    except OSError as err:
+        raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from err
+    faster = outcome.faster
+    if faster is not None and faster.result.speedup is not None:
+        device = faster.result.device.name if faster.result.device else "the GPU"
+        console.print(f"wrote {target}: {faster.result.speedup:.2f}x faster, verified on {device}")
+    else:
+        console.print(f"wrote {target}: compiled only - not run, not timed (no GPU)")
 
 
 _Job = Callable[[Callable[[SearchProgress], None], threading.Event], OptimizeOutcome]
@@ -166,4 +178,9 @@ def _summary(console: Console, outcome: OptimizeOutcome) -> None:
         name = display_name(step.technique)
         table.add_row(str(number), name, step.producer, step.status, speedup)
     console.print(table)
-    console.print(f"candidates tried: {len(outcome.search.candidates)}")
+    wall = outcome.wall
+    console.print(
+        f"candidates tried: {len(outcome.search.candidates)}; {wall.total:.1f} s: "
+        f"proposing {wall.propose:.1f} s, compiling {wall.compile:.1f} s, "
+        f"running {wall.run:.1f} s, search {wall.search:.3f} s"
+    )

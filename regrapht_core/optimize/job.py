@@ -9,16 +9,39 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from regrapht_core.optimize.header import render_header
 from regrapht_core.search import SearchConfig, SearchProgress, SearchResult, run_search
-from regrapht_core.search.types import Candidate, GraphView, ProposeFn
+from regrapht_core.search.types import Candidate, GraphView, Proposal, ProposeFn, ProposeRequest
 from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.result import VerifyResult
 
-__all__ = ["OptimizeOutcome", "optimize_task"]
+__all__ = ["OptimizeOutcome", "WallTime", "optimize_task"]
+
+
+@dataclass(slots=True)
+class WallTime:
+    """Where a job's seconds went; ``search`` is what the search itself cost."""
+
+    total: float = 0.0
+    propose: float = 0.0
+    """The model and the rewriters."""
+    compile: float = 0.0
+    """Static gate and nvcc."""
+    run: float = 0.0
+    """Correctness runs and timing on the GPU."""
+
+    @property
+    def search(self) -> float:
+        return max(0.0, self.total - self.propose - self.compile - self.run)
+
+    def as_dict(self) -> dict[str, float]:
+        parts = ("total", "propose", "compile", "run", "search")
+        return {part: round(getattr(self, part), 3) for part in parts}
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +51,7 @@ class OptimizeOutcome:
     model: str
     gpu: bool
     """Whether candidates could be run; without a GPU nothing is verified or timed."""
+    wall: WallTime = field(default_factory=WallTime)
 
     @property
     def faster(self) -> Candidate | None:
@@ -77,14 +101,38 @@ def optimize_task(
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> OptimizeOutcome:
+    wall = WallTime()
+    clock = time.perf_counter
+
+    def propose(request: ProposeRequest) -> Proposal:
+        start = clock()
+        try:
+            return propose_fn(request)
+        finally:
+            wall.propose += clock() - start
+
+    def evaluate(code: str) -> VerifyResult:
+        start = clock()
+        built = verifier.build(task, code)
+        wall.compile += clock() - start
+        if isinstance(built, VerifyResult):
+            return built
+        start = clock()
+        try:
+            return verifier.run(built)
+        finally:
+            wall.run += clock() - start
+
+    start = clock()
     result = run_search(
         task,
         graph,
-        propose_fn=propose_fn,
-        evaluate_fn=lambda code: verifier.verify(task, code),
+        propose_fn=propose,
+        evaluate_fn=evaluate,
         config=config,
         rng=random.Random(seed),
         progress_fn=progress_fn,
         cancel=cancel,
     )
-    return OptimizeOutcome(task, result, model, gpu=verifier.device is not None)
+    wall.total = clock() - start
+    return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regrapht_core.errors import ConfigError
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
@@ -22,24 +23,34 @@ from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_mod
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
+from regrapht_core.rewrite.propose import RewriterProposer
 from regrapht_core.search import SearchConfig, SearchProgress
+from regrapht_core.search.types import ProposeFn
 from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
-__all__ = ["JobSettings", "Optimizer"]
+__all__ = ["NO_MODEL", "JobSettings", "Optimizer"]
+
+NO_MODEL = "none (rewriters only)"
 
 
 @dataclass(frozen=True, slots=True)
 class JobSettings:
     search: SearchConfig = field(default_factory=SearchConfig)
-    model: ModelSettings = field(default_factory=ModelSettings)
+    model: ModelSettings | None = field(default_factory=ModelSettings)
+    """``None``: no language model; only the deterministic rewriters propose (fast, exact,
+    and the way to run where no model file can be installed)."""
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     snapshot: Path | None = None
     """``None``: ``$REGRAPHT_SNAPSHOT``, else the repository's snapshot."""
     rewriters: bool = True
     """Let deterministic rewriters answer the steps they can (off: model-only ablation)."""
     seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.model is None and not self.rewriters:
+            raise ConfigError("no model and no rewriters: nothing could propose a candidate")
 
 
 class Optimizer:
@@ -56,7 +67,7 @@ class Optimizer:
         self.settings = settings
         self.graph: ReGraph = load_snapshot(snapshot_path(settings.snapshot)).graph
         self.verifier = verifier or Verifier(settings.verify)
-        self.model_source = resolve_source(settings.model, env)
+        self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)
         self._load = model_loader or (
             lambda source, model: load_model(source, model, cache_dir=cache)
@@ -68,8 +79,10 @@ class Optimizer:
     def gpu(self) -> bool:
         return self.verifier.device is not None
 
-    def model(self) -> CodeModel:
+    def model(self) -> CodeModel | None:
         """The model, loaded on first use; a ``ModelError`` names the file or URL to fix."""
+        if self.model_source is None or self.settings.model is None:
+            return None
         with self._model_lock:
             if self._model is None:
                 self._model = self._load(self.model_source, self.settings.model)
@@ -84,15 +97,19 @@ class Optimizer:
     ) -> OptimizeOutcome:
         model = self.model()
         settings = self.settings
+        if model is None:
+            propose_fn: ProposeFn = RewriterProposer()
+        else:
+            propose_fn = step_proposer(
+                model, self.graph, seed=settings.seed, rewriters=settings.rewriters
+            )
         return optimize_task(
             task,
             self.graph,
-            propose_fn=step_proposer(
-                model, self.graph, seed=settings.seed, rewriters=settings.rewriters
-            ),
+            propose_fn=propose_fn,
             verifier=self.verifier,
             config=settings.search,
-            model=model.name,
+            model=NO_MODEL if model is None else model.name,
             seed=settings.seed,
             progress_fn=progress_fn,
             cancel=cancel,
