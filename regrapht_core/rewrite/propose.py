@@ -54,12 +54,15 @@ class RewriterProposer:
         producer = f"rewriter:{request.technique}"
         rewriters = self._registry.get(request.technique, ())
         if not rewriters:
-            return Proposal(None, producer=producer, message="no rewriter for this technique")
+            return Proposal(
+                None, producer=producer, message="no rewriter for this technique", retryable=False
+            )
         if request.cancel is not None and request.cancel.is_set():
             return Proposal(None, producer=producer, message="cancelled")
         found, reasons = self._candidates(request)
         if not found:
-            return Proposal(None, producer=producer, message=reasons or "nothing to rewrite")
+            message = reasons or "nothing to rewrite"
+            return Proposal(None, producer=producer, message=message, retryable=False)
         key = (hashlib.sha256(request.code.encode("utf-8")).hexdigest(), request.technique)
         index = self._cursor.get(key, 0)
         if index >= len(found):
@@ -67,6 +70,7 @@ class RewriterProposer:
                 None,
                 producer=producer,
                 message=f"all {len(found)} rewriter candidates for this step were proposed",
+                retryable=False,
             )
         self._cursor[key] = index + 1
         technique, candidate = found[index]

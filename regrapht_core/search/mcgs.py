@@ -210,17 +210,21 @@ class _Search:
         self, technique: str, code: str, parent: int | None, action: str, phase: str
     ) -> Candidate | None:
         request = ProposeRequest(self.task, technique, action, code, cancel=self.cancel)
-        candidate = self.attempt(request, parent, phase)
-        if (
-            candidate is not None
-            and candidate.result.status.failed
-            and self.config.retry_with_feedback
-        ):
+        attempted = self.attempt(request, parent, phase)
+        if attempted is None:
+            return None
+        candidate, retryable = attempted
+        if candidate.result.status.failed and retryable and self.config.retry_with_feedback:
             retry = dataclasses.replace(request, feedback=candidate.result.feedback)
-            candidate = self.attempt(retry, parent, "retry") or candidate
+            again = self.attempt(retry, parent, "retry")
+            if again is not None:
+                candidate = again[0]
         return candidate
 
-    def attempt(self, request: ProposeRequest, parent: int | None, phase: str) -> Candidate | None:
+    def attempt(
+        self, request: ProposeRequest, parent: int | None, phase: str
+    ) -> tuple[Candidate, bool] | None:
+        """The evaluated proposal, and whether a retry of this step could differ."""
         if self.stop_reason() is not None:
             return None
         proposal = self.propose_fn(request)
@@ -257,7 +261,7 @@ class _Search:
                     len(self.trace), self.config.budget, request.technique, self.best_speedup
                 )
             )
-        return candidate
+        return candidate, proposal.code is not None or proposal.retryable
 
     def value(self, candidate: Candidate) -> float:
         reward = candidate.result.reward

@@ -55,6 +55,9 @@ class Proposal:
     """Who made it (``model:<name>``, ``rewriter:<technique>``), recorded in the trace."""
     message: str = ""
     """Why there is no code, when there is none."""
+    retryable: bool = True
+    """``False`` when asking again for this step cannot give a different answer (a
+    deterministic proposer's refusal): the search then spends no budget on a retry."""
 
 
 ProposeFn = Callable[[ProposeRequest], Proposal]

@@ -315,6 +315,22 @@ def test_no_code_from_the_proposer_is_a_failed_candidate() -> None:
     assert result.best is None and result.stop_reason == "exhausted"
 
 
+def test_a_deterministic_refusal_is_not_retried() -> None:
+    def refuse(request: ProposeRequest) -> Proposal:
+        return Proposal(None, message="no rewriter for this technique", retryable=False)
+
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A", "B"]}),
+        propose_fn=refuse,
+        evaluate_fn=Verifier({}),
+        config=SearchConfig(budget=10),
+        rng=random.Random(0),
+    )
+    assert [c.phase for c in result.candidates] == ["expand", "expand"]
+    assert result.stop_reason == "exhausted"
+
+
 def test_config_rejects_nonsense() -> None:
     with pytest.raises(ValueError, match="budget"):
         SearchConfig(budget=0)
