@@ -16,7 +16,14 @@ from collections.abc import Sequence
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph, example_sort_key
 
-__all__ = ["BM25_B", "BM25_K1", "bm25_scores", "rank_examples", "tokenize"]
+__all__ = [
+    "BM25_B",
+    "BM25_K1",
+    "bm25_scores",
+    "rank_all_examples",
+    "rank_examples",
+    "tokenize",
+]
 
 BM25_K1 = 1.2
 """Term-frequency saturation; the usual default, code repeats identifiers a lot."""
@@ -67,7 +74,18 @@ def rank_examples(
     Equal scores fall back to the canonical example order, so the ranking never depends on
     the order the examples were merged in. Raises ``GraphError`` when there is no such edge.
     """
-    examples = graph.examples(node, candidate)
+    return _most_similar(graph.examples(node, candidate), code, limit)
+
+
+def rank_all_examples(graph: ReGraph, code: str, *, limit: int) -> tuple[EdgeExample, ...]:
+    """Examples from every edge, most similar ``before`` first: code-RAG without the graph."""
+    examples = [example for u, v in graph.edges for example in graph.examples(u, v)]
+    return _most_similar(examples, code, limit)
+
+
+def _most_similar(
+    examples: Sequence[EdgeExample], code: str, limit: int | None
+) -> tuple[EdgeExample, ...]:
     scores = bm25_scores(tokenize(code), [tokenize(example.before) for example in examples])
     ranked = sorted(
         zip(scores, examples, strict=True),

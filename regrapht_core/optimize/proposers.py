@@ -12,17 +12,18 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
-from regrapht_core.graph.retrieval import rank_examples
+from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
 from regrapht_core.graph.taxonomy import display_name, technique
 from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
 from regrapht_core.model.protocol import CodeModel, FinishReason
 from regrapht_core.rewrite.propose import RewriterProposer
 from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
-__all__ = ["ModelProposer", "first_of", "step_proposer"]
+__all__ = ["ONE_SHOT_STYLES", "ModelProposer", "OneShotProposer", "first_of", "step_proposer"]
 
 _log = logging.getLogger(__name__)
 
@@ -48,12 +49,12 @@ class ModelProposer:
         self.producer = f"model:{model.name}"
 
     def __call__(self, request: ProposeRequest) -> Proposal:
-        known = technique(request.technique)
+        name, description = self._describe(request)
         prompt = build_step_prompt(
             code=request.code,
             entry_signature=request.task.signature,
-            technique=display_name(request.technique),
-            description=known.description if known else request.technique,
+            technique=name,
+            description=description,
             examples=self._examples(request),
             feedback=request.feedback or None,
             budget_tokens=self.model.context_tokens - self.max_tokens,
@@ -74,8 +75,14 @@ class ModelProposer:
         parsed = parse_response(completion.text, entry_name=request.task.entry)
         if isinstance(parsed, NoCode):
             return self._none(parsed.reason)
-        think = f"{display_name(request.technique)} ({prompt.examples_used} examples shown)"
+        think = f"{name} ({prompt.examples_used} examples shown)"
         return Proposal(parsed.code, think=think, producer=self.producer)
+
+    def _describe(self, request: ProposeRequest) -> tuple[str, str]:
+        """The technique's display name and description for the prompt."""
+        known = technique(request.technique)
+        description = known.description if known else request.technique
+        return display_name(request.technique), description
 
     def _examples(self, request: ProposeRequest) -> Sequence[EdgeExample]:
         if not self.graph.has_edge(request.from_technique, request.technique):
@@ -91,6 +98,35 @@ class ModelProposer:
     def _none(self, reason: str) -> Proposal:
         _log.info("model proposed nothing: %s", reason)
         return Proposal(None, producer=self.producer, message=reason)
+
+
+ONE_SHOT_STYLES = ("plain", "cot", "rag")
+
+_PORT = (
+    "Port the sequential code to CUDA and make it as fast as you can on an NVIDIA GPU: "
+    "run the loop's iterations in parallel threads and use any optimization that helps."
+)
+_THINK = " Think step by step first: say which optimizations apply and why, then write the code."
+
+
+class OneShotProposer(ModelProposer):
+    """The model-only baselines: ``plain`` prompting, ``cot`` (reason first), ``rag``
+    (the most similar examples from the whole graph, edges ignored)."""
+
+    def __init__(self, model: CodeModel, graph: ReGraph, *, style: str, **kwargs: Any) -> None:
+        if style not in ONE_SHOT_STYLES:
+            raise ValueError(f"style must be one of {ONE_SHOT_STYLES}, not {style!r}")
+        super().__init__(model, graph, **kwargs)
+        self.style = style
+        self.producer = f"model:{model.name}:{style}"
+
+    def _describe(self, request: ProposeRequest) -> tuple[str, str]:
+        return "CUDA port", _PORT + (_THINK if self.style == "cot" else "")
+
+    def _examples(self, request: ProposeRequest) -> Sequence[EdgeExample]:
+        if self.style != "rag":
+            return ()
+        return rank_all_examples(self.graph, request.code, limit=self.examples)
 
 
 def first_of(*proposers: ProposeFn) -> ProposeFn:

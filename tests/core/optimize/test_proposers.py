@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, TokenSink
-from regrapht_core.optimize.proposers import ModelProposer, first_of
+from regrapht_core.optimize.proposers import ModelProposer, OneShotProposer, first_of
 from regrapht_core.search.types import Proposal, ProposeRequest
 from tests.core.search.test_mcgs import TASK
 
@@ -124,3 +124,15 @@ def test_first_of_takes_the_first_proposer_with_code() -> None:
     assert first_of(refuse, answer)(request()).producer == "model:y"
     assert first_of(answer, refuse)(request()).producer == "model:y"
     assert first_of(refuse)(request()).message == "loop-carried dependence"
+
+
+def test_one_shot_styles_differ_only_in_reasoning_and_retrieved_examples() -> None:
+    prompts = {}
+    for style in ("plain", "cot", "rag"):
+        model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+        proposal = OneShotProposer(model, graph_with_example(), style=style)(request("cuda_port"))
+        assert proposal.code is not None and proposal.producer == f"model:scripted:{style}"
+        prompts[style] = model.prompts[0]
+    assert "Port the sequential code to CUDA" in prompts["plain"]
+    assert "Think step by step" in prompts["cot"] and "Think step by step" not in prompts["plain"]
+    assert "Example (saxpy)" in prompts["rag"] and "Example (saxpy)" not in prompts["plain"]

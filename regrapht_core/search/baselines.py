@@ -1,0 +1,102 @@
+"""The paper's comparison points, under the same interfaces, budget and trace as MCGS.
+
+* ``run_random_walks``: "ReGraphT without search" -- up to ``attempts`` walks from the
+  sequential code, each step a uniformly random successor on the graph, a walk ending at
+  its first failing step or the depth cap. No statistics guide it.
+* ``run_sampling``: the model-only baselines (plain prompting, chain of thought, code-RAG)
+  -- independent one-shot rewrites of the sequential code, as many as the budget allows;
+  which prompt is used is the proposer's business (``optimize.proposers.OneShotProposer``).
+
+Both reuse MCGS's bookkeeping (budget, cancellation, time limit, the verified-result cache,
+progress and the answer), so a comparison differs only in how actions are chosen.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import threading
+import time
+from collections.abc import Callable
+
+from regrapht_core.search.mcgs import _Search
+from regrapht_core.search.types import (
+    ROOT_TECHNIQUE,
+    EvaluateFn,
+    GraphView,
+    ProposeFn,
+    SearchConfig,
+    SearchProgress,
+    SearchResult,
+)
+from regrapht_core.tasks.spec import Task
+
+__all__ = ["ONE_SHOT_TECHNIQUE", "run_random_walks", "run_sampling"]
+
+ONE_SHOT_TECHNIQUE = "cuda_port"
+"""The pseudo-technique a one-shot proposer is asked for: "make this fast CUDA"."""
+
+Progress = Callable[[SearchProgress], None] | None
+
+
+class _RandomWalks(_Search):
+    def iterate(self) -> None:
+        technique, code, parent = ROOT_TECHNIQUE, self.task.source, None
+        for _ in range(self.config.depth_cap):
+            actions = self.graph.successors(technique)
+            if not actions:
+                break
+            action = self.rng.choice(list(actions))
+            candidate = self.apply(technique, code, parent, action, "rollout")
+            if candidate is None or candidate.result.status.failed:
+                break
+            technique, code, parent = action, candidate.code, candidate.index
+
+
+class _Sampling(_Search):
+    def iterate(self) -> None:
+        self.apply(ROOT_TECHNIQUE, self.task.source, None, ONE_SHOT_TECHNIQUE, "expand")
+
+
+def run_random_walks(
+    task: Task,
+    graph: GraphView,
+    *,
+    propose_fn: ProposeFn,
+    evaluate_fn: EvaluateFn,
+    config: SearchConfig,
+    rng: random.Random,
+    attempts: int = 5,
+    progress_fn: Progress = None,
+    cancel: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> SearchResult:
+    limited = _with_iterations(config, attempts)
+    return _RandomWalks(
+        task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn, config=limited,
+        rng=rng, progress_fn=progress_fn, cancel=cancel, clock=clock,
+    ).run()  # fmt: skip
+
+
+def run_sampling(
+    task: Task,
+    graph: GraphView,
+    *,
+    propose_fn: ProposeFn,
+    evaluate_fn: EvaluateFn,
+    config: SearchConfig,
+    rng: random.Random,
+    progress_fn: Progress = None,
+    cancel: threading.Event | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> SearchResult:
+    """``graph`` is unused (the baselines know no graph); it keeps one signature for all."""
+    return _Sampling(
+        task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn,
+        config=_with_iterations(config, config.budget), rng=rng, progress_fn=progress_fn,
+        cancel=cancel, clock=clock,
+    ).run()  # fmt: skip
+
+
+def _with_iterations(config: SearchConfig, iterations: int) -> SearchConfig:
+    return dataclasses.replace(config, max_iterations=iterations)

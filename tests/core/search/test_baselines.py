@@ -1,0 +1,67 @@
+"""Baselines under the MCGS interfaces: random walks on the graph, one-shot sampling."""
+
+from __future__ import annotations
+
+import random
+
+from regrapht_core.search.baselines import ONE_SHOT_TECHNIQUE, run_random_walks, run_sampling
+from regrapht_core.search.types import Proposal, ProposeRequest, SearchConfig
+from tests.core.search.test_mcgs import TASK, Graph, Verifier, propose, techniques
+
+
+def test_random_walks_make_at_most_five_attempts_and_stop_at_a_failure() -> None:
+    graph = Graph({"sequential": ["A", "B"], "A": ["A", "B"], "B": ["A", "B"]})
+    verifier = Verifier({("A",): 2.0, ("A", "A"): 3.0, ("B",): 1.5, ("B", "A"): 4.0})
+    result = run_random_walks(
+        TASK,
+        graph,
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        config=SearchConfig(budget=100, depth_cap=3, retry_with_feedback=False),
+        rng=random.Random(3),
+    )
+    assert result.stop_reason == "iterations"
+    walks = [c for c in result.candidates if c.parent is None]
+    assert len(walks) == 5
+    for candidate in result.candidates:
+        if candidate.parent is not None:  # a walk continues only from a verified step
+            assert result.candidates[candidate.parent].result.verified
+    assert result.best is not None
+    assert result.best.result.speedup == max(
+        c.result.speedup or 0.0 for c in result.candidates if c.result.verified
+    )
+
+
+def test_random_walks_replay_exactly_with_the_same_seed() -> None:
+    graph = Graph({"sequential": ["A", "B"], "A": ["A", "B"], "B": ["A"]})
+    verifier = Verifier({("A",): 2.0, ("B",): 1.5, ("B", "A"): 4.0, ("A", "B"): 1.0})
+
+    def run() -> list[tuple[str, ...]]:
+        result = run_random_walks(
+            TASK, graph, propose_fn=propose, evaluate_fn=verifier,
+            config=SearchConfig(budget=20, depth_cap=2), rng=random.Random(11),
+        )  # fmt: skip
+        return [techniques(c.code) for c in result.candidates]
+
+    assert run() == run()
+
+
+def test_sampling_asks_for_one_shot_ports_of_the_sequential_code_within_the_budget() -> None:
+    asked: list[ProposeRequest] = []
+
+    def port(request: ProposeRequest) -> Proposal:
+        asked.append(request)
+        return Proposal(f"{request.code}\n// {request.technique} {len(asked)}")
+
+    result = run_sampling(
+        TASK,
+        Graph({}),
+        propose_fn=port,
+        evaluate_fn=Verifier({(f"{ONE_SHOT_TECHNIQUE} 2",): 5.0}),
+        config=SearchConfig(budget=4, retry_with_feedback=False),
+        rng=random.Random(0),
+    )
+    assert len(result.candidates) == 4 and result.stop_reason == "budget"
+    assert {r.code for r in asked} == {TASK.source}
+    assert {r.technique for r in asked} == {ONE_SHOT_TECHNIQUE}
+    assert result.best is not None and result.best.result.speedup == 5.0
