@@ -13,6 +13,7 @@ from typing import Any
 import click
 from rich.console import Console
 
+from regrapht_core.bench.cli import bench
 from regrapht_core.errors import ReGraphTError
 from regrapht_core.graph.cli import graph
 from regrapht_core.model.cli import model
@@ -42,6 +43,7 @@ def main(verbose: int) -> None:
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
 
 
+main.add_command(bench)
 main.add_command(graph)
 main.add_command(model)
 main.add_command(optimize)

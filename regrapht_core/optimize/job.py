@@ -20,7 +20,10 @@ from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.result import VerifyResult
 
-__all__ = ["OptimizeOutcome", "WallTime", "optimize_task"]
+__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task"]
+
+SearchFn = Callable[..., SearchResult]
+"""``run_search`` or a baseline of ``search.baselines``: same keyword arguments."""
 
 
 @dataclass(slots=True)
@@ -100,7 +103,9 @@ def optimize_task(
     seed: int = 0,
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
+    search_fn: SearchFn = run_search,
 ) -> OptimizeOutcome:
+    """Run ``search_fn`` (MCGS, or a baseline with the same signature) and time its parts."""
     wall = WallTime()
     clock = time.perf_counter
 
@@ -124,7 +129,7 @@ def optimize_task(
             wall.run += clock() - start
 
     start = clock()
-    result = run_search(
+    result = search_fn(
         task,
         graph,
         propose_fn=propose,

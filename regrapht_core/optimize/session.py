@@ -21,10 +21,10 @@ from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.model.protocol import CodeModel
 from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
 from regrapht_core.model.settings import ModelSettings
-from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
+from regrapht_core.optimize.job import OptimizeOutcome, SearchFn, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
 from regrapht_core.rewrite.propose import RewriterProposer
-from regrapht_core.search import SearchConfig, SearchProgress
+from regrapht_core.search import SearchConfig, SearchProgress, run_search
 from regrapht_core.search.types import ProposeFn
 from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.config import VerifyConfig
@@ -88,29 +88,34 @@ class Optimizer:
                 self._model = self._load(self.model_source, self.settings.model)
             return self._model
 
+    def _step_proposer(self, model: CodeModel | None) -> ProposeFn:
+        if model is None:
+            return RewriterProposer()
+        settings = self.settings
+        return step_proposer(model, self.graph, seed=settings.seed, rewriters=settings.rewriters)
+
     def run(
         self,
         task: Task,
         *,
         progress_fn: Callable[[SearchProgress], None] | None = None,
         cancel: threading.Event | None = None,
+        search_fn: SearchFn = run_search,
+        propose_fn: ProposeFn | None = None,
     ) -> OptimizeOutcome:
+        """One job; ``search_fn`` and ``propose_fn`` replace MCGS and the step proposer
+        for the benchmark's baselines."""
         model = self.model()
         settings = self.settings
-        if model is None:
-            propose_fn: ProposeFn = RewriterProposer()
-        else:
-            propose_fn = step_proposer(
-                model, self.graph, seed=settings.seed, rewriters=settings.rewriters
-            )
         return optimize_task(
             task,
             self.graph,
-            propose_fn=propose_fn,
+            propose_fn=propose_fn or self._step_proposer(model),
             verifier=self.verifier,
             config=settings.search,
             model=NO_MODEL if model is None else model.name,
             seed=settings.seed,
             progress_fn=progress_fn,
             cancel=cancel,
+            search_fn=search_fn,
         )

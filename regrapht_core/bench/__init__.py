@@ -1,0 +1,1 @@
+"""The benchmark runner: a task suite times search methods, results as JSON with provenance."""

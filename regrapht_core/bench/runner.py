@@ -1,0 +1,194 @@
+"""Run a task suite with one or more search methods and record what was measured.
+
+Every method gets the same budget, verifier and seed, so the numbers differ only by how
+candidates were chosen and who proposed them. Results are rewritten after every task, so
+a run cut short (a time limit on the GPU machine) still leaves a valid file with the tasks
+done so far. Provenance (device, driver, nvcc, commit, command) comes from the verifier's
+own device probe, never from the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from regrapht_core.errors import ConfigError, ReGraphTError
+from regrapht_core.files import atomic_write
+from regrapht_core.optimize.job import OptimizeOutcome, SearchFn
+from regrapht_core.optimize.proposers import ONE_SHOT_STYLES, OneShotProposer
+from regrapht_core.optimize.session import Optimizer
+from regrapht_core.search import run_search
+from regrapht_core.search.baselines import run_random_walks, run_sampling
+from regrapht_core.tasks.extract import extract_task
+from regrapht_core.tasks.parsing import language_for_path
+
+__all__ = ["METHODS", "SuiteTask", "load_manifest", "run_suite", "summarise"]
+
+METHODS = ("mcgs", "walks", *ONE_SHOT_STYLES)
+"""``mcgs``: ReGraphT; ``walks``: random walks on the graph; ``plain``/``cot``/``rag``:
+one-shot model baselines (need a model)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SuiteTask:
+    name: str
+    file: Path
+    function: str
+    family: str
+
+
+def load_manifest(path: Path) -> list[SuiteTask]:
+    """``[[task]]`` tables with ``file`` (relative to the manifest), ``function``, ``family``."""
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        return [
+            SuiteTask(
+                name=str(entry.get("name") or Path(entry["file"]).stem),
+                file=path.parent / entry["file"],
+                function=str(entry["function"]),
+                family=str(entry.get("family", "")),
+            )
+            for entry in document.get("task", [])
+        ]
+    except (OSError, tomllib.TOMLDecodeError, KeyError, TypeError) as err:
+        raise ConfigError(f"{path}: not a task manifest ({err!r})") from err
+
+
+def _search_for(method: str, optimizer: Optimizer) -> tuple[SearchFn, Any]:
+    if method == "mcgs":
+        return run_search, None
+    if method == "walks":
+        return run_random_walks, None
+    model = optimizer.model()
+    if model is None:
+        raise ConfigError(f"the {method!r} baseline prompts a model: run it with a model")
+    return run_sampling, OneShotProposer(model, optimizer.graph, style=method)
+
+
+def _record(suite_task: SuiteTask, method: str, outcome: OptimizeOutcome) -> dict[str, Any]:
+    answer = outcome.faster
+    best = outcome.search.best
+    statuses: dict[str, int] = {}
+    for candidate in outcome.search.candidates:
+        statuses[candidate.result.status] = statuses.get(candidate.result.status, 0) + 1
+    return {
+        "task": suite_task.name,
+        "family": suite_task.family,
+        "method": method,
+        "passed": answer is not None,
+        "speedup": answer.result.speedup if answer else None,
+        "best_verified_speedup": best.result.speedup if best else None,
+        "timing_mode": answer.result.timing.mode if answer and answer.result.timing else None,
+        "techniques": [step.technique for step in outcome.search.path],
+        "producers": [step.producer for step in outcome.search.path],
+        "candidates": len(outcome.search.candidates),
+        "statuses": statuses,
+        "stop_reason": outcome.search.stop_reason,
+        "wall_s": outcome.wall.as_dict(),
+        "failure": None if answer else outcome.failure_summary()[:300],
+    }
+
+
+def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """pass@1 (a verified, faster answer) and speedup@1 statistics per method."""
+    by_method: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        by_method.setdefault(record["method"], []).append(record)
+    summary = {}
+    for method, rows in by_method.items():
+        speedups = [row["speedup"] for row in rows if row["passed"]]
+        summary[method] = {
+            "tasks": len(rows),
+            "passed": len(speedups),
+            "pass_at_1": round(len(speedups) / len(rows), 4),
+            "geomean_speedup_passed": (
+                round(math.exp(statistics.fmean(math.log(s) for s in speedups)), 3)
+                if speedups
+                else None
+            ),
+            "median_speedup_passed": round(statistics.median(speedups), 3) if speedups else None,
+        }
+    return summary
+
+
+def _commit() -> str:
+    if commit := os.environ.get("REGRAPHT_COMMIT"):
+        return commit
+    probe = subprocess.run(
+        ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return probe.stdout.strip() or "unknown"
+
+
+def run_suite(
+    tasks: list[SuiteTask],
+    methods: list[str],
+    optimizer: Optimizer,
+    *,
+    out: Path,
+    on_done: Callable[[dict[str, Any]], None] | None = None,
+) -> dict[str, Any]:
+    """Run every task with every method; ``out`` is rewritten after each run."""
+    device = optimizer.verifier.device
+    settings = optimizer.settings
+    document: dict[str, Any] = {
+        "benchmark": "task suite: pass@1 and speedup@1 per method",
+        "device": device.name if device else None,
+        "driver": device.driver if device else None,
+        "nvcc": device.nvcc if device else None,
+        "arch": device.arch if device else None,
+        "commit": _commit(),
+        "command": " ".join(["regrapht", *sys.argv[1:]]),
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "config": {
+            "budget": settings.search.budget,
+            "depth_cap": settings.search.depth_cap,
+            "time_limit_s": settings.search.time_limit_s,
+            "model": settings.model.model if settings.model else None,
+            "rewriters": settings.rewriters,
+            "seed": settings.seed,
+            "methods": methods,
+        },
+        "runs": [],
+    }
+    for suite_task in tasks:
+        for method in methods:
+            try:
+                source = suite_task.file.read_text(encoding="utf-8")
+                task = extract_task(
+                    source,
+                    language_for_path(suite_task.file),
+                    function=suite_task.function,
+                    origin=str(suite_task.file),
+                )
+                search_fn, propose_fn = _search_for(method, optimizer)
+                outcome = optimizer.run(task, search_fn=search_fn, propose_fn=propose_fn)
+                record = _record(suite_task, method, outcome)
+            except (OSError, ReGraphTError) as err:
+                record = {
+                    "task": suite_task.name,
+                    "family": suite_task.family,
+                    "method": method,
+                    "passed": False,
+                    "speedup": None,
+                    "failure": f"{type(err).__name__}: {err}"[:300],
+                }
+            document["runs"].append(record)
+            document["summary"] = summarise(document["runs"])
+            atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
+            if on_done is not None:
+                on_done(record)
+    return document
