@@ -1,32 +1,20 @@
 #!/usr/bin/env bash
 # The GPU machine's one command: install the carried wheels, run every `gpu` test, run the
 # GPU benchmarks and write their JSON results (benchmarks/results/, and $OUT when set).
-#
-# The machine has Python 3.12 with numpy, pytest, networkx and msgpack but no network: the
-# rest travels as wheels in the ignored folder .whl/ (see docs/verification-design.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 OUT_DIR="${OUT:-benchmarks/results}"
 mkdir -p "$OUT_DIR"
 LOG="$OUT_DIR/gpu-check.log"
-export REGRAPHT_COMMIT="${REGRAPHT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
-export PYTHONUNBUFFERED=1
-
+: >"$LOG"
+source scripts/gpu-env.sh >>"$LOG" 2>&1 || exit 1
 {
     echo "== gpu-check $(date -u +%FT%TZ) commit ${REGRAPHT_COMMIT}"
     nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader || true
     nvcc --version | tail -n 2
     python3 --version
-} 2>&1 | tee "$LOG"
-
-if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl 2>&1 | tee -a "$LOG" || exit 1
-    export PYTHONPATH="/tmp/site:${PWD}"
-else
-    export PYTHONPATH="${PWD}"
-fi
+} 2>&1 | tee -a "$LOG"
 
 status=0
 python3 -m pytest -m gpu -p no:cacheprovider --continue-on-collection-errors tests 2>&1 | tee -a "$LOG" \
