@@ -1,0 +1,13 @@
+// Image op: interleaved 8-bit RGB to 8-bit gray with integer weights (exact comparison).
+// regrapht: width = 4096; height = 4096
+// regrapht: rgb[height*width*3] in ~ image(width=width, height=height, channels=3); gray[height*width] out
+void rgb_to_gray(int width, int height, const unsigned char* rgb, unsigned char* gray) {
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            int r = rgb[3 * (y * width + x)];
+            int g = rgb[3 * (y * width + x) + 1];
+            int b = rgb[3 * (y * width + x) + 2];
+            gray[y * width + x] = (unsigned char)((77 * r + 150 * g + 29 * b + 128) >> 8);
+        }
+    }
+}

@@ -1,0 +1,10 @@
+// First-order IIR filter y[i] = a*y[i-1] + (1-a)*x[i]: a linear recurrence, refused by the
+// parallelizer (loop-carried dependence through y).
+// regrapht: n = 1<<24; a = 0.9; x[n] in; y[n] out
+void iir1(int n, float a, const float* x, float* y) {
+    if (n <= 0) return;
+    y[0] = x[0];
+    for (int i = 1; i < n; ++i) {
+        y[i] = a * y[i - 1] + (1.0f - a) * x[i];
+    }
+}

@@ -1,0 +1,14 @@
+// Search: index of the first element above a threshold in sorted data, or -1, by a linear
+// scan with an early break (about 3/4 of the array is read). The break makes the trip
+// count data-dependent: refused by the parallelizer.
+// regrapht: n = 1<<25; t = 0.75; x[n] in ~ sorted(0, 1)
+int find_first_above(int n, float t, const float* x) {
+    int found = -1;
+    for (int i = 0; i < n; ++i) {
+        if (x[i] > t) {
+            found = i;
+            break;
+        }
+    }
+    return found;
+}

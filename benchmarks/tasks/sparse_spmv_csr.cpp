@@ -1,0 +1,16 @@
+// Sparse matrix-vector product, CSR: y = A x with m rows, n columns and 16 nonzeros per
+// row on average (row pointers and sorted column indices drawn by the csr distribution).
+// The nonzero count is a parameter, as in cuSPARSE, so device buffers can be sized.
+// regrapht: m = 1<<19; n = 1<<19; nnz = m*16
+// regrapht: row_ptr[m+1] in ~ csr(col=col_idx, cols=n); col_idx[nnz] in; vals[nnz] in ~ normal(0, 1)
+// regrapht: x[n] in; y[m] out
+void spmv_csr(int m, int n, int nnz, const int* row_ptr, const int* col_idx, const float* vals,
+              const float* x, float* y) {
+    for (int i = 0; i < m; ++i) {
+        float acc = 0.0f;
+        for (int p = row_ptr[i]; p < row_ptr[i + 1]; ++p) {
+            acc += vals[p] * x[col_idx[p]];
+        }
+        y[i] = acc;
+    }
+}
