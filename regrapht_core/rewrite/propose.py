@@ -47,7 +47,7 @@ class RewriterProposer:
                     found += [(rewriter.technique, c) for c in made]
                 else:
                     reasons.append(rewriter.applies(request.code, context).reason)
-            self._offered[key] = (found, "; ".join(r for r in reasons if r))
+            self._offered[key] = (found, "; ".join(dict.fromkeys(r for r in reasons if r)))
         return self._offered[key]
 
     def __call__(self, request: ProposeRequest) -> Proposal:

@@ -84,3 +84,10 @@ def test_params_reach_the_rewriter() -> None:
     propose = rewriter_propose_fn(params={"parallelization": {"block_size": 128}})
     proposal = propose(_request())
     assert proposal.code is not None and "= 128;" in proposal.code
+
+
+def test_a_reason_two_rewriters_share_is_given_once() -> None:
+    proposal = rewriter_propose_fn()(_request(cases.PREFIX_SUM))
+    assert proposal.code is None and proposal.message
+    parts = proposal.message.split("; ")
+    assert len(parts) == len(set(parts))
