@@ -90,7 +90,8 @@ class LoopFacts:
     used: set[str] = field(default_factory=set)
     """Parameters and prelude locals the loop (body or bounds) reads."""
     outer_continues: list[tree_sitter.Node] = field(default_factory=list)
-    inner_loops: dict[str, CountedLoop] = field(default_factory=dict)
+    inner_loops: dict[str, list[CountedLoop]] = field(default_factory=dict)
+    """Counted inner loops by variable; sibling loops may reuse a name."""
 
     @property
     def written(self) -> set[str]:
@@ -211,7 +212,7 @@ class _Analysis:
                 self.target_name(w) == inner.var for w in walk(inner.body) if self.is_write(w)
             )
             if not assigned:
-                self.facts.inner_loops[inner.var] = inner
+                self.facts.inner_loops.setdefault(inner.var, []).append(inner)
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -569,13 +570,16 @@ class _Analysis:
     def inner_offset(self, term: tree_sitter.Node, stride: str, access: tree_sitter.Node) -> bool:
         """``term`` is an inner loop variable running over ``[0, stride)`` around ``access``."""
         term = strip_parens(term)
-        inner = self.facts.inner_loops.get(text(term)) if term.type == "identifier" else None
-        if inner is None or not inner.starts_at_zero() or inner.inclusive:
+        loops = self.facts.inner_loops.get(text(term), []) if term.type == "identifier" else []
+        around = [
+            loop for loop in loops if loop.body.start_byte <= access.start_byte < loop.body.end_byte
+        ]
+        if not around:
             return False
-        if stride_key(inner.upper) != stride:
+        inner = max(around, key=lambda loop: loop.body.start_byte)  # the innermost one
+        if not inner.starts_at_zero() or inner.inclusive:
             return False
-        body = inner.body
-        return body.start_byte <= access.start_byte < body.end_byte
+        return stride_key(inner.upper) == stride
 
     def ownership(self) -> None:
         var = self.loop.var

@@ -202,3 +202,36 @@ def test_the_cpu_check_catches_broken_candidates(
     (code,) = _candidates(task)
     assert original in code
     assert run_on_cpu(task, code.replace(original, mutant), tmp_path) != "PASS"
+
+
+def _two_row_passes(second_bound: str) -> Task:
+    source = (
+        "void two_pass(int rows, int cols, const float* x, float* y) {\n"
+        "  for (int r = 0; r < rows; ++r) {\n"
+        "    for (int c = 0; c < cols; ++c) y[r * cols + c] = x[r * cols + c];\n"
+        f"    for (int c = 0; c < {second_bound}; ++c) y[r * cols + c] *= 2.0f;\n"
+        "  }\n}\n"
+    )
+    return cases.make_task(
+        "two_pass",
+        source,
+        "void two_pass(int rows, int cols, const float* x, float* y)",
+        (
+            cases._scalar("rows"),
+            cases._scalar("cols"),
+            cases._pointer("x", length="rows * cols"),
+            cases._pointer("y", cases.Role.OUT, "rows * cols"),
+        ),
+        sizes=({"rows": 3, "cols": 5},),
+    )
+
+
+def test_sibling_inner_loops_may_reuse_a_variable_name() -> None:
+    task = _two_row_passes("cols")
+    assert Parallelize().apply(task.source, RewriteContext(task))
+
+
+def test_each_access_is_judged_by_the_loop_around_it() -> None:
+    task = _two_row_passes("2 * cols")  # the second pass runs into the next row
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "y[r * cols + c]" in verdict.reason
