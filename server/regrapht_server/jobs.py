@@ -1,0 +1,167 @@
+"""Optimization jobs: queued one at a time for the GPU, cancellable, isolated from the loop.
+
+A search runs for minutes in a worker thread while the event loop keeps answering the
+editor. Threads cannot be interrupted, so every job carries a ``threading.Event`` that the
+search (and the model) checks between steps; setting it stops the job within about a
+second and keeps the best result found so far. Timings are only comparable when nothing
+else uses the GPU, so jobs wait for each other. The optimizer (graph, verifier, model) is
+built for the current settings when a job starts, never while one runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import threading
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Protocol
+
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.session import Optimizer
+from regrapht_core.search import SearchProgress
+from regrapht_core.tasks.spec import Task
+from regrapht_core.verify.device import Query, query_command
+from regrapht_core.verify.pipeline import Verifier
+from regrapht_server.settings import Settings, environment, job_settings
+
+__all__ = ["Engine", "Job", "Runner"]
+
+log = logging.getLogger(__name__)
+
+
+class Runner(Protocol):
+    """What the engine needs of an ``Optimizer`` (tests substitute a scripted one)."""
+
+    @property
+    def gpu(self) -> bool: ...
+
+    def run(
+        self,
+        task: Task,
+        *,
+        progress_fn: Callable[[SearchProgress], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> OptimizeOutcome: ...
+
+
+@dataclass(eq=False)
+class Job:
+    id: str
+    """Also the work-done progress token, so a client that shows the progress can cancel it."""
+    uri: str
+    function: str
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+
+def _device_query(index: int | None) -> Query:
+    """``nvidia-smi`` ignores ``CUDA_VISIBLE_DEVICES``: ask it about the chosen GPU, so the
+    device named in a result is the one that ran it."""
+    if index is None:
+        return query_command
+
+    def query(argv: Sequence[str]) -> str | None:
+        if argv and argv[0] == "nvidia-smi":
+            argv = [argv[0], f"--id={index}", *argv[1:]]
+        return query_command(argv)
+
+    return query
+
+
+class Engine:
+    def __init__(
+        self,
+        build: Callable[[Settings], Runner] | None = None,
+        *,
+        environ: MutableMapping[str, str] = os.environ,
+    ) -> None:
+        self.settings = Settings()
+        """Replaced whole on a settings change; read when the next job starts."""
+        self._build = build or self._build_optimizer
+        self._environ = environ
+        self._base_environ = dict(environ)
+        self._runner: Runner | None = None
+        self._built_for: Settings | None = None
+        self._gpu = asyncio.Lock()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regrapht-job")
+        self._jobs: dict[str, Job] = {}
+        self._ids = itertools.count(1)
+
+    @property
+    def busy(self) -> bool:
+        return self._gpu.locked()
+
+    def has_job(self, uri: str, function: str) -> bool:
+        """Whether a job on this function is queued or running."""
+        return any(job.uri == uri and job.function == function for job in self._jobs.values())
+
+    def start(self, uri: str, function: str) -> Job | None:
+        """A new job, or ``None`` while one on the same function is queued or running."""
+        if self.has_job(uri, function):
+            return None
+        job = Job(f"regrapht-job-{next(self._ids)}", uri, function)
+        self._jobs[job.id] = job
+        return job
+
+    def finish(self, job: Job) -> None:
+        self._jobs.pop(job.id, None)
+
+    def cancel(self, ids: Iterable[str] | None = None) -> list[str]:
+        """Cancel the jobs named (all when ``None``); the ids of those that were found."""
+        chosen = (
+            list(self._jobs.values())
+            if ids is None
+            else [self._jobs[i] for i in ids if i in self._jobs]
+        )
+        for job in chosen:
+            job.cancel.set()
+        return [job.id for job in chosen]
+
+    async def run(
+        self,
+        job: Job,
+        task: Task,
+        *,
+        started: Callable[[bool], None],
+        report: Callable[[SearchProgress], None],
+    ) -> OptimizeOutcome:
+        """Wait for the GPU, then search; ``started(gpu)`` and ``report`` run on the loop."""
+        loop = asyncio.get_running_loop()
+
+        def progress(update: SearchProgress) -> None:
+            # At exit the loop may close before the worker notices the cancel.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(report, update)
+
+        async with self._gpu:
+            runner = await loop.run_in_executor(self._worker, self._current)
+            started(runner.gpu)
+            search = partial(runner.run, task, progress_fn=progress, cancel=job.cancel)
+            return await loop.run_in_executor(self._worker, search)
+
+    def close(self) -> None:
+        """Cancel everything; the worker finishes its current candidate and exits."""
+        self.cancel()
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    def _current(self) -> Runner:
+        settings = self.settings
+        if self._runner is None or self._built_for != settings:
+            self._runner = None  # a failed build is retried by the next job
+            self._runner = self._build(settings)
+            self._built_for = settings
+        return self._runner
+
+    def _build_optimizer(self, settings: Settings) -> Runner:
+        for key in ("PATH", "CUDA_VISIBLE_DEVICES"):
+            self._environ.pop(key, None)
+        self._environ.update(environment(settings, self._base_environ))
+        job = job_settings(settings)
+        verifier = Verifier(job.verify, query=_device_query(settings.gpu_index))
+        log.info("optimizer for %s", settings)
+        return Optimizer(job, verifier=verifier)

@@ -1,0 +1,535 @@
+"""The whole LSP surface of ReGraphT; the work is done by the modules next to it.
+
+A search takes minutes, so it is not a code action resolve (no progress, no cancel there):
+the code action carries a ``regrapht.optimize`` command, whose handler reports work-done
+progress, runs the job off the event loop, and offers the result as an annotated
+``workspace/applyEdit`` the user previews. Everything a job does to the user's files goes
+through that edit; the server itself never writes a file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict, dataclass
+from enum import StrEnum
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+from pygls.uris import from_fs_path, to_fs_path
+from pygls.workspace import TextDocument
+
+from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.search import SearchProgress
+from regrapht_core.tasks.extract import extract_task
+from regrapht_core.tasks.spec import SourceLanguage, Task
+from regrapht_server import edits
+from regrapht_server.hover import hover_markdown
+from regrapht_server.jobs import Engine, Job
+from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
+from regrapht_server.regions import ParseCache, Parsed, Region, document_language
+from regrapht_server.settings import SECTION, parse_settings
+
+__all__ = ["CANCEL", "OPTIMIZE", "OptimizeTarget", "ReGraphTServer", "Status", "server"]
+
+log = logging.getLogger(__name__)
+
+OPTIMIZE = "regrapht.optimize"
+CANCEL = "regrapht.cancel"
+ACTION_TITLE = "Optimize to CUDA (ReGraphT)"
+RERUN = "Re-run"
+_SOURCE = "ReGraphT"
+_SETTING_FOR = {GraphError: "snapshotPath", ModelError: "model"}
+"""Core errors name CLI flags and environment variables; in the editor, the setting is the fix."""
+
+
+class Status(StrEnum):
+    """What ``regrapht.optimize`` returns, for the extension and for scripts."""
+
+    APPLIED = "applied"
+    NOT_APPLIED = "not-applied"
+    """The client refused or the user discarded the edit."""
+    NO_RESULT = "no-result"
+    STALE = "stale"
+    """The function changed while the job ran; a re-run was offered."""
+    BUSY = "busy"
+    NOT_A_TASK = "not-a-task"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class OptimizeTarget:
+    """The argument of ``regrapht.optimize``, as the code action writes it."""
+
+    uri: str
+    function: str
+    line: int | None = None
+    """Zero-based first line of the function: tells overloads apart."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """What the job optimized: the result belongs to this function text and this task."""
+
+    uri: str
+    function: str
+    text: str
+    task: Task
+
+
+def _version() -> str:
+    try:
+        return version("regrapht")
+    except PackageNotFoundError:  # a checkout run without installing
+        return "0+unknown"
+
+
+class _Progress:
+    """Work-done progress of one job; silent when the client cannot show progress."""
+
+    def __init__(self, ls: ReGraphTServer, token: str | None) -> None:
+        self._ls, self._token = ls, token
+
+    @classmethod
+    async def open(cls, ls: ReGraphTServer, token: str, title: str, message: str) -> _Progress:
+        window = ls.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            return cls(ls, None)
+        try:
+            await ls.work_done_progress.create_async(token)
+        except JsonRpcException as err:
+            log.warning("client refused progress %s: %s", token, err)
+            return cls(ls, None)
+        begin = types.WorkDoneProgressBegin(
+            title=title, cancellable=True, message=message, percentage=0
+        )
+        ls.work_done_progress.begin(token, begin)
+        return cls(ls, token)
+
+    def report(self, message: str, percentage: int | None = None) -> None:
+        if self._token is not None:
+            update = types.WorkDoneProgressReport(message=message, percentage=percentage)
+            self._ls.work_done_progress.report(self._token, update)
+
+    def end(self, message: str) -> None:
+        if self._token is not None:
+            self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))
+            self._ls.work_done_progress.tokens.pop(self._token, None)
+            self._token = None
+
+
+_ANSWERED = object()
+"""Stands for a request that was already answered with an error while it was parsed."""
+
+
+class _Protocol(LanguageServerProtocol):
+    """Answers a request whose params do not parse: pygls 2.1.1 only logs it, and the
+    client waits forever for a response."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if "id" not in data or "method" not in data:
+                raise
+            self._send_response(data["id"], error=error.to_response_error())
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
+class ReGraphTServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("regrapht", _version(), protocol_cls=_Protocol)
+        self.engine = Engine()
+        self.parses = ParseCache()
+        self.findings: dict[str, dict[str, types.Diagnostic]] = {}
+        """Per document, per function: why the last job there gave nothing."""
+        self._problems: list[str] = []
+        self._background: set[asyncio.Task[Status]] = set()
+
+    # -- documents ------------------------------------------------------------------------
+
+    def _open(self, uri: str) -> TextDocument | None:
+        document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
+        return document
+
+    def open_document(self, uri: str) -> tuple[TextDocument, Parsed] | None:
+        """The open document and its parse; ``None`` for languages other than C/C++/CUDA."""
+        document = self._open(uri)
+        if document is None:
+            raise JsonRpcInvalidParams(f"{uri} is not an open document")
+        language = document_language(document.path, document.language_id)
+        if language is None:
+            return None
+        parsed = self.parses.get(
+            document.uri,
+            document.version,
+            document.source,
+            language,
+            self.workspace.position_codec,
+        )
+        return document, parsed
+
+    def current(self, uri: str) -> edits.Document | None:
+        """The document as it is now: the editor's copy if open, else the file on disk."""
+        if self._open(uri) is not None:
+            found = self.open_document(uri)
+            return edits.Document(uri, found[0].version, found[1]) if found else None
+        path = to_fs_path(uri)
+        language = document_language(path, None) if path else None
+        text = self.read_text(Path(path)) if path else None
+        if language is None or text is None:
+            return None
+        return edits.Document(uri, None, Parsed(text, language, self.workspace.position_codec))
+
+    def read_text(self, path: Path) -> str | None:
+        document = self._open(from_fs_path(str(path)) or str(path))
+        if document is not None:
+            return document.source
+        try:
+            return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    # -- messages and findings ----------------------------------------------------------------
+
+    def show(self, kind: types.MessageType, message: str) -> None:
+        self.window_show_message(types.ShowMessageParams(kind, message))
+
+    def add_finding(
+        self,
+        uri: str,
+        parsed: Parsed,
+        region: Region,
+        message: str,
+        severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Information,
+    ) -> None:
+        """A diagnostic on the function's declarator (not its whole body: no wall of squiggles)."""
+        head = region.node.child_by_field_name("declarator") or region.node
+        diagnostic = types.Diagnostic(parsed.range(head), message, severity, source=_SOURCE)
+        self.findings.setdefault(uri, {})[region.name] = diagnostic
+        self.publish(uri)
+
+    def clear_finding(self, uri: str, function: str) -> None:
+        if self.findings.get(uri, {}).pop(function, None) is not None:
+            self.publish(uri)
+
+    def publish(self, uri: str) -> None:
+        diagnostics = list(self.findings.get(uri, {}).values())
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri, diagnostics))
+
+    # -- settings --------------------------------------------------------------------------
+
+    def apply_settings(self, raw: object) -> None:
+        settings, problems = parse_settings(raw)
+        self.engine.settings = settings
+        for problem in problems:
+            if problem not in self._problems:
+                self.show(types.MessageType.Warning, f"ReGraphT settings: {problem}")
+        self._problems = problems
+
+    async def pull_settings(self) -> None:
+        workspace = self.client_capabilities.workspace
+        if workspace is None or not workspace.configuration:
+            return
+        item = types.ConfigurationItem(section=SECTION)
+        try:
+            values = await self.workspace_configuration_async(types.ConfigurationParams([item]))
+        except JsonRpcException as err:
+            log.warning("the client did not send the %s settings: %s", SECTION, err)
+            return
+        if values and values[0] is not None:
+            self.apply_settings(values[0])
+
+    # -- jobs ------------------------------------------------------------------------------
+
+    async def optimize(self, target: OptimizeTarget) -> tuple[Status, Job | None]:
+        found = self.open_document(target.uri)
+        region = found[1].locate(target.function, target.line) if found else None
+        if found is None or region is None:
+            self.show(types.MessageType.Error, f"ReGraphT: no function {target.function!r} here")
+            return Status.NOT_A_TASK, None
+        document, parsed = found
+        self.clear_finding(target.uri, region.name)
+        try:
+            task = extract_task(
+                parsed.source, parsed.language, line=region.row, origin=document.path
+            )
+        except TaskError as err:
+            self.show(types.MessageType.Error, f"ReGraphT: {err}")
+            warning = types.DiagnosticSeverity.Warning
+            self.add_finding(target.uri, parsed, region, str(err), warning)
+            return Status.NOT_A_TASK, None
+        job = self.engine.start(target.uri, region.name)
+        if job is None:
+            self.show(
+                types.MessageType.Warning,
+                f"ReGraphT is already optimizing {region.name}: wait for it or cancel it.",
+            )
+            return Status.BUSY, None
+        origin = _Origin(target.uri, region.name, region.text, task)
+        try:
+            outcome = await self.run_job(job, task)
+            status = await self.deliver(origin, outcome)
+        except ReGraphTError as err:
+            setting = next((s for e, s in _SETTING_FOR.items() if isinstance(err, e)), None)
+            fix = f" (setting {SECTION}.{setting})" if setting else ""
+            self.show(types.MessageType.Error, f"ReGraphT: {err}{fix}")
+            status = Status.FAILED
+        except Exception:
+            log.exception("job %s on %s failed", job.id, region.name)
+            self.show(
+                types.MessageType.Error,
+                f"ReGraphT: optimizing {region.name} failed unexpectedly; see the server log.",
+            )
+            status = Status.FAILED
+        finally:
+            self.engine.finish(job)
+        return status, job
+
+    async def run_job(self, job: Job, task: Task) -> OptimizeOutcome:
+        waiting = "waiting for the running job" if self.engine.busy else "starting"
+        progress = await _Progress.open(self, job.id, f"ReGraphT: {task.entry}", waiting)
+        gpu = True
+
+        def started(has_gpu: bool) -> None:
+            nonlocal gpu
+            gpu = has_gpu
+            progress.report("searching" if gpu else "searching (no GPU: compiled, not run)")
+
+        def report(update: SearchProgress) -> None:
+            done = min(100, update.evaluations * 100 // max(update.budget, 1))
+            progress.report(progress_message(update, gpu=gpu), done)
+
+        try:
+            outcome = await self.engine.run(job, task, started=started, report=report)
+        except BaseException:
+            progress.end("failed")
+            raise
+        search = outcome.search
+        progress.end(f"{len(search.candidates)} candidates ({search.stop_reason})")
+        log.info(
+            "%s on %s: %d candidates, %s, %s",
+            job.id,
+            task.entry,
+            len(search.candidates),
+            search.stop_reason,
+            outcome.wall.as_dict(),
+        )
+        return outcome
+
+    async def deliver(self, origin: _Origin, outcome: OptimizeOutcome) -> Status:
+        verdict = judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
+        current = self.current(origin.uri)
+        region = self.anchor(current, origin) if current else None
+        if isinstance(verdict, Refusal):
+            self.show(types.MessageType.Info, verdict.message)
+            if verdict.diagnostic is not None and current is not None and region is not None:
+                self.add_finding(origin.uri, current.parsed, region, verdict.diagnostic)
+            return Status.NO_RESULT
+        if current is None or region is None:
+            self.offer_rerun(origin)
+            return Status.STALE
+        result = await self.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(
+                self.build_edit(current, region, verdict),
+                label=verdict.label,
+                metadata=types.WorkspaceEditMetadata(is_refactoring=True),
+            )
+        )
+        if not result.applied:
+            why = f": {result.failure_reason}" if result.failure_reason else ""
+            self.show(types.MessageType.Info, f"ReGraphT: the edit was not applied{why}")
+            return Status.NOT_APPLIED
+        return Status.APPLIED
+
+    def anchor(self, document: edits.Document, origin: _Origin) -> Region | None:
+        """The function in the document as it is now, if the result still fits it: same
+        text, and the same task (a constant or helper it uses may have changed above it)."""
+        region = document.parsed.find(origin.function, origin.text)
+        if region is None:
+            return None
+        parsed = document.parsed
+        try:
+            task = extract_task(parsed.source, parsed.language, line=region.row)
+        except TaskError:
+            return None
+        return region if task == origin.task else None
+
+    def build_edit(
+        self, document: edits.Document, region: Region, offer: Offer
+    ) -> types.WorkspaceEdit:
+        if document.parsed.language is SourceLanguage.CUDA:
+            return edits.in_place(document, region, offer)
+        path = edits.sidecar_path(Path(to_fs_path(document.uri) or document.uri))
+        sidecar_uri = from_fs_path(str(path)) or str(path)
+        return edits.beside(document, region, sidecar_uri, self.current(sidecar_uri), offer)
+
+    def offer_rerun(self, origin: _Origin) -> None:
+        task = asyncio.ensure_future(self._rerun(origin))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _rerun(self, origin: _Origin) -> Status:
+        params = types.ShowMessageRequestParams(
+            types.MessageType.Warning,
+            f"ReGraphT: {origin.function} changed while it was being optimized, so the "
+            "result was not applied.",
+            actions=[types.MessageActionItem(RERUN)],
+        )
+        try:
+            choice = await self.window_show_message_request_async(params)
+        except JsonRpcException as err:
+            log.warning("cannot offer a re-run of %s: %s", origin.function, err)
+            return Status.STALE
+        if choice is None or choice.title != RERUN:
+            return Status.STALE
+        try:
+            status, _ = await self.optimize(OptimizeTarget(origin.uri, origin.function))
+        except JsonRpcInvalidParams:
+            self.show(types.MessageType.Warning, f"ReGraphT: open {origin.uri} to re-run.")
+            return Status.STALE
+        return status
+
+    def cancel_jobs(self, ids: list[str] | None) -> list[str]:
+        cancelled = self.engine.cancel(ids)
+        for job_id in cancelled:
+            if job_id in self.work_done_progress.tokens:
+                report = types.WorkDoneProgressReport(message="cancelling: finishing a step")
+                self.work_done_progress.report(job_id, report)
+        return cancelled
+
+
+server = ReGraphTServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: ReGraphTServer, params: types.InitializeParams) -> None:
+    """Options may be the section itself or wrap it as ``{"regrapht": {...}}``."""
+    options = params.initialization_options
+    if isinstance(options, dict) and isinstance(options.get(SECTION), dict):
+        options = options[SECTION]
+    ls.apply_settings(options)
+
+
+@server.feature(types.INITIALIZED)
+async def initialized(ls: ReGraphTServer, params: types.InitializedParams) -> None:
+    await ls.pull_settings()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+async def configuration_changed(
+    ls: ReGraphTServer, params: types.DidChangeConfigurationParams
+) -> None:
+    """Pushed settings (VS Code's ``synchronize.configurationSection``) or a hint to pull."""
+    pushed = params.settings
+    if isinstance(pushed, dict) and SECTION in pushed:
+        ls.apply_settings(pushed[SECTION])
+    else:
+        await ls.pull_settings()
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def document_changed(ls: ReGraphTServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Findings describe text that just changed: drop them rather than show them misplaced."""
+    uri = params.text_document.uri
+    if ls.findings.pop(uri, None):
+        ls.publish(uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def document_closed(ls: ReGraphTServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.parses.drop(uri)
+    if ls.findings.pop(uri, None):
+        ls.publish(uri)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.RefactorRewrite]),
+)
+def code_actions(ls: ReGraphTServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    kind = types.CodeActionKind.RefactorRewrite
+    only = params.context.only
+    if only and not any(kind == k or kind.startswith(f"{k}.") for k in only):
+        return []
+    found = ls.open_document(params.text_document.uri)
+    region = found[1].region_at(params.range.start, params.range.end) if found else None
+    if region is None:
+        return []
+    uri = params.text_document.uri
+    target = OptimizeTarget(uri, region.name, region.row)
+    busy = ls.engine.has_job(uri, region.name)
+    return [
+        types.CodeAction(
+            ACTION_TITLE,
+            kind=kind,
+            command=types.Command(title=ACTION_TITLE, command=OPTIMIZE, arguments=[asdict(target)]),
+            tags=[types.CodeActionTag.LlmGenerated],
+            disabled=types.CodeActionDisabled(f"already optimizing {region.name}")
+            if busy
+            else None,
+        )
+    ]
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: ReGraphTServer, params: types.HoverParams) -> types.Hover | None:
+    found = ls.open_document(params.text_document.uri)
+    if found is None:
+        return None
+    document, parsed = found
+    folder = Path(document.path).parent
+    text = hover_markdown(parsed, params.position, lambda name: ls.read_text(folder / name))
+    if text is None:
+        return None
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))
+
+
+@server.command(OPTIMIZE)
+async def optimize(ls: ReGraphTServer, target: OptimizeTarget) -> dict[str, str | None]:
+    """Search, verify and offer the result; returns ``{"status", "job"}`` when done."""
+    status, job = await ls.optimize(target)
+    return {"status": status, "job": job.id if job else None}
+
+
+@server.command(CANCEL)
+def cancel(ls: ReGraphTServer, *job_ids: Any) -> list[str]:
+    """Cancel the jobs named (all without arguments); returns the ids cancelled."""
+    if not all(isinstance(job_id, str) for job_id in job_ids):
+        raise JsonRpcInvalidParams(f"{CANCEL} takes job ids (strings), got {list(job_ids)!r}")
+    return ls.cancel_jobs(list(job_ids) or None)
+
+
+@server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
+def progress_cancelled(ls: ReGraphTServer, params: types.WorkDoneProgressCancelParams) -> None:
+    ls.cancel_jobs([str(params.token)])
+
+
+@server.feature(types.SHUTDOWN)
+def shutdown(ls: ReGraphTServer, params: None) -> None:
+    ls.engine.close()
+    # pygls 2.1.1 then cancels in-flight requests while iterating the dict that their
+    # callbacks shrink, and fails the shutdown (pygls#606); cancelling them first, over a
+    # copy, leaves it nothing to trip on.
+    protocol = ls.protocol
+    for msg_id, future in list(protocol._request_futures.items()):
+        if msg_id != protocol.msg_id:
+            future.cancel()
+
+
+@server.feature(types.EXIT)
+def exit_(ls: ReGraphTServer, params: None) -> None:
+    """``exit`` without ``shutdown`` (a client that crashed) must not leave a search running."""
+    ls.engine.close()

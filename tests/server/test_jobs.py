@@ -1,0 +1,189 @@
+"""The job engine with a scripted optimizer: queueing, cancelling, rebuilding on new settings."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pytest
+from regrapht_server import jobs
+from regrapht_server.jobs import Engine
+from regrapht_server.settings import Settings
+
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.session import Optimizer
+from regrapht_core.search import SearchProgress
+from regrapht_core.tasks.spec import Task
+
+from .fakes import NOT_RUN, outcome, smooth_task
+
+
+class Scripted:
+    """Reports one step, then holds the job until released or cancelled."""
+
+    def __init__(self, settings: Settings, *, fail: bool = False) -> None:
+        self.settings = settings
+        self.gpu = False
+        self.fail = fail
+        self.release = threading.Event()
+        self.running: list[Task] = []
+
+    def run(
+        self,
+        task: Task,
+        *,
+        progress_fn: Callable[[SearchProgress], None] | None = None,
+        cancel: threading.Event | None = None,
+    ) -> OptimizeOutcome:
+        assert progress_fn is not None and cancel is not None
+        self.running.append(task)
+        progress_fn(SearchProgress(1, self.settings.budget, "parallelization", None))
+        if self.fail:
+            raise RuntimeError("the search crashed")
+        while not self.release.wait(0.01) and not cancel.is_set():
+            pass
+        return outcome([NOT_RUN], gpu=False, cancelled=cancel.is_set())
+
+
+class Builder:
+    def __init__(self) -> None:
+        self.built: list[Scripted] = []
+        self.broken = False
+
+    def __call__(self, settings: Settings) -> Scripted:
+        if self.broken:
+            self.broken = False
+            raise OSError("cannot read the snapshot")
+        runner = Scripted(settings)
+        self.built.append(runner)
+        return runner
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(10):
+        while not condition():
+            await asyncio.sleep(0.01)
+
+
+def run(
+    engine: Engine, job: jobs.Job, seen: list[object] | None = None
+) -> asyncio.Task[OptimizeOutcome]:
+    record = seen if seen is not None else []
+    return asyncio.ensure_future(
+        engine.run(job, smooth_task(), started=record.append, report=record.append)
+    )
+
+
+async def test_jobs_run_one_at_a_time() -> None:
+    builder = Builder()
+    engine = Engine(builder)
+    first_job, second_job = engine.start("a", "f"), engine.start("a", "g")
+    assert first_job is not None and second_job is not None
+    seen: list[object] = []
+    first = run(engine, first_job, seen)
+    await until(lambda: len(seen) == 2)
+    assert seen == [False, SearchProgress(1, 200, "parallelization", None)]
+    second = run(engine, second_job)
+    await asyncio.sleep(0.1)
+    assert engine.busy and len(builder.built[0].running) == 1
+    builder.built[0].release.set()
+    results = await asyncio.gather(first, second)
+    assert [r.search.cancelled for r in results] == [False, False]
+    assert len(builder.built) == 1 and len(builder.built[0].running) == 2
+    engine.close()
+
+
+async def test_one_function_has_one_job_at_a_time() -> None:
+    engine = Engine(Builder())
+    job = engine.start("file:///a.cpp", "f")
+    assert job is not None
+    assert engine.start("file:///a.cpp", "f") is None
+    assert engine.start("file:///b.cpp", "f") is not None
+    engine.finish(job)
+    assert engine.start("file:///a.cpp", "f") is not None
+    engine.close()
+
+
+async def test_cancel_stops_the_named_jobs_and_keeps_their_results() -> None:
+    engine = Engine(Builder())
+    one, two = engine.start("a", "f"), engine.start("a", "g")
+    assert one is not None and two is not None
+    assert engine.cancel(["nope", one.id]) == [one.id]
+    assert one.cancel.is_set() and not two.cancel.is_set()
+    result = await run(engine, one)
+    assert result.search.cancelled and result.answer is not None
+    assert engine.cancel(None) == [one.id, two.id]
+    engine.close()
+
+
+async def test_new_settings_apply_to_the_next_job_not_the_running_one() -> None:
+    builder = Builder()
+    engine = Engine(builder)
+    first_job, second_job = engine.start("a", "f"), engine.start("a", "g")
+    assert first_job is not None and second_job is not None
+    first = run(engine, first_job)
+    await until(lambda: bool(builder.built) and bool(builder.built[0].running))
+    engine.settings = Settings(budget=7)
+    builder.built[0].release.set()
+    await first
+    assert len(builder.built) == 1
+    second = run(engine, second_job)
+    await until(lambda: len(builder.built) == 2)
+    assert builder.built[1].settings.budget == 7
+    builder.built[1].release.set()
+    await second
+    engine.close()
+
+
+async def test_a_failure_reaches_the_caller_and_the_engine_carries_on() -> None:
+    builder = Builder()
+    engine = Engine(builder)
+    builder.broken = True
+    job = engine.start("a", "f")
+    assert job is not None
+    with pytest.raises(OSError, match="snapshot"):
+        await run(engine, job)
+    engine.finish(job)
+    crashing = Scripted(Settings(), fail=True)
+    engine = Engine(lambda settings: crashing)
+    job = engine.start("a", "f")
+    assert job is not None
+    with pytest.raises(RuntimeError, match="crashed"):
+        await run(engine, job)
+    crashing.fail = False
+    crashing.release.set()
+    assert (await run(engine, job)).answer is not None
+    engine.close()
+
+
+async def test_the_real_optimizer_gets_the_gpu_and_nvcc_through_the_environment(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "nvcc").symlink_to(shutil.which("nvcc") or "nvcc")
+    environ = {"PATH": os.environ["PATH"], "HOME": "/root"}
+    engine = Engine(environ=environ)
+    engine.settings = Settings(gpu_index=1, nvcc_path=str(tmp_path))
+    optimizer = engine._current()
+    assert isinstance(optimizer, Optimizer)
+    assert environ["CUDA_VISIBLE_DEVICES"] == "1"
+    assert environ["PATH"].startswith(f"{tmp_path}{os.pathsep}")
+    engine.settings = Settings()
+    assert engine._current() is not optimizer
+    assert environ == {"PATH": os.environ["PATH"], "HOME": "/root"}
+    engine.close()
+
+
+def test_the_chosen_gpu_is_the_one_nvidia_smi_describes(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[Sequence[str]] = []
+    monkeypatch.setattr(jobs, "query_command", lambda argv: asked.append(argv) or None)
+    jobs._device_query(2)(["nvidia-smi", "--query-gpu=name", "--format=csv"])
+    jobs._device_query(2)(["nvcc", "--version"])
+    assert asked == [
+        ["nvidia-smi", "--id=2", "--query-gpu=name", "--format=csv"],
+        ["nvcc", "--version"],
+    ]
+    assert jobs._device_query(None) is jobs.query_command

@@ -1,0 +1,67 @@
+"""What a finished job offers: measured claims only, compiled-only code only on request."""
+
+from __future__ import annotations
+
+from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
+
+from regrapht_core.search import SearchProgress
+from regrapht_core.verify.result import Status, VerifyResult
+
+from .fakes import CANDIDATE, NOT_RUN, outcome, verified
+
+
+def test_verified_faster_code_is_offered_with_its_speedup_and_device() -> None:
+    offer = judge(outcome([verified(3.2), verified(8.1)], gpu=True), allow_unverified=False)
+    assert isinstance(offer, Offer)
+    assert offer.label == "ReGraphT: 8.1\N{MULTIPLICATION SIGN} faster (NVIDIA H100 80GB HBM3)"
+    assert offer.summary == "8.10x faster, verified on NVIDIA H100 80GB HBM3"
+    assert offer.entry == "smooth" and offer.code == CANDIDATE
+    assert offer.header.startswith("// ReGraphT: 8.10x faster") and offer.header.endswith("\n")
+    assert "techniques: Parallelization -> Shared-memory tiling" in offer.description
+
+
+def test_without_a_gpu_compiled_code_needs_permission() -> None:
+    result = outcome([NOT_RUN, NOT_RUN], gpu=False)
+    refusal = judge(result, allow_unverified=False)
+    assert isinstance(refusal, Refusal)
+    assert "allowUnverified" in refusal.message and "2 candidates" in refusal.message
+    assert refusal.diagnostic == (
+        "ReGraphT: nothing verified (no GPU): 2 not_run; first problem: "
+        "no GPU on this machine: compiled, not run"
+    )
+    offer = judge(result, allow_unverified=True)
+    assert isinstance(offer, Offer)
+    assert offer.label == "ReGraphT: compiled only — not run, not timed"
+    assert offer.summary == "compiled only - not run, not timed"
+    assert "faster" not in offer.header
+
+
+def test_slower_or_failed_candidates_are_no_answer() -> None:
+    failed = VerifyResult(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")
+    refusal = judge(outcome([verified(0.7), failed], gpu=True), allow_unverified=True)
+    assert isinstance(refusal, Refusal)
+    assert "no verified faster version of smooth" in refusal.message
+    assert refusal.diagnostic is not None and "1 verified, 1 wrong_output" in refusal.diagnostic
+
+
+def test_a_cancel_before_anything_compiled_is_not_a_finding() -> None:
+    refusal = judge(outcome([], gpu=True, cancelled=True), allow_unverified=True)
+    assert refusal == Refusal("ReGraphT: cancelled smooth after 0 candidates.", None)
+
+
+def test_a_cancelled_job_keeps_its_best_result() -> None:
+    assert isinstance(
+        judge(outcome([verified(2.0)], gpu=True, cancelled=True), allow_unverified=False), Offer
+    )
+
+
+def test_progress_says_how_far_and_how_good() -> None:
+    update = SearchProgress(3, 200, "shared_memory_tiling", 2.5)
+    assert progress_message(update, gpu=True) == (
+        "3/200 candidates, best 2.50x, Shared-memory tiling"
+    )
+    early = SearchProgress(1, 200, "parallelization", None)
+    assert progress_message(early, gpu=True) == "1/200 candidates, best -, Parallelization"
+    assert progress_message(early, gpu=False) == (
+        "1/200 candidates, not timed (no GPU), Parallelization"
+    )
