@@ -7,7 +7,7 @@ export PYTHONUNBUFFERED=1
 if ls .whl/*.whl >/dev/null 2>&1; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target /tmp/site .whl/*.whl || return 1
-    export PYTHONPATH="/tmp/site:${PWD}"
+    export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"
 else
-    export PYTHONPATH="${PWD}"
+    export PYTHONPATH="${PWD}:${PWD}/server"
 fi
