@@ -22,6 +22,12 @@ def _sizes(binding: SizeBinding) -> str:
     return ", ".join(f"{name}={value}" for name, value in binding.items())
 
 
+def _step(step: StepRecord) -> str:
+    """A technique, with the speedup measured after it when there is one."""
+    name = display_name(step.technique)
+    return name if step.speedup is None else f"{name} ({step.speedup:.2f}x)"
+
+
 def render_header(
     task: Task,
     answer: Candidate,
@@ -52,7 +58,7 @@ def render_header(
     else:
         lines.append(f"{HEADER_MARK} compiled only - not run, not timed (no GPU was available)")
         lines.append("//   it passed the static checks and compiled; its results are unchecked")
-    steps = " -> ".join(display_name(step.technique) for step in path) or "none"
+    steps = " -> ".join(_step(step) for step in path) or "none"
     lines.append(f"//   techniques: {steps}")
     lines.append(f"//   model: {model}; candidates tried: {candidates_tried}")
     return "\n".join(lines) + "\n"

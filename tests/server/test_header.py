@@ -33,7 +33,10 @@ def test_a_verified_header_reads_back_with_its_measurements() -> None:
     assert record.field("checked") == "3 sizes x 3 seeds; timed at n=4194304"
     assert record.field("model") == "smollm2-135m-instruct; candidates tried: 2"
     assert record.notes == ("driver 580.95, nvcc 13.0",)
-    assert [step.technique for step in record.steps] == ["Parallelization", "Shared-memory tiling"]
+    assert [(step.technique, step.speedup) for step in record.steps] == [
+        ("Parallelization", "3.20x"),
+        ("Shared-memory tiling", "8.10x"),
+    ]
 
 
 def test_a_compiled_only_header_says_so() -> None:

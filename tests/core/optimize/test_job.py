@@ -46,7 +46,7 @@ def test_a_verified_faster_answer_carries_speedup_device_sizes_and_mode() -> Non
     assert "end_to_end, median of 30 runs: 81 ms -> 10 ms" in header[1]
     assert "driver 580.95, nvcc 13.0" in header[2]
     assert "3 sizes x 3 seeds; timed at n=1048576" in header[3]
-    assert "techniques: Parallelization" in code
+    assert "techniques: Parallelization (8.10x)" in code
     assert code.endswith("// code 0")
 
 
