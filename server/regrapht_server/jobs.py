@@ -20,15 +20,15 @@ from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.optimize.session import Optimizer
-from regrapht_core.search import SearchProgress
 from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.device import Query, query_command
-from regrapht_core.verify.pipeline import Verifier
 from regrapht_server.settings import Settings, environment, job_settings
+
+if TYPE_CHECKING:
+    from regrapht_core.optimize.job import OptimizeOutcome
+    from regrapht_core.search import SearchProgress
 
 __all__ = ["Engine", "Job", "Runner"]
 
@@ -161,6 +161,11 @@ class Engine:
         for key in ("PATH", "CUDA_VISIBLE_DEVICES"):
             self._environ.pop(key, None)
         self._environ.update(environment(settings, self._base_environ))
+        # The engine's heavy parts (networkx, numpy, the verifier) load with the first job,
+        # not while the editor waits for the server to start.
+        from regrapht_core.optimize.session import Optimizer
+        from regrapht_core.verify.pipeline import Verifier
+
         job = job_settings(settings)
         verifier = Verifier(job.verify, query=_device_query(settings.gpu_index))
         log.info("optimizer for %s", settings)

@@ -8,11 +8,14 @@ asked for it, and is then labelled so that nobody mistakes it for a measured res
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.optimize.header import HEADER_MARK
-from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.search import SearchProgress
+
+if TYPE_CHECKING:
+    from regrapht_core.optimize.job import OptimizeOutcome
+    from regrapht_core.search import SearchProgress
 
 __all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "progress_message"]
 

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from enum import StrEnum
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
 
 from lsprotocol import types
@@ -26,9 +26,6 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
-from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.search import SearchProgress
-from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.spec import SourceLanguage, Task
 from regrapht_server import edits
 from regrapht_server.hover import hover_markdown
@@ -36,6 +33,10 @@ from regrapht_server.jobs import Engine, Job
 from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
 from regrapht_server.regions import ParseCache, Parsed, Region, document_language
 from regrapht_server.settings import SECTION, parse_settings
+
+if TYPE_CHECKING:
+    from regrapht_core.optimize.job import OptimizeOutcome
+    from regrapht_core.search import SearchProgress
 
 __all__ = ["CANCEL", "OPTIMIZE", "OptimizeTarget", "ReGraphTServer", "Status", "server"]
 
@@ -82,6 +83,14 @@ class _Origin:
     function: str
     text: str
     task: Task
+
+
+def _extract(source: str, language: SourceLanguage, *, line: int, origin: str = "<source>") -> Task:
+    """``extract_task``, imported on first use: it brings numpy, which the server's start
+    (code actions, hover) never needs."""
+    from regrapht_core.tasks.extract import extract_task
+
+    return extract_task(source, language, line=line, origin=origin)
 
 
 def _version() -> str:
@@ -262,9 +271,7 @@ class ReGraphTServer(LanguageServer):
         document, parsed = found
         self.clear_finding(target.uri, region.name)
         try:
-            task = extract_task(
-                parsed.source, parsed.language, line=region.row, origin=document.path
-            )
+            task = _extract(parsed.source, parsed.language, line=region.row, origin=document.path)
         except TaskError as err:
             self.show(types.MessageType.Error, f"ReGraphT: {err}")
             warning = types.DiagnosticSeverity.Warning
@@ -361,7 +368,7 @@ class ReGraphTServer(LanguageServer):
             return None
         parsed = document.parsed
         try:
-            task = extract_task(parsed.source, parsed.language, line=region.row)
+            task = _extract(parsed.source, parsed.language, line=region.row)
         except TaskError:
             return None
         return region if task == origin.task else None

@@ -12,13 +12,15 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.model.settings import ServerSettings as ModelServerSettings
-from regrapht_core.optimize.session import JobSettings
-from regrapht_core.search import SearchConfig
+from regrapht_core.search.types import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
+
+if TYPE_CHECKING:
+    from regrapht_core.optimize.session import JobSettings
 
 __all__ = ["SECTION", "Settings", "environment", "job_settings", "parse_settings"]
 
@@ -140,6 +142,8 @@ def parse_settings(raw: object) -> tuple[Settings, list[str]]:
 
 
 def job_settings(settings: Settings) -> JobSettings:
+    from regrapht_core.optimize.session import JobSettings  # heavy: loads with the first job
+
     return JobSettings(
         search=SearchConfig(
             budget=settings.budget,

@@ -17,7 +17,9 @@ def test_verified_faster_code_is_offered_with_its_speedup_and_device() -> None:
     assert offer.summary == "8.10x faster, verified on NVIDIA H100 80GB HBM3"
     assert offer.entry == "smooth" and offer.code == CANDIDATE
     assert offer.header.startswith("// ReGraphT: 8.10x faster") and offer.header.endswith("\n")
-    assert "techniques: Parallelization -> Shared-memory tiling" in offer.description
+    assert (
+        "techniques: Parallelization (3.20x) -> Shared-memory tiling (8.10x)" in offer.description
+    )
 
 
 def test_without_a_gpu_compiled_code_needs_permission() -> None:
