@@ -30,6 +30,7 @@ from regrapht_core.optimize.proposers import ONE_SHOT_STYLES, OneShotProposer
 from regrapht_core.optimize.session import Optimizer
 from regrapht_core.search import run_search
 from regrapht_core.search.baselines import run_random_walks, run_sampling
+from regrapht_core.search.types import ProposeFn
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.parsing import language_for_path
 
@@ -65,7 +66,7 @@ def load_manifest(path: Path) -> list[SuiteTask]:
         raise ConfigError(f"{path}: not a task manifest ({err!r})") from err
 
 
-def _search_for(method: str, optimizer: Optimizer) -> tuple[SearchFn, Any]:
+def _search_for(method: str, optimizer: Optimizer) -> tuple[SearchFn, ProposeFn | None]:
     if method == "mcgs":
         return run_search, None
     if method == "walks":
