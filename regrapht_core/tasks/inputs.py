@@ -121,10 +121,20 @@ def _distinct(rng: np.random.Generator, pool: int, count: int) -> npt.NDArray[np
     """``count`` distinct sorted integers below ``pool``, fast when ``pool`` is huge."""
     if count * 4 > pool:
         return np.sort(rng.choice(pool, count, replace=False))
-    found = np.unique(rng.integers(0, pool, count + count // 8 + 16))
+    found = _sorted_unique(rng.integers(0, pool, count + count // 8 + 16))
     while len(found) < count:
-        found = np.unique(np.concatenate([found, rng.integers(0, pool, count)]))
+        found = _sorted_unique(np.concatenate([found, rng.integers(0, pool, count)]))
     return found[np.sort(rng.choice(len(found), count, replace=False))]
+
+
+def _sorted_unique(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``np.unique`` of a 1-D array, by sort and mask: numpy 2.4's ``unique`` took 6.0 s on
+    4.5M int64 values where this takes 0.1 s, and CSR inputs are drawn for every candidate."""
+    ordered = np.sort(values)
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def _csr(

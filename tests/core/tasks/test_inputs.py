@@ -4,9 +4,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.tasks.inputs import _sorted_unique, generate_inputs
 from regrapht_core.tasks.spec import ArgSpec, Distribution, ParamKind, Role, Task
 
 from .conftest import extract
@@ -100,3 +102,9 @@ def test_unsigned_ranges_are_clipped_and_empty_ranges_refused() -> None:
     assert values.dtype == np.uint32 and values.max() <= 50
     with pytest.raises(TaskError, match="holds no uint8 value"):
         generate_inputs(_single(Distribution("int", lo=300, hi=400), "uint8_t"), {"n": 3}, 1)
+
+
+@given(st.lists(st.integers(min_value=-(2**62), max_value=2**62), max_size=200))
+def test_sorted_unique_is_numpy_unique(values: list[int]) -> None:
+    array = np.array(values, dtype=np.int64)
+    assert np.array_equal(_sorted_unique(array), np.unique(array))
