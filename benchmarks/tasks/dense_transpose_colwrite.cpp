@@ -1,6 +1,5 @@
 // Transpose looping over the rows of the input (contiguous reads, strided writes
-// out[j*m + i]). Parallel, but refused by the current rewriter: the write index is not
-// owned by iteration i in its 1-D analysis, so the 2-D "column" form is never reached.
+// out[j*m + i]): iteration i owns column i of out.
 // regrapht: m = 4096; n = 4096; in[m*n] in; out[n*m] out
 void transpose_colwrite(int m, int n, const float* in, float* out) {
     for (int i = 0; i < m; ++i) {

@@ -581,6 +581,33 @@ class _Analysis:
             return False
         return stride_key(inner.upper) == stride
 
+    def column_owned(self, access: Access, form: Affine) -> bool:
+        """``k * S + i`` with ``i`` over ``[0, S)`` and ``k`` an inner loop variable around
+        the access: each (k, i) is a distinct element, and iteration ``i`` owns column
+        ``i`` whatever ``k`` is (``out[j * m + i]`` in a loop ``for (i = 0; i < m; ++i)``)."""
+        loop = self.loop
+        if form.sign < 0 or len(form.rest) != 1 or form.rest[0][0] < 0:
+            return False
+        if not loop.starts_at_zero() or loop.inclusive:
+            return False
+        term = form.rest[0][1]
+        for name, inner_loops in self.facts.inner_loops.items():
+            if not any(
+                inner.body.start_byte <= access.node.start_byte < inner.body.end_byte
+                for inner in inner_loops
+            ):
+                continue
+            by_inner = affine(term, name)
+            if (
+                by_inner is not None
+                and by_inner.sign > 0
+                and not by_inner.rest
+                and by_inner.stride == stride_key(loop.upper)
+                and all(self.invariant(f) for f in by_inner.stride_factors)
+            ):
+                return True
+        return False
+
     def ownership(self) -> None:
         var = self.loop.var
         for array in sorted(self.facts.written):
@@ -610,6 +637,8 @@ class _Analysis:
             if not all(self.invariant(f) for f in form.stride_factors):
                 raise Refusal(f"the stride in {_quote(access.node)} changes inside the loop")
         if first.stride == "":
+            if all(self.column_owned(access, form) for access, form in forms):
+                return
             key = first.rest_key()
             for access, form in forms:
                 if form.rest_key() != key or not all(self.invariant(n) for _, n in form.rest):

@@ -235,3 +235,46 @@ def test_each_access_is_judged_by_the_loop_around_it() -> None:
     task = _two_row_passes("2 * cols")  # the second pass runs into the next row
     verdict = Parallelize().applies(task.source, RewriteContext(task))
     assert not verdict.ok and "y[r * cols + c]" in verdict.reason
+
+
+def _transpose(out_stride: str) -> Task:
+    source = (
+        "void transpose(int m, int n, const float* in, float* out) {\n"
+        "  for (int i = 0; i < m; ++i) {\n"
+        f"    for (int j = 0; j < n; ++j) out[j * {out_stride} + i] = in[i * n + j];\n"
+        "  }\n}\n"
+    )
+    return cases.make_task(
+        "transpose",
+        source,
+        "void transpose(int m, int n, const float* in, float* out)",
+        (
+            cases._scalar("m"),
+            cases._scalar("n"),
+            cases._pointer("in", length="m * n"),
+            cases._pointer("out", cases.Role.OUT, "n * m"),
+        ),
+        sizes=({"m": 1, "n": 1}, {"m": 7, "n": 5}, {"m": 33, "n": 64}),
+    )
+
+
+def test_column_writes_are_owned_by_their_iteration_and_get_a_2d_launch() -> None:
+    task = _transpose("m")
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert len(found) == 2  # 2-D first, then 1-D
+    assert "blockIdx.y" in found[0].code and "blockIdx.y" not in found[1].code
+
+
+def test_column_writes_with_a_stride_other_than_the_trip_count_are_refused() -> None:
+    task = _transpose("n")  # rows of n, but i runs to m: columns may collide
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "out[j * n + i]" in verdict.reason
+
+
+@pytest.mark.slow
+def test_column_write_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
+    task = _transpose("m")
+    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_cpu(task, candidate.code, work) == "PASS"
