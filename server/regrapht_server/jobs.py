@@ -93,6 +93,11 @@ class Engine:
         self._ids = itertools.count(1)
 
     @property
+    def base_environ(self) -> dict[str, str]:
+        """The environment the server started with, before any setting changed it."""
+        return dict(self._base_environ)
+
+    @property
     def busy(self) -> bool:
         return self._gpu.locked()
 

@@ -27,7 +27,7 @@ from pygls.workspace import TextDocument
 
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_core.tasks.spec import SourceLanguage, Task
-from regrapht_server import edits
+from regrapht_server import checks, edits
 from regrapht_server.hover import hover_markdown
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
@@ -38,12 +38,23 @@ if TYPE_CHECKING:
     from regrapht_core.optimize.job import OptimizeOutcome
     from regrapht_core.search import SearchProgress
 
-__all__ = ["CANCEL", "OPTIMIZE", "OptimizeTarget", "ReGraphTServer", "Status", "server"]
+__all__ = [
+    "CANCEL",
+    "CHECK",
+    "GRAPH",
+    "OPTIMIZE",
+    "OptimizeTarget",
+    "ReGraphTServer",
+    "Status",
+    "server",
+]
 
 log = logging.getLogger(__name__)
 
 OPTIMIZE = "regrapht.optimize"
 CANCEL = "regrapht.cancel"
+CHECK = "regrapht.check"
+GRAPH = "regrapht.graph"
 ACTION_TITLE = "Optimize to CUDA (ReGraphT)"
 RERUN = "Re-run"
 _SOURCE = "ReGraphT"
@@ -517,6 +528,30 @@ def cancel(ls: ReGraphTServer, *job_ids: Any) -> list[str]:
     if not all(isinstance(job_id, str) for job_id in job_ids):
         raise JsonRpcInvalidParams(f"{CANCEL} takes job ids (strings), got {list(job_ids)!r}")
     return ls.cancel_jobs(list(job_ids) or None)
+
+
+@server.command(CHECK)
+async def check(ls: ReGraphTServer, *options: Any) -> dict[str, Any]:
+    """The model (a timed short answer), the GPU and nvcc, the snapshot, with the current
+    settings; ``{"answer": false}`` skips loading the model. ``text`` is Markdown."""
+    answer = not (options and isinstance(options[0], dict) and options[0].get("answer") is False)
+    settings = ls.engine.settings
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(
+        None, lambda: checks.check_setup(settings, ls.engine.base_environ, answer=answer)
+    )
+
+
+@server.command(GRAPH)
+async def graph(ls: ReGraphTServer, *_: Any) -> dict[str, Any]:
+    """The snapshot's techniques and transitions (example counts, best speedup)."""
+    settings = ls.engine.settings
+    try:
+        return await asyncio.get_running_loop().run_in_executor(
+            None, checks.graph_summary, settings
+        )
+    except ReGraphTError as err:
+        raise JsonRpcException(f"{err} (setting {SECTION}.snapshotPath)") from err
 
 
 @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)

@@ -43,7 +43,12 @@ async def test_initialize_advertises_actions_commands_and_hover(
     kinds = capabilities.code_action_provider.code_action_kinds
     assert list(kinds or []) == [types.CodeActionKind.RefactorRewrite]
     assert capabilities.execute_command_provider is not None
-    assert set(capabilities.execute_command_provider.commands) == {OPTIMIZE, "regrapht.cancel"}
+    assert set(capabilities.execute_command_provider.commands) == {
+        OPTIMIZE,
+        "regrapht.cancel",
+        "regrapht.check",
+        "regrapht.graph",
+    }
     assert capabilities.hover_provider
 
 
