@@ -1,6 +1,5 @@
 // Sparse matrix-vector product, CSR, with the signature of docs/task-format.md: no nonzero
-// count parameter. Parallel, but refused by the current rewriter: the lengths of col_idx
-// and vals (nnz = row_ptr[m]) cannot be written over the scalar parameters.
+// count parameter. The host wrapper reads nnz = row_ptr[m] to size col_idx and vals.
 // regrapht: m = 1<<19; n = 1<<19; nnz = m*16
 // regrapht: row_ptr[m+1] in ~ csr(col=col_idx, cols=n); col_idx[nnz] in; vals[nnz] in ~ normal(0, 1)
 // regrapht: x[n] in; y[m] out

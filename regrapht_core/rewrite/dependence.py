@@ -577,9 +577,7 @@ class _Analysis:
         if not around:
             return False
         inner = max(around, key=lambda loop: loop.body.start_byte)  # the innermost one
-        if not inner.starts_at_zero() or inner.inclusive:
-            return False
-        return stride_key(inner.upper) == stride
+        return inner.inside(stride)
 
     def column_owned(self, access: Access, form: Affine) -> bool:
         """``k * S + i`` with ``i`` over ``[0, S)`` and ``k`` an inner loop variable around

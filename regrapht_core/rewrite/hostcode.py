@@ -19,7 +19,7 @@ from regrapht_core.rewrite.dependence import LoopFacts
 from regrapht_core.rewrite.entry import EntryFunction, Param
 from regrapht_core.rewrite.protocol import Refusal
 from regrapht_core.rewrite.syntax import NameAllocator, canon, identifiers, text
-from regrapht_core.tasks.spec import ParamKind, Task
+from regrapht_core.tasks.spec import ParamKind, Role, Task
 
 __all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
 
@@ -66,7 +66,40 @@ def _size_variables(task: Task) -> dict[str, str]:
     for arg in task.args:
         if arg.kind is ParamKind.SCALAR:
             mapping[arg.name] = arg.name
+    for name, offsets in _counts_in_offsets(task, mapping):
+        mapping.setdefault(name, offsets)
     return mapping
+
+
+_COMPANIONS = {"csr": "col", "graph": "adj"}
+"""Structured inputs whose offsets array ends with the length of a companion array."""
+
+
+def _counts_in_offsets(task: Task, mapping: dict[str, str]) -> list[tuple[str, str]]:
+    """Counts held only by an input offsets array: ``nnz`` is ``row_ptr[m]`` when the task
+    draws ``row_ptr[m+1] ~ csr(col=col_idx)`` with ``col_idx[nnz]``. The host wrapper reads
+    it before sizing the buffers, as a CSR routine without an ``nnz`` parameter must."""
+    found = []
+    for arg in task.args:
+        companion = arg.dist.param(_COMPANIONS.get(arg.dist.kind, ""))
+        if arg.role is not Role.IN or arg.length is None or companion is None:
+            continue
+        try:
+            rows = ast.parse(arg.length.strip(), mode="eval").body
+            count = ast.parse(task.arg(companion).length or "", mode="eval").body
+        except (SyntaxError, KeyError):
+            continue
+        if (
+            isinstance(rows, ast.BinOp)
+            and isinstance(rows.op, ast.Add)
+            and isinstance(rows.left, ast.Name)
+            and rows.left.id in mapping
+            and isinstance(rows.right, ast.Constant)
+            and rows.right.value == 1
+            and isinstance(count, ast.Name)
+        ):
+            found.append((count.id, f"{arg.name}[{mapping[rows.left.id]}]"))
+    return found
 
 
 def length_in_params(param: str, task: Task) -> tuple[str, str | None]:

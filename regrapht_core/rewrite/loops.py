@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
+from regrapht_core.rewrite.affine import additive_terms, literal_int, stride_key
 from regrapht_core.rewrite.protocol import Refusal
 from regrapht_core.rewrite.syntax import canon, strip_parens, text
 
@@ -51,6 +52,20 @@ class CountedLoop:
 
     def starts_at_zero(self) -> bool:
         return canon(self.lower) == "0"
+
+    def inside(self, stride: str) -> bool:
+        """The loop stays in ``[0, stride)``: it starts at a literal ``lo >= 0`` and ends at
+        ``stride - c`` (``c >= 0``, or ``c >= 1`` with ``<=``), so interior sweeps such as
+        ``for (j = 1; j < w - 1; ++j)`` stay in the row their iteration owns."""
+        lower = literal_int(self.lower)
+        if lower is None or lower < 0:
+            return False
+        terms = additive_terms(self.upper, 1)
+        ours = [(sign, t) for sign, t in terms if literal_int(t) is None]
+        if len(ours) != 1 or ours[0][0] < 0 or stride_key(ours[0][1]) != stride:
+            return False
+        slack = -sum(sign * (literal_int(t) or 0) for sign, t in terms)
+        return slack >= (1 if self.inclusive else 0)
 
 
 _ATOMS = frozenset({"identifier", "number_literal", "call_expression", "field_expression"})

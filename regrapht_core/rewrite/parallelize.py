@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from regrapht_core.rewrite.affine import affine, stride_key
+from regrapht_core.rewrite.affine import affine
 from regrapht_core.rewrite.assemble import (
     assemble,
     body_lines,
@@ -107,26 +107,22 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     for node in walk(inner.body):
         if node.type in ("break_statement",):
             return None
-    row = inner.starts_at_zero() and not inner.inclusive
-    column = outer.starts_at_zero() and not outer.inclusive
     for array in facts.written:
         keys = set()
         for access in (a for a in facts.accesses if a.array == array):
             by_row = affine(access.index, outer.var)
             by_col = affine(access.index, inner.var)
             if (
-                row
-                and by_row is not None
+                by_row is not None
                 and by_row.sign > 0
-                and by_row.stride == stride_key(inner.upper)
+                and inner.inside(by_row.stride)
                 and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
             ):
                 keys.add("row")
             elif (
-                column
-                and by_col is not None
+                by_col is not None
                 and by_col.sign > 0
-                and by_col.stride == stride_key(outer.upper)
+                and outer.inside(by_col.stride)
                 and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
             ):
                 keys.add("column")

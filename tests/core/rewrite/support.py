@@ -89,13 +89,22 @@ def _literal(value: int | float, ctype: str) -> str:
     return repr(float(value)) + ("f" if c_type_name(ctype) == "float" else "")
 
 
-def _declare(arg: ArgSpec, binding: SizeBinding, seed: int) -> list[str]:
+def _declare(task: Task, arg: ArgSpec, binding: SizeBinding, seed: int) -> list[str]:
     ctype = c_type_name(arg.ctype)
     if arg.kind is ParamKind.SCALAR:
         assert arg.value is not None
         return [f"    {ctype} {arg.name} = {_literal(_value(arg.value, binding), ctype)};"]
     assert arg.length is not None
     length = int(_value(arg.length, binding))
+    column = arg.dist.param("col") if arg.dist.kind == "csr" else None
+    if column is not None:  # row pointers must be a ramp from 0 to the nonzero count
+        nonzeros = int(_value(task.arg(column).length or "0", binding))
+        return [
+            f"    std::vector<{ctype}> {arg.name}({length});",
+            f"    for (size_t k = 0; k < {length}; ++k) "
+            f"{arg.name}[k] = {ctype}(k * {nonzeros} / {max(length - 1, 1)});",
+            f"    auto {arg.name}_ref = {arg.name};",
+        ]
     lo, hi = arg.dist.lo, arg.dist.hi
     if is_integer(ctype) and arg.dist.kind != "int":
         lo, hi = 0, 9
@@ -133,7 +142,7 @@ def _main(task: Task, sizes: tuple[SizeBinding, ...]) -> str:
     for number, binding in enumerate(sizes):
         lines.append("  {")
         for index, arg in enumerate(task.args):
-            lines += _declare(arg, binding, 7 + 31 * index + 1000 * number)
+            lines += _declare(task, arg, binding, 7 + 31 * index + 1000 * number)
         call = [a.name if a.kind is ParamKind.SCALAR else f"{a.name}.data()" for a in task.args]
         ref = [a.name if a.kind is ParamKind.SCALAR else f"{a.name}_ref.data()" for a in task.args]
         if task.returns != "void":

@@ -10,6 +10,7 @@ from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.syntax import function_definitions, function_name, parse, text, walk
+from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.spec import Task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
@@ -274,6 +275,95 @@ def test_column_writes_with_a_stride_other_than_the_trip_count_are_refused() -> 
 @pytest.mark.slow
 def test_column_write_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _transpose("m")
+    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_cpu(task, candidate.code, work) == "PASS"
+
+
+def _interior(lower: str, condition: str) -> Task:
+    source = (
+        "void interior(int h, int w, const float* in, float* out) {\n"
+        "  for (int i = 1; i < h - 1; ++i) {\n"
+        f"    for (int j = {lower}; {condition}; ++j)\n"
+        "      out[i * w + j] = in[i * w + j - 1] + in[i * w + j + 1];\n"
+        "  }\n}\n"
+    )
+    return cases.make_task(
+        "interior",
+        source,
+        "void interior(int h, int w, const float* in, float* out)",
+        (
+            cases._scalar("h"),
+            cases._scalar("w"),
+            cases._pointer("in", length="h * w"),
+            cases._pointer("out", cases.Role.INOUT, "h * w"),
+        ),
+        sizes=({"h": 3, "w": 3}, {"h": 9, "w": 34}),
+    )
+
+
+@pytest.mark.parametrize(
+    ("lower", "condition"),
+    [("1", "j < w - 1"), ("2", "j <= w - 3"), ("0", "j < w")],
+)
+def test_inner_sweeps_inside_the_row_are_owned_and_get_a_2d_launch(
+    lower: str, condition: str
+) -> None:
+    task = _interior(lower, condition)
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert len(found) == 2 and "blockIdx.y" in found[0].code
+
+
+@pytest.mark.parametrize(
+    "condition", ["j <= w", "j < w + 1", "j < w - 1 + 2", "j < 2 * w - 1", "j < h"]
+)
+def test_inner_sweeps_that_may_leave_the_row_are_refused(condition: str) -> None:
+    task = _interior("1", condition)
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "stays inside the row" in verdict.reason
+
+
+@pytest.mark.slow
+def test_interior_sweep_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
+    task = _interior("1", "j < w - 1")
+    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_cpu(task, candidate.code, work) == "PASS"
+
+
+def _csr_without_nnz(row_ptr_role: str) -> Task:
+    source = (
+        "// regrapht: m = 40; n = 24; nnz = m*3\n"
+        f"// regrapht: row_ptr[m+1] {row_ptr_role} ~ csr(col=col_idx, cols=n); col_idx[nnz] in\n"
+        "// regrapht: vals[nnz] in ~ normal(0, 1); x[n] in; y[m] out\n"
+        "void spmv(int m, int n, int* row_ptr, const int* col_idx, const float* vals,\n"
+        "          const float* x, float* y) {\n"
+        "  for (int i = 0; i < m; ++i) {\n"
+        "    float acc = 0.0f;\n"
+        "    for (int p = row_ptr[i]; p < row_ptr[i + 1]; ++p) acc += vals[p] * x[col_idx[p]];\n"
+        "    y[i] = acc;\n"
+        "  }\n}\n"
+    )
+    return extract_task(source, "cpp", function="spmv")
+
+
+def test_buffer_lengths_held_by_an_input_offsets_array_are_read_from_it() -> None:
+    task = _csr_without_nnz("in")  # no nnz parameter: nnz is row_ptr[m]
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert found and "static_cast<size_t>(row_ptr[m]) * sizeof(float)" in found[0].code
+
+
+def test_buffer_lengths_held_by_an_output_offsets_array_are_refused() -> None:
+    task = _csr_without_nnz("inout")  # the loop could change row_ptr before it is read
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "which no scalar parameter carries" in verdict.reason
+
+
+@pytest.mark.slow
+def test_csr_without_nnz_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
+    task = _csr_without_nnz("in")
     for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
         work = tmp_path / str(number)
         work.mkdir()
