@@ -15,7 +15,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from regrapht_core.errors import GraphError
 from regrapht_core.files import atomic_write
+from regrapht_core.graph.learn import learn, verified_trajectory
+from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
@@ -54,6 +57,11 @@ _DEFAULTS = SearchConfig()
 @click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Default: FILE.cu")
 @click.option("--trace", type=click.Path(path_type=Path, dir_okay=False), help="JSONL trace.")
+@click.option(
+    "--learn",
+    is_flag=True,
+    help="Add a verified, faster result's steps to the snapshot as examples (it is rewritten).",
+)
 def optimize(
     *,
     file: Path,
@@ -69,6 +77,7 @@ def optimize(
     snapshot: Path | None,
     out: Path | None,
     trace: Path | None,
+    learn: bool,
 ) -> None:
     """Search for a verified, faster CUDA version of a function in FILE."""
     if function is None and loop is None:
@@ -121,6 +130,27 @@ def optimize(
         console.print(f"wrote {target}: {faster.result.speedup:.2f}x faster, verified on {device}")
     else:
         console.print(f"wrote {target}: compiled only - not run, not timed (no GPU)")
+    if learn:
+        _learn(console, outcome, snapshot_path(snapshot))
+
+
+def _learn(console: Console, outcome: OptimizeOutcome, snapshot: Path) -> None:
+    faster = outcome.faster
+    trajectory = (
+        None
+        if faster is None
+        else verified_trajectory(
+            outcome.task.name, outcome.task.source, faster, outcome.search.candidates
+        )
+    )
+    if trajectory is None:
+        console.print("nothing learned: only a verified, faster result becomes an example")
+        return
+    try:
+        learned = learn(snapshot, trajectory)
+    except GraphError as err:
+        raise click.ClickException(f"nothing learned: {err}") from err
+    console.print(f"learned {learned.steps} verified step(s) into {learned.snapshot}")
 
 
 _Job = Callable[[Callable[[SearchProgress], None], threading.Event], OptimizeOutcome]

@@ -12,11 +12,14 @@ import pytest
 from click.testing import CliRunner
 
 from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.optimize.cli import EXIT_NOTHING_FOUND
 from regrapht_core.optimize.header import HEADER_MARK
 from tests.conftest import gpu_present
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "smooth.cpp"
+SNAPSHOT = snapshot_path()
 
 needs_no_gpu = pytest.mark.skipif(gpu_present(), reason="the compile-only path needs no GPU")
 
@@ -102,11 +105,33 @@ def test_embedded_model_and_rewriters_share_one_search(example: Path, tmp_path: 
 def test_on_the_gpu_the_bundled_example_gets_verified_faster_code(
     example: Path, tmp_path: Path
 ) -> None:
-    out = tmp_path / "smooth.cu"
+    out, snapshot = tmp_path / "smooth.cu", Path(shutil.copy(SNAPSHOT, tmp_path / "g.msgpack"))
+    before = load_snapshot(snapshot).graph.example_count
     code, err = optimize(
-        str(example), "--function", "smooth", "--no-model", "--budget", "8", "--out", str(out)
-    )
+        str(example), "--function", "smooth", "--no-model", "--budget", "8", "--out", str(out),
+        "--snapshot", str(snapshot), "--learn",
+    )  # fmt: skip
     assert code == 0, err
     header = out.read_text().splitlines()[0]
     assert header.startswith(HEADER_MARK) and "x faster than the sequential smooth" in header
     assert "verified on" in header
+    assert "verified step(s) into" in err
+    learned = load_snapshot(snapshot)
+    assert learned.graph.example_count > before and learned.build.builder == "regrapht learn"
+    assert any(
+        e.task == "smooth" and e.speedup is not None
+        for u, v in learned.graph.edges
+        for e in learned.graph.examples(u, v)
+    )
+
+
+@needs_no_gpu
+def test_learning_never_takes_compile_only_code(example: Path, tmp_path: Path) -> None:
+    snapshot = Path(shutil.copy(SNAPSHOT, tmp_path / "g.msgpack"))
+    code, err = optimize(
+        str(example), "--function", "smooth", "--no-model", "--budget", "2",
+        "--out", str(tmp_path / "o.cu"), "--snapshot", str(snapshot), "--learn",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "nothing learned" in err
+    assert snapshot.read_bytes() == SNAPSHOT.read_bytes()
