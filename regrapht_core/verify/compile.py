@@ -104,20 +104,30 @@ class Compiler:
         flags = (*_HOST_FLAGS, *(f"-D{d}" for d in defines))
         return self._object(self._cxx, "cpp", source, flags)
 
-    def _object(self, tool: str, suffix: str, source: str, flags: Sequence[str]) -> CompileOutcome:
+    def cuda_module(self, source: str) -> CompileOutcome:
+        """A ``.cubin`` (device code only) for the driver to load: the kernel→kernel mode's
+        unit, where candidate and reference define the same kernel and must never share one
+        module. Host code in ``source`` is parsed but not compiled."""
+        flags = (f"-arch={self.arch}", *_CUDA_FLAGS)
+        return self._object(self._nvcc, "cu", source, flags, output="-cubin")
+
+    def _object(
+        self, tool: str, suffix: str, source: str, flags: Sequence[str], *, output: str = "-c"
+    ) -> CompileOutcome:
         key = hashlib.sha256(
-            "\0".join((tool, self._versions[tool], *flags, source)).encode()
+            "\0".join((tool, self._versions[tool], output, *flags, source)).encode()
         ).hexdigest()[:32]
-        target = self.cache_dir / f"{key}.o"
+        extension = ".cubin" if output == "-cubin" else ".o"
+        target = self.cache_dir / f"{key}{extension}"
         if target.exists():
             return CompileOutcome(True, target, "", cached=True)
         with tempfile.TemporaryDirectory(prefix="regrapht-cc-") as tmp:
             work = Path(tmp)
             src = work / f"unit.{suffix}"
             src.write_text(source)
-            obj = work / "unit.o"
+            obj = work / f"unit{extension}"
             outcome = self._runner(
-                [tool, "-c", *flags, src.name, "-o", obj.name],
+                [tool, output, *flags, src.name, "-o", obj.name],
                 work,
                 self._limits,
                 _tool_environment(work),
@@ -130,7 +140,7 @@ class Compiler:
                 return CompileOutcome(
                     False, None, f"object is {size} bytes, over the {self._max_output}-byte cap"
                 )
-            staged = self.cache_dir / f".{key}.{secrets.token_hex(4)}.o"
+            staged = self.cache_dir / f".{key}.{secrets.token_hex(4)}{extension}"
             shutil.copyfile(obj, staged)
             staged.replace(target)
         return CompileOutcome(True, target, log)

@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-import numpy as np
-
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
 from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, Task
+from regrapht_core.verify.protocol import (
+    EXIT_CUDA_ERROR,
+    EXIT_MANAGED_MEMORY,
+    EXIT_OUT_OF_BOUNDS,
+)
 
 __all__ = [
     "EXIT_CUDA_ERROR",
@@ -40,16 +43,11 @@ __all__ = [
     "REFERENCE_SYMBOL",
     "HarnessKind",
     "harness_source",
-    "input_hash",
     "reference_source",
 ]
 
 REFERENCE_SYMBOL = "regrapht_reference_entry"
 """Placeholder the timing build calls; renamed per run to an unguessable symbol."""
-
-EXIT_CUDA_ERROR = 2
-EXIT_MANAGED_MEMORY = 3
-EXIT_OUT_OF_BOUNDS = 4
 
 LINK_WRAPS = (
     "cudaMalloc",
@@ -60,31 +58,11 @@ LINK_WRAPS = (
 )
 """Symbols the candidate's calls are redirected from (``-Wl,--wrap=``) into the harness."""
 
-_MASK64 = (1 << 64) - 1
-_HASH_SEED = 0x9E3779B97F4A7C15
-_HASH_MIX = 0xBF58476D1CE4E5B9
-
 
 class HarnessKind(StrEnum):
     CHECK = "check"
     REFERENCE = "reference"
     TIMING = "timing"
-
-
-def input_hash(data: bytes) -> int:
-    """Python twin of the harness's ``hash_bytes``: a position-dependent 64-bit mix.
-
-    Not cryptographic: it detects a candidate that writes to its inputs, which cannot aim
-    for a collision without knowing the (fresh, secret) input values in advance.
-    """
-    padded = data + b"\0" * (-len(data) % 8)
-    words = np.frombuffer(padded, dtype="<u8")
-    x = words ^ (words >> np.uint64(29))
-    x = x * np.uint64(_HASH_MIX)
-    x = x ^ (x >> np.uint64(32))
-    weights = np.arange(words.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-    total = int(np.sum(x * weights, dtype=np.uint64))
-    return (len(data) * _HASH_SEED + total) & _MASK64
 
 
 def _storage(arg: ArgSpec) -> str:

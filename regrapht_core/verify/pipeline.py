@@ -1,7 +1,10 @@
 """The verifier: gate → compile → isolated correctness runs → sanitizer → timing → plausibility.
 
 Stages run cheapest first and the first failure ends the run with trimmed feedback for the
-proposer. The work splits in two so a pool can overlap them: :meth:`Verifier.build` (gate,
+proposer. Both task modes share every stage: a host-function candidate (seq2cuda) runs in
+the generated C++ harness, a ``__global__`` candidate (kernel2kernel) in the Python kernel
+runner against the original kernel; both write the same files and are judged by the same
+code here. The work splits in two so a pool can overlap them: :meth:`Verifier.build` (gate,
 compile, link; CPU only, safe to run in parallel) and :meth:`Verifier.run` (the GPU, one
 candidate at a time per device). Without a GPU, a candidate that builds ends ``NOT_RUN``:
 compiled, never called verified, no timing, no reward.
@@ -22,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import SizeBinding, SourceLanguage, Task, TimingMode
+from regrapht_core.tasks.spec import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.verify.cases import (
     Array,
     Case,
@@ -37,17 +40,22 @@ from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, query_command
 from regrapht_core.verify.harness import (
-    EXIT_CUDA_ERROR,
-    EXIT_MANAGED_MEMORY,
-    EXIT_OUT_OF_BOUNDS,
     LINK_WRAPS,
     REFERENCE_SYMBOL,
     HarnessKind,
     harness_source,
     reference_source,
 )
+from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
+from regrapht_core.verify.launch import write_plan
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
+from regrapht_core.verify.programs import Program, gpu_python_missing, native_program
+from regrapht_core.verify.protocol import (
+    EXIT_CUDA_ERROR,
+    EXIT_MANAGED_MEMORY,
+    EXIT_OUT_OF_BOUNDS,
+)
 from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
 from regrapht_core.verify.sandbox import (
     Limits,
@@ -68,18 +76,23 @@ GateCheck = Callable[[str, Task], str | None]
 
 _FEEDBACK_CHARS = 1500
 _SANITIZER_EXIT = 86
+_HOST_TIMED = (("e", TimingMode.END_TO_END), ("k", TimingMode.KERNEL_ONLY))
+_KERNEL_TIMED = (("k", TimingMode.KERNEL_ONLY),)
+_KERNEL_MODULE = "reference module"
 
 
 @dataclass(frozen=True, slots=True)
 class Built:
-    """A candidate that passed the gate and linked: its binaries, awaiting the GPU."""
+    """A candidate that passed the gate and compiled: its programs, awaiting the GPU."""
 
     task: Task
     code_hash: str
     work: Path
-    check: Path
-    timing: Path
-    reference: Path
+    check: Program
+    timing: Program
+    reference: Program
+    timed: tuple[tuple[str, TimingMode], ...] = _HOST_TIMED
+    """The timing run's re-checked output tags and the mode each tag's calls measure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +169,8 @@ class Verifier:
         rejected = self._gate(source, task)
         if rejected is not None:
             return VerifyResult(Status.GATE_REJECTED, code_hash, _trim(rejected))
+        if task.mode is TaskMode.KERNEL_TO_KERNEL:
+            return self._build_kernel(task, source, code_hash)
         candidate = self.compiler.cuda_object(source)
         if not candidate.ok or candidate.path is None:
             return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
@@ -189,7 +204,28 @@ class Verifier:
             if not linked.ok:
                 shutil.rmtree(work, ignore_errors=True)
                 return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(linked.log))
-        return Built(task, code_hash, work, work / "check", work / "timing", work / "reference")
+        return Built(
+            task,
+            code_hash,
+            work,
+            check=native_program(work / "check"),
+            timing=native_program(work / "timing"),
+            reference=native_program(work / "reference"),
+        )
+
+    def _build_kernel(self, task: Task, source: str, code_hash: str) -> Built | VerifyResult:
+        """The candidate kernel as a module of its own, next to the original kernel's."""
+        candidate = self.compiler.cuda_module(source)
+        if not candidate.ok or candidate.path is None:
+            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
+        reference = self._task_objects(task)[_KERNEL_MODULE]
+        work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
+        try:
+            check, timing, original = kernel_programs(task, candidate.path, reference, work)
+        except KernelBuildError as error:
+            shutil.rmtree(work, ignore_errors=True)
+            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
+        return Built(task, code_hash, work, check, timing, original, timed=_KERNEL_TIMED)
 
     def _task_objects(self, task: Task) -> dict[str, Path]:
         """Harness builds and the reference, compiled once per task and session.
@@ -208,13 +244,19 @@ class Verifier:
     def _compile_task(self, task: Task) -> dict[str, Path]:
         compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object
         compile_task = compile_cuda if task.language is SourceLanguage.CUDA else compile_host
-        units = {
-            HarnessKind.CHECK: (compile_cuda, harness_source(task, HarnessKind.CHECK)),
-            HarnessKind.TIMING: (compile_cuda, harness_source(task, HarnessKind.TIMING)),
-            HarnessKind.REFERENCE: (compile_host, harness_source(task, HarnessKind.REFERENCE)),
-            "task source": (compile_task, task.source),
-            "task source with bridge": (compile_task, reference_source(task)),
-        }
+        if task.mode is TaskMode.KERNEL_TO_KERNEL:
+            units = {_KERNEL_MODULE: (self.compiler.cuda_module, task.source)}
+        else:
+            units = {
+                HarnessKind.CHECK: (compile_cuda, harness_source(task, HarnessKind.CHECK)),
+                HarnessKind.TIMING: (compile_cuda, harness_source(task, HarnessKind.TIMING)),
+                HarnessKind.REFERENCE: (
+                    compile_host,
+                    harness_source(task, HarnessKind.REFERENCE),
+                ),
+                "task source": (compile_task, task.source),
+                "task source with bridge": (compile_task, reference_source(task)),
+            }
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
             futures = {name: pool.submit(fn, source) for name, (fn, source) in units.items()}
         paths: dict[str, Path] = {}
@@ -233,6 +275,10 @@ class Verifier:
         try:
             if self.device is None:
                 return self._not_run(built, "no GPU on this machine: compiled, not run")
+            kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
+            missing = gpu_python_missing() if kernel else None
+            if missing is not None:
+                return self._not_run(built, f"{missing}: compiled, not run")
             with self._gpu:
                 return self._run_on_gpu(built)
         finally:
@@ -264,14 +310,21 @@ class Verifier:
         )
 
     def _exec(
-        self, binary: Path, root: Path, limits: Limits, prefix: Sequence[str] = ()
+        self, program: Program, root: Path, limits: Limits, prefix: Sequence[str] = ()
     ) -> RunOutcome:
-        """Run a copy of ``binary`` inside its private ``root``: nothing else is writable."""
-        local = root / binary.name
-        shutil.copy2(binary, local)
+        """Run ``program`` from copies inside its private ``root``: nothing else is writable."""
+        program.stage(root)
         prepare_private_dir(root)
-        argv = [*prefix, f"./{local.name}", "."]
-        return self._runner(argv, root, limits, _run_environment(root))
+        argv = [*prefix, *program.argv, "."]
+        env = {**_run_environment(root), **program.environment}
+        return self._runner(argv, root, limits, env)
+
+    @staticmethod
+    def _write_cases(task: Task, root: Path, cases: Sequence[Case], reps: int) -> None:
+        """The cases' files and, for a kernel, the launch plan the kernel runner reads."""
+        write_cases(root, cases, reps=reps)
+        if task.launch is not None:
+            write_plan(root, task, cases)
 
     def _canary(self, flags: list[str]) -> bool:
         if not self._suspect:
@@ -352,11 +405,11 @@ class Verifier:
         if not limits.isolate_network and self.config.isolate_network:
             flags.append("network not isolated: no permission to create a network namespace")
         candidate_root, reference_root = root / "candidate", root / "reference"
-        write_cases(candidate_root, cases, reps=2)
+        self._write_cases(task, candidate_root, cases, reps=2)
         outcome = self._exec(built.check, candidate_root, limits)
         if not outcome.ok:
             return self._stopped(outcome, "the candidate")
-        write_cases(reference_root, cases, reps=1)
+        self._write_cases(task, reference_root, cases, reps=1)
         reference = self._exec(built.reference, reference_root, limits)
         if not reference.ok:
             raise TaskError(
@@ -436,7 +489,7 @@ class Verifier:
             parent.chmod(0o711)
         for check in ("memcheck", "racecheck"):
             folder = root / check
-            write_cases(folder, small, reps=1)
+            self._write_cases(built.task, folder, small, reps=1)
             prefix = [tool, "--tool", check, "--error-exitcode", str(_SANITIZER_EXIT)]
             outcome = self._exec(built.check, folder, limits, prefix)
             if outcome.returncode == _SANITIZER_EXIT:
@@ -458,7 +511,7 @@ class Verifier:
         """Interleaved timed calls, then the last call of each mode re-checked."""
         task = built.task
         assert self._limits is not None
-        write_cases(root, [case], reps=0)
+        self._write_cases(task, root, [case], reps=0)
         flush = max(2 * self._limits.l2_bytes, 8 << 20)
         (root / "timing.cfg").write_text(
             f"{self.config.warmups} {self.config.timed_runs} {flush} "
@@ -469,7 +522,7 @@ class Verifier:
         )
         if not outcome.ok:
             return self._stopped(outcome, "the timed run")
-        for tag, mode in (("e", TimingMode.END_TO_END), ("k", TimingMode.KERNEL_ONLY)):
+        for tag, mode in built.timed:
             checked = self._check_call(
                 task=task, case=case, want=want, folder=root / "case0", tag=tag, against=None
             )
@@ -483,16 +536,14 @@ class Verifier:
         disagreement = clock_disagreement(samples)
         if disagreement is not None:
             return _Stop(Status.IMPLAUSIBLE, disagreement)
-        end_to_end = summarize(samples, TimingMode.END_TO_END)
-        kernel = summarize(samples, TimingMode.KERNEL_ONLY)
-        assert end_to_end is not None
-        every = (end_to_end,) if kernel is None else (end_to_end, kernel)
-        primary = end_to_end
-        if task.timing_mode is TimingMode.KERNEL_ONLY:
-            if kernel is None:
-                flags.append("kernel-only time unavailable (a call launched no timed kernel)")
-            else:
-                primary = kernel
+        summaries = (summarize(samples, mode) for _, mode in built.timed)
+        every = tuple(timing for timing in summaries if timing is not None)
+        primary = next((t for t in every if t.mode is task.timing_mode), every[0])
+        if primary.mode is not task.timing_mode:
+            flags.append(
+                f"{task.timing_mode} time unavailable (a call launched no timed kernel, or the "
+                f"candidate is a kernel): reporting {primary.mode}"
+            )
         bound = roofline_ms(bytes_moved(case.arrays), self._limits.peak_bytes_per_s)
         for measured in every:
             below = under_roofline(measured, bound)
