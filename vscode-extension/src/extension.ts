@@ -1,0 +1,456 @@
+/**
+ * ReGraphT for VS Code: starts `python -m regrapht_server` and makes its long search
+ * visible and cancellable.
+ *
+ * The server offers "Optimize to CUDA (ReGraphT)" as a code action carrying the command
+ * `regrapht.optimize`, reports the search as work-done progress, and sends the result as an
+ * annotated edit that needs confirmation (VS Code's Refactor Preview). The language client
+ * would show that progress only as a status-bar spinner without a cancel button, so the
+ * extension wraps the command in a cancellable notification and a status-bar item, and
+ * forwards a cancel to the server.
+ */
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  State,
+  WorkDoneProgressCancelNotification,
+} from "vscode-languageclient/node";
+
+import { type GraphSummary, renderGraphHtml } from "./graphView";
+import { describe, JobTracker, parseReport, type ProgressEvents } from "./progress";
+import { choosePython, missingServerMessage, type PythonChoice, probePython } from "./python";
+import { SECTION, serverKeys, serverSettings } from "./settings";
+
+const OPTIMIZE = "regrapht.optimize";
+const LANGUAGES = ["c", "cpp", "cuda-cpp"];
+const OPEN_LOG = "Open log";
+const OPEN_SETTINGS = "Open settings";
+
+interface OptimizeTarget {
+  uri: string;
+  function: string;
+  line?: number;
+}
+
+interface OptimizeAnswer {
+  status: string;
+  job: string | null;
+}
+
+interface CheckAnswer {
+  model: { ok: boolean; used: boolean; error?: string; name?: string };
+  gpu: { ok: boolean; device: string | null; nvcc: string | null };
+  snapshot: { ok: boolean; error?: string };
+  text: string;
+}
+
+interface JobView extends ProgressEvents {
+  attach(token: string): void;
+  closed: Promise<void>;
+}
+
+/** The status-bar item: idle, searching (click cancels), or failed (click opens the log). */
+class StatusItem {
+  readonly item = vscode.window.createStatusBarItem("regrapht.status", vscode.StatusBarAlignment.Left, 10);
+  private readonly jobs = new Map<string, string>();
+
+  constructor() {
+    this.item.name = "ReGraphT";
+  }
+
+  starting(): void {
+    this.set("$(loading~spin) ReGraphT", "ReGraphT: starting the server", undefined);
+  }
+
+  idle(): void {
+    if (this.jobs.size === 0) {
+      this.set("$(zap) ReGraphT", "ReGraphT is ready. Click to check the model and GPU.", "regrapht.checkSetup");
+    }
+  }
+
+  failed(message: string): void {
+    this.jobs.clear();
+    this.set("$(error) ReGraphT", `${message}\nClick to open the log.`, "regrapht.showLog");
+  }
+
+  job(token: string, text: string): void {
+    this.jobs.set(token, text);
+    const [first] = this.jobs.values();
+    const more = this.jobs.size > 1 ? ` (+${this.jobs.size - 1} queued)` : "";
+    this.set(`$(sync~spin) ReGraphT: ${first}${more}`, "ReGraphT is optimizing. Click to cancel.", "regrapht.cancelAll");
+  }
+
+  done(token: string): void {
+    this.jobs.delete(token);
+    if (this.jobs.size) {
+      const [[first, text]] = this.jobs.entries();
+      this.job(first, text);
+    } else {
+      this.idle();
+    }
+  }
+
+  private set(text: string, tooltip: string, command: string | undefined): void {
+    this.item.text = text;
+    this.item.tooltip = tooltip;
+    this.item.command = command;
+    this.item.show();
+  }
+}
+
+class ReGraphTExtension {
+  readonly output = vscode.window.createOutputChannel("ReGraphT", { log: true });
+  readonly status = new StatusItem();
+  readonly tracker = new JobTracker((token, fn) => this.showJob(token, fn ?? "a function", undefined));
+  client: LanguageClient | undefined;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  log(line: string): void {
+    this.output.info(line);
+  }
+
+  // -- the server ------------------------------------------------------------------------
+
+  async start(): Promise<void> {
+    this.status.starting();
+    const python = await this.findPython();
+    this.log(`python: ${python.command} (from ${python.source})`);
+    const probe = await probePython(python.command);
+    if (!probe.ok) {
+      this.log(`the server cannot start: ${probe.detail}`);
+      return this.reportMissing(python, probe.detail);
+    }
+    this.log(`python ${probe.detail} has regrapht_server`);
+    const keys = serverKeys(this.context.extension.packageJSON.contributes.configuration.properties);
+    const config = vscode.workspace.getConfiguration(SECTION);
+    const serverOptions: ServerOptions = {
+      command: python.command,
+      args: ["-m", "regrapht_server", "--log-level", "INFO"],
+    };
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: LANGUAGES.map((language) => ({ scheme: "file", language })),
+      outputChannel: this.output,
+      synchronize: { configurationSection: SECTION },
+      initializationOptions: { [SECTION]: serverSettings(keys, (key) => config.get(key)) },
+      middleware: {
+        executeCommand: (command, args, next) =>
+          command === OPTIMIZE ? this.optimize(args, () => next(command, args)) : next(command, args),
+        handleWorkDoneProgress: (token, params, next) => {
+          // Job progress is shown by the notification; the default part only cleans up.
+          if (!this.tracker.handle(String(token), params) || params.kind === "end") {
+            next(token, params);
+          }
+        },
+      },
+    };
+    const client = new LanguageClient("regrapht", "ReGraphT", serverOptions, clientOptions);
+    client.onDidChangeState((event) => {
+      if (event.newState === State.Stopped && this.client === client) {
+        this.status.failed("The ReGraphT server stopped.");
+      }
+    });
+    this.client = client;
+    try {
+      await client.start();
+    } catch (error) {
+      this.log(`the client failed to start: ${String(error)}`);
+      this.client = undefined;
+      return this.reportMissing(python, String(error));
+    }
+    this.log("server running");
+    this.status.idle();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client?.isRunning()) {
+      await client.stop();
+    }
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  private async findPython(): Promise<PythonChoice> {
+    const setting = vscode.workspace.getConfiguration(SECTION).get<string>("python");
+    if (setting?.trim()) {
+      return choosePython(setting, undefined);
+    }
+    return choosePython(undefined, await this.pythonExtensionInterpreter());
+  }
+
+  /** The Python extension's selected interpreter, if that extension is installed (optional). */
+  private async pythonExtensionInterpreter(): Promise<string | undefined> {
+    const python = vscode.extensions.getExtension("ms-python.python");
+    if (!python) {
+      return undefined;
+    }
+    try {
+      const api = python.isActive ? python.exports : await python.activate();
+      const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const active = api?.environments?.getActiveEnvironmentPath?.(resource);
+      if (typeof active?.path === "string") {
+        return active.path;
+      }
+      const details = api?.settings?.getExecutionDetails?.(resource);
+      return details?.execCommand?.[0];
+    } catch (error) {
+      this.log(`the Python extension did not name an interpreter: ${String(error)}`);
+      return undefined;
+    }
+  }
+
+  private async reportMissing(python: PythonChoice, detail: string): Promise<void> {
+    const message = missingServerMessage(python, detail);
+    this.status.failed(message);
+    const choice = await vscode.window.showErrorMessage(message, OPEN_LOG, OPEN_SETTINGS);
+    if (choice === OPEN_LOG) {
+      this.output.show(true);
+    } else if (choice === OPEN_SETTINGS) {
+      await vscode.commands.executeCommand("workbench.action.openSettings", "regrapht.python");
+    }
+  }
+
+  private running(): LanguageClient | undefined {
+    if (this.client?.isRunning()) {
+      return this.client;
+    }
+    void vscode.window.showWarningMessage("The ReGraphT server is not running.", OPEN_LOG).then((choice) => {
+      if (choice === OPEN_LOG) {
+        this.output.show(true);
+      }
+    });
+    return undefined;
+  }
+
+  private executeOnServer<T>(command: string, args: unknown[] = []): Promise<T> | undefined {
+    return this.running()?.sendRequest(ExecuteCommandRequest.type, { command, arguments: args }) as
+      | Promise<T>
+      | undefined;
+  }
+
+  // -- a job -------------------------------------------------------------------------------
+
+  /** A cancellable notification and the status bar, for as long as the search runs. */
+  private showJob(token: string | undefined, fn: string, cancelled: (() => void) | undefined): JobView {
+    let reported = 0;
+    let current = token;
+    let over = false;
+    let finish: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let progress: vscode.Progress<{ message?: string; increment?: number }> | undefined;
+    const closed = Promise.resolve(
+      vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `ReGraphT: optimizing ${fn}`, cancellable: true },
+        async (bar, cancel) => {
+          progress = bar;
+          bar.report({ message: "starting…" });
+          cancel.onCancellationRequested(() => {
+            this.log(`cancel requested for ${fn} (${current ?? "job not started yet"})`);
+            if (current) {
+              this.cancelJob(current);
+            }
+            cancelled?.();
+          });
+          await finished;
+        },
+      ),
+    );
+    const show = (message: string, percentage?: number): void => {
+      const increment = percentage === undefined ? undefined : Math.max(0, percentage - reported);
+      reported += increment ?? 0;
+      progress?.report({ message, increment });
+      if (current) {
+        this.status.job(current, `${fn} ${message}`);
+      }
+    };
+    return {
+      closed,
+      attach: (t: string) => {
+        current = t;
+      },
+      begin: (_title, message) => show(message ?? "starting"),
+      report: (message, percentage) => {
+        const parsed = parseReport(message ?? "");
+        show(describe(parsed), percentage);
+        if (message) {
+          this.log(`${current} ${fn}: ${message}`);
+        }
+      },
+      end: (message) => {
+        if (over) {
+          return;
+        }
+        over = true;
+        this.log(`${current} ${fn} search over: ${message ?? ""}`);
+        if (current) {
+          this.status.done(current);
+        }
+        finish();
+      },
+    };
+  }
+
+  cancelJob(token: string): void {
+    void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
+    this.status.job(token, "cancelling…");
+  }
+
+  private async optimize(args: unknown[], run: () => vscode.ProviderResult<unknown>): Promise<unknown> {
+    const target = (args[0] ?? {}) as OptimizeTarget;
+    const fn = target.function ?? "?";
+    let token: string | undefined;
+    let cancelBeforeStart = false;
+    const view = this.showJob(undefined, fn, () => {
+      cancelBeforeStart = token === undefined;
+    });
+    const stopWaiting = this.tracker.wait({
+      function: fn,
+      attach: (t) => {
+        token = t;
+        view.attach(t);
+        this.log(`${t}: optimizing ${fn}`);
+        if (cancelBeforeStart) {
+          this.cancelJob(t);
+        }
+        return view;
+      },
+    });
+    try {
+      const answer = (await run()) as OptimizeAnswer | undefined;
+      this.log(`${answer?.job ?? token ?? "no job"} ${fn}: ${answer?.status ?? "no answer"}`);
+      if (answer?.status === "applied") {
+        vscode.window.setStatusBarMessage(`ReGraphT: ${fn} optimized`, 5000);
+      }
+      return answer;
+    } finally {
+      stopWaiting();
+      view.end(undefined);
+      if (token) {
+        this.status.done(token);
+      }
+    }
+  }
+
+  // -- commands ----------------------------------------------------------------------------
+
+  async optimizeAtCursor(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || !LANGUAGES.includes(editor.document.languageId)) {
+      void vscode.window.showInformationMessage("ReGraphT: open a C, C++ or CUDA file and put the cursor in a loop.");
+      return;
+    }
+    if (!this.running()) {
+      return;
+    }
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      "vscode.executeCodeActionProvider",
+      editor.document.uri,
+      editor.selection,
+      vscode.CodeActionKind.RefactorRewrite.value,
+    );
+    const action = actions?.find((a) => a.command?.command === OPTIMIZE);
+    if (!action?.command) {
+      void vscode.window.showInformationMessage(
+        "ReGraphT: nothing to optimize here. Put the cursor in a function with a loop, or in a __global__ kernel.",
+      );
+      return;
+    }
+    if (action.disabled) {
+      void vscode.window.showWarningMessage(`ReGraphT: ${action.disabled.reason}`);
+      return;
+    }
+    await vscode.commands.executeCommand(action.command.command, ...(action.command.arguments ?? []));
+  }
+
+  async cancelAll(): Promise<void> {
+    const ids = await this.executeOnServer<string[]>("regrapht.cancel");
+    if (ids === undefined) {
+      return;
+    }
+    for (const id of ids) {
+      this.status.job(id, "cancelling…");
+    }
+    void vscode.window.showInformationMessage(
+      ids.length ? `ReGraphT: cancelling ${ids.length} optimization(s).` : "ReGraphT: nothing is running.",
+    );
+  }
+
+  async checkSetup(): Promise<void> {
+    const pending = this.executeOnServer<CheckAnswer>("regrapht.check", [{ answer: true }]);
+    if (!pending) {
+      return;
+    }
+    const answer = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "ReGraphT: checking the model and GPU…" },
+      () => pending,
+    );
+    this.output.appendLine(answer.text);
+    const document = await vscode.workspace.openTextDocument({ language: "markdown", content: answer.text });
+    await vscode.window.showTextDocument(document, { preview: true });
+    const model = !answer.model.used ? "model off" : answer.model.ok ? `model ${answer.model.name ?? "ok"}` : "model: problem";
+    const gpu = answer.gpu.ok ? `GPU ${answer.gpu.device}` : "no GPU (compile only)";
+    const nvcc = answer.gpu.nvcc ? `nvcc ${answer.gpu.nvcc}` : "no nvcc";
+    const summary = `ReGraphT: ${model}, ${gpu}, ${nvcc}.`;
+    const fine = (answer.model.ok || !answer.model.used) && answer.gpu.nvcc && answer.snapshot.ok;
+    void (fine ? vscode.window.showInformationMessage(summary) : vscode.window.showWarningMessage(summary));
+  }
+
+  async showGraph(): Promise<void> {
+    const pending = this.executeOnServer<GraphSummary>("regrapht.graph");
+    if (!pending) {
+      return;
+    }
+    let summary: GraphSummary;
+    try {
+      summary = await pending;
+    } catch (error) {
+      void vscode.window.showErrorMessage(`ReGraphT: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel("regrapht.graph", "ReGraph", vscode.ViewColumn.Beside, {
+      enableScripts: false,
+    });
+    panel.webview.html = renderGraphHtml(summary, panel.webview.cspSource);
+  }
+}
+
+let extension: ReGraphTExtension | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const ext = new ReGraphTExtension(context);
+  extension = ext;
+  context.subscriptions.push(
+    ext.output,
+    ext.status.item,
+    vscode.commands.registerCommand("regrapht.optimizeAtCursor", () => ext.optimizeAtCursor()),
+    vscode.commands.registerCommand("regrapht.cancelAll", () => ext.cancelAll()),
+    vscode.commands.registerCommand("regrapht.showGraph", () => ext.showGraph()),
+    vscode.commands.registerCommand("regrapht.showLog", () => ext.output.show(true)),
+    vscode.commands.registerCommand("regrapht.checkSetup", () => ext.checkSetup()),
+    vscode.commands.registerCommand("regrapht.restartServer", () => ext.restart()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      // Server settings reach it live (synchronize.configurationSection); the interpreter
+      // can only change with a new process.
+      if (event.affectsConfiguration(`${SECTION}.python`)) {
+        ext.log("regrapht.python changed: restarting the server");
+        void ext.restart();
+      }
+    }),
+  );
+  await ext.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await extension?.stop();
+  extension = undefined;
+}

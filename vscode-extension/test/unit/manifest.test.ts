@@ -1,0 +1,44 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { serverKeys, serverSettings } from "../../src/settings";
+
+const root = join(__dirname, "..", "..");
+const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const source = readFileSync(join(root, "src", "extension.ts"), "utf8");
+const properties = manifest.contributes.configuration.properties as Record<string, { default: unknown }>;
+
+describe("the manifest", () => {
+  it("activates on C, C++ and CUDA", () => {
+    expect(manifest.activationEvents).toEqual(["onLanguage:c", "onLanguage:cpp", "onLanguage:cuda-cpp"]);
+  });
+
+  it("registers every command it contributes", () => {
+    for (const { command } of manifest.contributes.commands) {
+      expect(source).toContain(`registerCommand("${command}"`);
+    }
+  });
+
+  it("has no hard dependency on the Python extension", () => {
+    expect(manifest.extensionDependencies ?? []).toEqual([]);
+  });
+
+  it("sends the server every setting but regrapht.python, null when unset", () => {
+    const keys = serverKeys(properties);
+    expect(keys).not.toContain("python");
+    expect(keys).toContain("allowUnverified");
+    const values = serverSettings(keys, (key) => (key === "budget" ? 7 : undefined));
+    expect(values.budget).toBe(7);
+    expect(values.gpuIndex).toBeNull();
+    expect(Object.keys(values)).toHaveLength(Object.keys(properties).length - 1);
+  });
+
+  it("describes every setting with its default", () => {
+    for (const [key, entry] of Object.entries(properties)) {
+      expect(entry, key).toHaveProperty("default");
+      expect(entry, key).toHaveProperty("markdownDescription");
+    }
+  });
+});
