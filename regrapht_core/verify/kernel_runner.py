@@ -348,8 +348,8 @@ class PyCudaDevice:
             kernel.function(buffer, grid=launch.grid, block=launch.block, shared=launch.shared)
             self._stop.record()
             self._stop.synchronize()
-            self._context.synchronize()
             host_ms = (time.perf_counter() - start) * 1e3
+            self._context.synchronize()
             return host_ms, float(self._stop.time_since(self._start))
 
         result: tuple[float, float] = self._call(timed)

@@ -50,7 +50,12 @@ from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
-from regrapht_core.verify.programs import Program, gpu_python_missing, native_program
+from regrapht_core.verify.programs import (
+    Program,
+    gpu_python_missing,
+    native_program,
+    python_probe,
+)
 from regrapht_core.verify.protocol import (
     EXIT_CUDA_ERROR,
     EXIT_MANAGED_MEMORY,
@@ -158,6 +163,7 @@ class Verifier:
         self._gpu = threading.Lock()
         self._limits: DeviceLimits | None = None
         self._suspect = True
+        self._python_drops: bool | None = None
         self._objects: dict[str, dict[str, Path]] = {}
         self._objects_lock = threading.Lock()
         self._task_locks: dict[str, threading.Lock] = {}
@@ -298,16 +304,36 @@ class Verifier:
             flags=(why,),
         )
 
-    def _limits_for(self, wall_s: float, cases: Sequence[Case]) -> Limits:
+    def _limits_for(self, built: Built, wall_s: float, cases: Sequence[Case]) -> Limits:
         biggest = max((a.nbytes for c in cases for a in c.arrays), default=0)
+        kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
         return Limits(
             wall_s=wall_s,
             cpu_s=int(wall_s * 2) + 5,
             file_bytes=4 * biggest + (64 << 20),
             output_bytes=self.config.output_bytes,
             isolate_network=self.config.isolate_network and network_isolation_available(),
-            drop_privileges=self.config.drop_privileges,
+            drop_privileges=self.config.drop_privileges
+            and (not kernel or bool(self._python_drops)),
         )
+
+    def _probe_python(self, flags: list[str]) -> None:
+        """Whether the kernel runner's interpreter starts as ``nobody``; checked once.
+
+        An interpreter or packages under a private home (``/root/...``) cannot be read once
+        privileges are dropped. The runner then keeps them (its candidate is device code,
+        which makes no system calls), in every other respect isolated, and says so.
+        """
+        if self._python_drops is None:
+            with tempfile.TemporaryDirectory(prefix="regrapht-python-") as tmp:
+                root = Path(tmp)
+                limits = Limits(wall_s=60.0, drop_privileges=True, isolate_network=False)
+                self._python_drops = self._exec(python_probe(), root, limits).ok
+        if not self._python_drops and self.config.drop_privileges:
+            flags.append(
+                "privileges not dropped: the Python interpreter or its packages are not "
+                "readable by 'nobody'"
+            )
 
     def _exec(
         self, program: Program, root: Path, limits: Limits, prefix: Sequence[str] = ()
@@ -348,6 +374,8 @@ class Verifier:
         if not self._canary(flags):
             unusable = self._not_run(built, "the GPU failed its canary check")
             return replace(unusable, flags=(*unusable.flags, *flags))
+        if task.mode is TaskMode.KERNEL_TO_KERNEL:
+            self._probe_python(flags)
         seeds = [secrets.randbits(63) for _ in range(self.config.seeds)]
         plan = [(binding, seed) for seed in seeds for binding in task.correctness_sizes]
         plan.append((task.timing_size, seeds[0]))
@@ -401,7 +429,7 @@ class Verifier:
     ) -> _Stop | list[dict[str, Array]]:
         """Candidate first (twice per case), then the reference, each in its own process."""
         task = built.task
-        limits = self._limits_for(self.config.run_timeout_s, cases)
+        limits = self._limits_for(built, self.config.run_timeout_s, cases)
         if not limits.isolate_network and self.config.isolate_network:
             flags.append("network not isolated: no permission to create a network namespace")
         candidate_root, reference_root = root / "candidate", root / "reference"
@@ -480,7 +508,8 @@ class Verifier:
         # compute-sanitizer talks to its target over a loopback socket, which is down in a
         # fresh network namespace; this binary already ran isolated in the stages before.
         limits = replace(
-            self._limits_for(self.config.run_timeout_s * 10, small), isolate_network=False
+            self._limits_for(built, self.config.run_timeout_s * 10, small),
+            isolate_network=False,
         )
         # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
         # through these (root-owned, unlistable) parents. Earlier stages' runs are over.
@@ -518,7 +547,7 @@ class Verifier:
             f"{self.config.host_flush_bytes} {secrets.randbits(63)}\n"
         )
         outcome = self._exec(
-            built.timing, root, self._limits_for(self.config.timing_timeout_s, [case])
+            built.timing, root, self._limits_for(built, self.config.timing_timeout_s, [case])
         )
         if not outcome.ok:
             return self._stopped(outcome, "the timed run")

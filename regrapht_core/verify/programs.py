@@ -19,7 +19,7 @@ from pathlib import Path
 
 from regrapht_core.verify import kernel_runner, protocol
 
-__all__ = ["Program", "gpu_python_missing", "kernel_program", "native_program"]
+__all__ = ["Program", "gpu_python_missing", "kernel_program", "native_program", "python_probe"]
 
 _RUNNER_PACKAGE = "lib"
 
@@ -80,11 +80,22 @@ def _runner_files() -> tuple[tuple[str, Path | None], ...]:
     )
 
 
+def _python(arguments: tuple[str, ...], files: tuple[tuple[str, Path | None], ...]) -> Program:
+    """This interpreter (no user site, no bytecode files) with only the runner package,
+    numpy and pycuda importable."""
+    paths = [_RUNNER_PACKAGE]
+    paths += [d for d in (_install_dir("numpy"), _install_dir("pycuda")) if d is not None]
+    argv = (sys.executable, "-s", "-B", *arguments)
+    return Program(argv, files, (("PYTHONPATH", ":".join(dict.fromkeys(paths))),))
+
+
 def kernel_program(modules: Mapping[str, Path], command: tuple[str, ...]) -> Program:
     """The kernel runner with ``command`` (``check``/``timing`` and its arguments), the
     compiled ``modules`` copied in under the names the command uses."""
-    paths = [_RUNNER_PACKAGE]
-    paths += [d for d in (_install_dir("numpy"), _install_dir("pycuda")) if d is not None]
     files = _runner_files() + tuple(modules.items())
-    argv = (sys.executable, "-s", "-B", "-m", kernel_runner.__name__, *command)
-    return Program(argv, files, (("PYTHONPATH", ":".join(dict.fromkeys(paths))),))
+    return _python(("-m", kernel_runner.__name__, *command), files)
+
+
+def python_probe() -> Program:
+    """Imports what the kernel runner imports, nothing more: does the interpreter start?"""
+    return _python(("-c", "import numpy, pycuda.driver"), ())

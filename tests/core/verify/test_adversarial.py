@@ -17,15 +17,18 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.tasks.spec import TaskMode
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.gate import check
 from regrapht_core.verify.pipeline import Verifier, verify
 from regrapht_core.verify.result import Status
 from tests.data.candidates.corpus import Candidate, load_corpus
+from tests.data.candidates.tasks import TASKS
 
 CORPUS = load_corpus()
 GATED = [c for c in CORPUS if c.gate_rejected]
 RUNTIME = [c for c in CORPUS if not c.gate_rejected]
+KERNEL_RUNTIME = [c for c in RUNTIME if c.task.mode is TaskMode.KERNEL_TO_KERNEL]
 
 
 def _ids(candidates: Sequence[Candidate]) -> list[str]:
@@ -37,7 +40,7 @@ def _no_device(argv: Sequence[str]) -> str | None:
 
 
 def test_corpus_covers_every_task_and_the_runtime_statuses() -> None:
-    assert {c.task.name for c in CORPUS} == {"saxpy", "sum", "vadd"}
+    assert {c.task.name for c in CORPUS} == set(TASKS)
     expected = {status for c in CORPUS for status in c.expect}
     assert {
         Status.GATE_REJECTED,
@@ -49,6 +52,8 @@ def test_corpus_covers_every_task_and_the_runtime_statuses() -> None:
         Status.VERIFIED,
     } <= expected
     assert sum(c.honest for c in CORPUS) >= 6
+    kernels = [c for c in CORPUS if c.task.mode is TaskMode.KERNEL_TO_KERNEL]
+    assert {s for c in kernels for s in c.expect} >= expected - {Status.NONDETERMINISTIC}
     assert all(c.expect == {Status.VERIFIED} for c in CORPUS if c.honest)
 
 
@@ -93,6 +98,24 @@ def test_candidates_past_the_gate_compile(candidate: Candidate, tmp_path: Path) 
         timeout=300,
     )
     assert built.returncode == 0, built.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def no_gpu(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
+    return Verifier(VerifyConfig(cache_dir=tmp_path_factory.mktemp("modules")), device=None)
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("candidate", KERNEL_RUNTIME, ids=_ids(KERNEL_RUNTIME))
+def test_kernel_candidates_compile_and_are_not_run_without_a_gpu(
+    candidate: Candidate, no_gpu: Verifier
+) -> None:
+    """Through the real pipeline: gate, the candidate's own module, the original's module,
+    the kernel found by its symbol in both; then no GPU, so nothing is claimed."""
+    result = no_gpu.verify(candidate.task, candidate.source)
+    assert result.status is Status.NOT_RUN, result.feedback
+    assert "no GPU" in result.feedback
+    assert result.reward is None and result.speedup is None
 
 
 @pytest.fixture(scope="module")

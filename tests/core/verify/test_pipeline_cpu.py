@@ -17,7 +17,8 @@ from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.harness import EXIT_OUT_OF_BOUNDS, HarnessKind, harness_source
 from regrapht_core.verify.pipeline import Verifier
-from regrapht_core.verify.result import Status
+from regrapht_core.verify.programs import gpu_python_missing
+from regrapht_core.verify.result import DeviceInfo, Status
 from regrapht_core.verify.sandbox import (
     Limits,
     RunOutcome,
@@ -25,6 +26,10 @@ from regrapht_core.verify.sandbox import (
     run_isolated,
 )
 from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SAXPY_CUDA, SUM, VECTOR_INT
+from tests.data.candidates.corpus import CORPUS_DIR
+from tests.data.candidates.tasks import SAXPY_KERNEL
+
+KERNEL = (CORPUS_DIR / "saxpy_kernel" / "honest_naive.cu").read_text()
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -149,3 +154,38 @@ def test_return_values_and_vectors_are_written(
     assert outcome.ok, outcome.stderr
     got = read_outputs(task, tmp_path / "run" / "case0", "0")
     assert got is not None and got["return"].size == 1
+
+
+def test_a_kernel_candidate_is_compiled_not_run_without_a_gpu(no_gpu: Verifier) -> None:
+    result = no_gpu.verify(SAXPY_KERNEL, KERNEL)
+    assert result.status is Status.NOT_RUN
+    assert result.reward is None and result.timing is None
+    assert "not run" in result.feedback
+
+
+def test_a_kernel_compile_error_is_a_status_with_feedback(no_gpu: Verifier) -> None:
+    result = no_gpu.verify(SAXPY_KERNEL, KERNEL.replace("a * x[i]", "a * x[i] * undefined_b"))
+    assert result.status is Status.COMPILE_ERROR
+    assert "undefined_b" in result.feedback
+
+
+def test_a_kernel_with_other_parameter_types_is_a_compile_error(cache: Path) -> None:
+    verifier = Verifier(VerifyConfig(cache_dir=cache), device=None, gate=lambda _s, _t: None)
+    result = verifier.verify(SAXPY_KERNEL, KERNEL.replace("float a,", "double a,"))
+    assert result.status is Status.COMPILE_ERROR
+    assert "_Z12saxpy_kernelidPKfPf" in result.feedback and "parameter types" in result.feedback
+
+
+def test_a_module_without_the_kernel_is_a_compile_error(cache: Path) -> None:
+    verifier = Verifier(VerifyConfig(cache_dir=cache), device=None, gate=lambda _s, _t: None)
+    result = verifier.verify(SAXPY_KERNEL, KERNEL.replace("saxpy_kernel(", "saxpy_fast("))
+    assert result.status is Status.COMPILE_ERROR
+    assert "_Z10saxpy_fast" in result.feedback
+
+
+@pytest.mark.skipif(gpu_python_missing() is None, reason="pycuda is installed here")
+def test_a_kernel_is_not_run_where_pycuda_is_missing(cache: Path) -> None:
+    device = DeviceInfo(name="Some GPU", driver="580", nvcc="13.0", arch="sm_90")
+    result = Verifier(VerifyConfig(cache_dir=cache), device=device).verify(SAXPY_KERNEL, KERNEL)
+    assert result.status is Status.NOT_RUN
+    assert "pycuda" in result.feedback and result.reward is None

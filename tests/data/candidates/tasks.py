@@ -1,17 +1,32 @@
 """The corpus's tasks, built in Python so the corpus does not depend on the task-file format.
 
-Each task's reference defines a helper with external linkage next to its entry, so that a
-candidate calling the reference's code by name is a real threat (it would link in the
+Each host task's reference defines a helper with external linkage next to its entry, so
+that a candidate calling the reference's code by name is a real threat (it would link in the
 timing build, where the reference is linked with the candidate) and the gate must see it.
+
+The kernel tasks (``*_KERNEL``, kernel→kernel mode) replace a ``__global__`` kernel under
+its launch contract; their references are the original kernels, run on the GPU.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, SizeBinding, Task, Tolerance
+from regrapht_core.tasks.spec import (
+    ArgSpec,
+    LaunchSpec,
+    ParamKind,
+    Role,
+    SizeBinding,
+    SourceLanguage,
+    Task,
+    TaskMode,
+    TimingMode,
+    Tolerance,
+)
 
-__all__ = ["SAXPY", "SUM", "TASKS", "VADD"]
+__all__ = ["SAXPY", "SAXPY_KERNEL", "STENCIL_KERNEL", "SUM", "TASKS", "TRANSPOSE_KERNEL", "VADD"]
 
 _SIZES: tuple[SizeBinding, ...] = (
     {"n": 1},
@@ -89,5 +104,102 @@ VADD = Task(
     timing_size=_TIMING,
 )
 
-TASKS: Mapping[str, Task] = {task.name: task for task in (SAXPY, SUM, VADD)}
+_MAP_LAUNCH = LaunchSpec("", ("(n + 255)/256",), ("256",))
+
+
+def _kernel_task(task: Task) -> Task:
+    """``task`` as a kernel→kernel task: original kernel on the GPU, kernel-only timing."""
+    return replace(
+        task,
+        mode=TaskMode.KERNEL_TO_KERNEL,
+        timing_mode=TimingMode.KERNEL_ONLY,
+        language=SourceLanguage.CUDA,
+    )
+
+
+SAXPY_KERNEL = _kernel_task(
+    Task(
+        name="saxpy_kernel",
+        source=(
+            "__device__ float axpy_element(float a, float x, float y) { return a * x + y; }\n"
+            "\n"
+            "__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  if (i < n) y[i] = axpy_element(a, x[i], y[i]);\n"
+            "}\n"
+        ),
+        entry="saxpy_kernel",
+        signature="__global__ void saxpy_kernel(int n, float a, const float* x, float* y)",
+        args=SAXPY.args,
+        correctness_sizes=_SIZES,
+        timing_size={"n": 1 << 23},
+        launch=replace(_MAP_LAUNCH, kernel="saxpy_kernel"),
+    )
+)
+
+STENCIL_KERNEL = _kernel_task(
+    Task(
+        name="stencil1d",
+        source=(
+            "#define RADIUS 3\n"
+            "\n"
+            "__global__ void stencil1d(int n, const float* in, float* out) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  if (i >= n) return;\n"
+            "  float sum = 0.0f;\n"
+            "  for (int k = -RADIUS; k <= RADIUS; ++k) sum += in[min(max(i + k, 0), n - 1)];\n"
+            "  out[i] = sum / (2 * RADIUS + 1);\n"
+            "}\n"
+        ),
+        entry="stencil1d",
+        signature="__global__ void stencil1d(int n, const float* in, float* out)",
+        args=(
+            ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+            ArgSpec("in", ParamKind.POINTER, "float", length="n"),
+            ArgSpec("out", ParamKind.POINTER, "float", Role.OUT, length="n"),
+        ),
+        correctness_sizes=_SIZES,
+        timing_size={"n": 1 << 23},
+        launch=replace(_MAP_LAUNCH, kernel="stencil1d"),
+    )
+)
+
+TRANSPOSE_KERNEL = _kernel_task(
+    Task(
+        name="transpose",
+        source=(
+            "#define TILE 32\n"
+            "#define ROWS 8\n"
+            "\n"
+            "__global__ void transpose(int rows, int cols, const float* in, float* out) {\n"
+            "  int x = blockIdx.x * TILE + threadIdx.x;\n"
+            "  int y = blockIdx.y * TILE + threadIdx.y;\n"
+            "  for (int j = 0; j < TILE; j += ROWS)\n"
+            "    if (x < cols && y + j < rows) out[x * rows + y + j] = in[(y + j) * cols + x];\n"
+            "}\n"
+        ),
+        entry="transpose",
+        signature="__global__ void transpose(int rows, int cols, const float* in, float* out)",
+        args=(
+            ArgSpec("rows", ParamKind.SCALAR, "int", value="rows"),
+            ArgSpec("cols", ParamKind.SCALAR, "int", value="cols"),
+            ArgSpec("in", ParamKind.POINTER, "float", length="rows*cols"),
+            ArgSpec("out", ParamKind.POINTER, "float", Role.OUT, length="rows*cols"),
+        ),
+        correctness_sizes=(
+            {"rows": 1, "cols": 7},
+            {"rows": 7, "cols": 31},
+            {"rows": 31, "cols": 67},
+            {"rows": 67, "cols": 257},
+            {"rows": 257, "cols": 33},
+            {"rows": 1000, "cols": 1031},
+        ),
+        timing_size={"rows": 4096, "cols": 4096},
+        launch=LaunchSpec("transpose", ("(cols + 31)/32", "(rows + 31)/32"), ("32", "8")),
+    )
+)
+
+TASKS: Mapping[str, Task] = {
+    task.name: task for task in (SAXPY, SUM, VADD, SAXPY_KERNEL, STENCIL_KERNEL, TRANSPOSE_KERNEL)
+}
 """By name, which is also the corpus folder a candidate lives in."""
