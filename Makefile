@@ -5,7 +5,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: demo test lint typecheck unit bench graph gpu-check clean
+.PHONY: demo test lint typecheck unit bench graph gpu-check clean \
+	editor-setup ext-lint ext-unit vsix editor-test
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,7 +22,7 @@ demo: $(STAMP)
 	$(BIN)/regrapht optimize examples/smooth.cpp --function smooth $(DEMO_FLAGS) \
 		--out build/smooth.regrapht.cu --trace build/smooth.trace.jsonl
 
-test: $(STAMP) lint typecheck unit
+test: $(STAMP) lint typecheck unit ext-lint ext-unit vsix editor-test
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -43,5 +44,39 @@ graph: $(STAMP)
 gpu-check:
 	bash scripts/gpu-check.sh
 
+# --- The VS Code extension (vscode-extension/, docs/extension.md) -------------------------
+# Its tools (vitest, vsce) need Node >= 22: scripts/editor-setup.sh puts Node 24 from npm in
+# a cache outside the repository (with code-server and chromium for the real-editor test).
+EDITOR_CACHE ?= $(HOME)/.cache/regrapht-editor
+NODE24 := $(EDITOR_CACHE)/node-24.21.0
+EXT := vscode-extension
+EXT_RUN := cd $(EXT) && PATH="$(NODE24)/bin:$$PATH" npm_config_nodedir="$(NODE24)"
+EXT_DEPS := $(EXT)/node_modules/.installed-$(shell cat $(EXT)/package-lock.json | sha1sum | cut -c1-12)
+
+$(NODE24)/bin/node:
+	bash scripts/editor-setup.sh node
+
+$(EXT_DEPS): $(EXT)/package-lock.json | $(NODE24)/bin/node
+	$(EXT_RUN) npm ci --no-audit --no-fund --loglevel=error
+	rm -f $(EXT)/node_modules/.installed-*
+	touch $@
+
+editor-setup:
+	bash scripts/editor-setup.sh
+
+ext-lint: $(EXT_DEPS)
+	$(EXT_RUN) npm run -s lint
+	$(EXT_RUN) npm run -s typecheck
+
+ext-unit: $(EXT_DEPS)
+	$(EXT_RUN) npx vitest run
+
+vsix: $(EXT_DEPS)
+	$(EXT_RUN) npm run -s vsix
+
+editor-test: $(STAMP) vsix editor-setup
+	REGRAPHT_EDITOR_CACHE="$(EDITOR_CACHE)" bash scripts/editor-test.sh
+
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(EXT)/node_modules $(EXT)/out $(EXT)/*.vsix

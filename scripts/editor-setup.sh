@@ -7,7 +7,10 @@
 #   - code-server from npm (VS Code in the browser), built with that Node.
 # Everything goes under $REGRAPHT_EDITOR_CACHE (default ~/.cache/regrapht-editor), keyed by
 # version, so a second run costs nothing. Prints nothing but progress lines.
+#   scripts/editor-setup.sh        everything (the real-editor test)
+#   scripts/editor-setup.sh node   Node 24 only (building and unit-testing the extension)
 set -euo pipefail
+WHAT="${1:-all}"
 
 NODE_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
@@ -19,8 +22,10 @@ say() { echo "editor-setup: $*"; }
 
 # --- Debian packages -----------------------------------------------------------------
 missing=()
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
-dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
+if [ "$WHAT" = all ]; then
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+    dpkg -s libkrb5-dev >/dev/null 2>&1 || missing+=(libkrb5-dev)
+fi
 if ((${#missing[@]})); then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -42,6 +47,7 @@ if [ ! -x "$NODE_DIR/bin/node" ]; then
     rm -rf "$tmp"
 fi
 "$NODE_DIR/bin/node" --version | grep -qx "v$NODE_VERSION"
+[ "$WHAT" = all ] || exit 0
 
 # --- code-server ---------------------------------------------------------------------
 if [ ! -f "$CS_DIR/.complete" ]; then

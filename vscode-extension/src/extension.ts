@@ -62,25 +62,26 @@ class StatusItem {
   }
 
   starting(): void {
-    this.set("$(loading~spin) ReGraphT", "ReGraphT: starting the server", undefined);
+    this.set("$(loading~spin) ReGraphT", "ReGraphT: starting the server", undefined, "ReGraphT starting");
   }
 
   idle(): void {
     if (this.jobs.size === 0) {
-      this.set("$(zap) ReGraphT", "ReGraphT is ready. Click to check the model and GPU.", "regrapht.checkSetup");
+      this.set("$(zap) ReGraphT", "ReGraphT is ready. Click to check the model and GPU.", "regrapht.checkSetup", "ReGraphT ready");
     }
   }
 
   failed(message: string): void {
     this.jobs.clear();
-    this.set("$(error) ReGraphT", `${message}\nClick to open the log.`, "regrapht.showLog");
+    this.set("$(error) ReGraphT", `${message}\nClick to open the log.`, "regrapht.showLog", "ReGraphT failed");
   }
 
   job(token: string, text: string): void {
     this.jobs.set(token, text);
     const [first] = this.jobs.values();
     const more = this.jobs.size > 1 ? ` (+${this.jobs.size - 1} queued)` : "";
-    this.set(`$(sync~spin) ReGraphT: ${first}${more}`, "ReGraphT is optimizing. Click to cancel.", "regrapht.cancelAll");
+    const label = `ReGraphT: ${first}${more}`;
+    this.set(`$(sync~spin) ${label}`, "ReGraphT is optimizing. Click to cancel.", "regrapht.cancelAll", label);
   }
 
   done(token: string): void {
@@ -93,8 +94,9 @@ class StatusItem {
     }
   }
 
-  private set(text: string, tooltip: string, command: string | undefined): void {
+  private set(text: string, tooltip: string, command: string | undefined, label: string): void {
     this.item.text = text;
+    this.item.accessibilityInformation = { label };
     this.item.tooltip = tooltip;
     this.item.command = command;
     this.item.show();
