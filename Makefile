@@ -47,7 +47,8 @@ gpu-check:
 # --- The VS Code extension (vscode-extension/, docs/extension.md) -------------------------
 # Its tools (vitest, vsce) need Node >= 22: scripts/editor-setup.sh puts Node 24 from npm in
 # a cache outside the repository (with code-server and chromium for the real-editor test).
-EDITOR_CACHE ?= $(HOME)/.cache/regrapht-editor
+EDITOR_CACHE ?= $(or $(REGRAPHT_EDITOR_CACHE),$(HOME)/.cache/regrapht-editor)
+export REGRAPHT_EDITOR_CACHE := $(EDITOR_CACHE)
 NODE24 := $(EDITOR_CACHE)/node-24.21.0
 EXT := vscode-extension
 EXT_RUN := cd $(EXT) && PATH="$(NODE24)/bin:$$PATH" npm_config_nodedir="$(NODE24)"
@@ -75,7 +76,7 @@ vsix: $(EXT_DEPS)
 	$(EXT_RUN) npm run -s vsix
 
 editor-test: $(STAMP) vsix editor-setup
-	REGRAPHT_EDITOR_CACHE="$(EDITOR_CACHE)" bash scripts/editor-test.sh
+	bash scripts/editor-test.sh
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
