@@ -29,7 +29,19 @@ def main(out: Path) -> int:
     with tempfile.TemporaryDirectory(prefix="regrapht-kernels-") as cache:
         config = VerifyConfig(cache_dir=Path(cache), seeds=2, run_timeout_s=30.0)
         verifier = Verifier(config)
-        rows, failures = [], 0
+        device = verifier.device
+        report: dict[str, object] = {
+            "device": device.name if device else None,
+            "driver": device.driver if device else None,
+            "nvcc": device.nvcc if device else None,
+            "commit": os.environ.get("REGRAPHT_COMMIT", "unknown"),
+            "command": "python3 scripts/gpu_kernel_corpus.py OUT.json",
+            "seeds": config.seeds,
+            "warmups": config.warmups,
+            "timed_runs": config.timed_runs,
+        }
+        rows: list[dict[str, object]] = []
+        failures = 0
         for candidate in corpus:
             start = time.monotonic()
             result = verifier.verify(candidate.task, candidate.source)
@@ -45,6 +57,8 @@ def main(out: Path) -> int:
                     "mode": timing.mode.value if timing else None,
                     "reference_ms": timing.reference_ms if timing else None,
                     "candidate_ms": timing.candidate_ms if timing else None,
+                    "reference_spread_ms": timing.reference_spread_ms if timing else None,
+                    "candidate_spread_ms": timing.candidate_spread_ms if timing else None,
                     "speedup": result.speedup,
                     "runs": timing.runs if timing else None,
                     "seconds": round(time.monotonic() - start, 2),
@@ -57,19 +71,9 @@ def main(out: Path) -> int:
             print(f"{mark} {candidate.id:45} {result.status.value:15} {shown:>8}", flush=True)
             if not ok:
                 print(f"    {result.feedback[:500]}", flush=True)
-    device = verifier.device
-    report = {
-        "device": device.name if device else None,
-        "driver": device.driver if device else None,
-        "nvcc": device.nvcc if device else None,
-        "commit": os.environ.get("REGRAPHT_COMMIT", "unknown"),
-        "command": "python3 scripts/gpu_kernel_corpus.py " + str(out),
-        "seeds": config.seeds,
-        "timed_runs": config.timed_runs,
-        "candidates": rows,
-        "unexpected": failures,
-    }
-    out.write_text(json.dumps(report, indent=2) + "\n")
+            # Rewritten after every candidate, so a run cut short still leaves its record.
+            report.update(candidates=rows, unexpected=failures, complete=len(rows) == len(corpus))
+            out.write_text(json.dumps(report, indent=2) + "\n")
     return 1 if failures else 0
 
 

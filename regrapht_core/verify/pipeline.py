@@ -66,6 +66,7 @@ from regrapht_core.verify.sandbox import (
     Limits,
     Runner,
     RunOutcome,
+    allow_traversal,
     network_isolation_available,
     prepare_private_dir,
     run_isolated,
@@ -341,6 +342,8 @@ class Verifier:
         """Run ``program`` from copies inside its private ``root``: nothing else is writable."""
         program.stage(root)
         prepare_private_dir(root)
+        if program.interpreted:
+            allow_traversal(root)
         argv = [*prefix, *program.argv, "."]
         env = {**_run_environment(root), **program.environment}
         return self._runner(argv, root, limits, env)

@@ -33,6 +33,9 @@ class Program:
     stages an empty file."""
     env: tuple[tuple[str, str], ...] = ()
     """Added to the run environment (which is otherwise built from scratch)."""
+    interpreted: bool = False
+    """Started by an interpreter that opens its modules by absolute path, so the run
+    directory's ancestors must be traversable by the (unprivileged) child."""
 
     def stage(self, root: Path) -> None:
         for name, source in self.files:
@@ -86,7 +89,8 @@ def _python(arguments: tuple[str, ...], files: tuple[tuple[str, Path | None], ..
     paths = [_RUNNER_PACKAGE]
     paths += [d for d in (_install_dir("numpy"), _install_dir("pycuda")) if d is not None]
     argv = (sys.executable, "-s", "-B", *arguments)
-    return Program(argv, files, (("PYTHONPATH", ":".join(dict.fromkeys(paths))),))
+    environment = (("PYTHONPATH", ":".join(dict.fromkeys(paths))),)
+    return Program(argv, files, environment, interpreted=True)
 
 
 def kernel_program(modules: Mapping[str, Path], command: tuple[str, ...]) -> Program:

@@ -24,6 +24,7 @@ import pwd
 import resource
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +37,7 @@ __all__ = [
     "Limits",
     "RunOutcome",
     "Runner",
+    "allow_traversal",
     "network_isolation_available",
     "prepare_private_dir",
     "run_isolated",
@@ -113,6 +115,19 @@ def prepare_private_dir(path: Path) -> None:
         if ids is not None:
             os.chown(item, *ids)
     path.chmod(0o700)
+
+
+def allow_traversal(path: Path) -> None:
+    """Let the child reach ``path`` by its absolute name: ancestors below the system temp
+    directory get search permission (``o+x``), never read permission, so nothing in them
+    can be listed. Needed by an interpreter, which turns its search path absolute; a
+    native program reaches everything relative to its working directory instead.
+    """
+    top = Path(tempfile.gettempdir()).resolve()
+    for parent in path.resolve().parents:
+        if parent == top or top not in parent.parents:
+            return
+        parent.chmod(parent.stat().st_mode | 0o111)
 
 
 @cache

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 
 from regrapht_core.verify.sandbox import (
     Limits,
+    allow_traversal,
     network_isolation_available,
     prepare_private_dir,
     run_isolated,
@@ -89,3 +91,16 @@ def test_a_missing_program_is_an_outcome_not_an_exception(run_dir: Path) -> None
     outcome = run_isolated(["./nonexistent-prog"], run_dir, Limits(), ENV)
     assert outcome.returncode is None
     assert outcome.describe() == "could not be started"
+
+
+def test_allow_traversal_opens_ancestors_for_search_only() -> None:
+    with tempfile.TemporaryDirectory(prefix="regrapht-test-") as tmp:
+        outer = Path(tmp)
+        root = outer / "stage" / "run"
+        root.mkdir(parents=True)
+        outer.chmod(0o700)
+        root.chmod(0o700)
+        allow_traversal(root)
+        assert outer.stat().st_mode & 0o777 == 0o711
+        assert (outer / "stage").stat().st_mode & 0o111 == 0o111
+        assert root.stat().st_mode & 0o777 == 0o700
