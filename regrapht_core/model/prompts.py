@@ -21,9 +21,11 @@ __all__ = [
     "NoCode",
     "ParsedCode",
     "StepPrompt",
+    "build_hole_prompt",
     "build_step_prompt",
     "defined_functions",
     "parse_response",
+    "parse_statements",
 ]
 
 SYSTEM_PROMPT = (
@@ -128,6 +130,59 @@ def build_step_prompt(
                     break
     messages = (ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", body))
     return StepPrompt(messages, total(body), used, fits)
+
+
+_HOLE_SYSTEM = (
+    "You are an expert CUDA engineer. You write exactly the code you are asked for, no more, "
+    "in one ```cuda code block."
+)
+
+
+def build_hole_prompt(
+    *,
+    loop: str,
+    var: str,
+    feedback: str | None = None,
+    budget_tokens: int,
+    count_tokens: Callable[[str], int] = approx_token_count,
+) -> StepPrompt:
+    """Ask for the body of one iteration only: the scaffold around it is already written.
+
+    A few statements is what a small model can get right; the rules name the one judgement
+    the rewriter could not make (which updates other iterations share, so need atomics).
+    """
+    body = (
+        f"A CUDA kernel runs the body of this sequential loop once for every value of `{var}`, "
+        "in parallel threads, all at the same time:\n"
+        f"```cuda\n{loop.strip()}\n```\n"
+        f"Rewrite the loop body for one thread that handles one value of `{var}`.\n"
+        "Rules:\n"
+        "- Iterations run concurrently: where different iterations update the same element "
+        "(for example `h[x[i]] += 1`), use CUDA atomics such as `atomicAdd`, `atomicMin` "
+        "or `atomicMax`.\n"
+        "- Keep what every other statement computes.\n"
+        f"- Do not write a loop over `{var}`, a kernel or a function: answer with the body's "
+        "statements only, in one ```cuda block.\n"
+    )
+    if feedback:
+        body += (
+            f"\nYour previous attempt failed verification. Fix this problem:\n{feedback.strip()}\n"
+        )
+    messages = (ChatMessage("system", _HOLE_SYSTEM), ChatMessage("user", body))
+    tokens = count_tokens(_HOLE_SYSTEM) + count_tokens(body)
+    return StepPrompt(messages, tokens, 0, tokens <= budget_tokens)
+
+
+def parse_statements(text: str) -> str | NoCode:
+    """The statements of an answer to :func:`build_hole_prompt`: its first code block, or
+    the whole answer when it has none."""
+    blocks = [body for tag, body in _FENCE.findall(text) if tag.lower() in _CODE_TAGS]
+    code = (blocks[0] if blocks else text).strip()
+    if not code:
+        return NoCode("the answer contains no statements")
+    if _brace_balance(code) != 0:
+        return NoCode("the statements' braces do not balance")
+    return code
 
 
 def _assemble(head: str, shown: Sequence[str], tail: str) -> str:

@@ -18,12 +18,29 @@ from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
 from regrapht_core.graph.taxonomy import display_name, technique
-from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
+from regrapht_core.model.prompts import (
+    NoCode,
+    StepPrompt,
+    build_hole_prompt,
+    build_step_prompt,
+    parse_response,
+    parse_statements,
+)
 from regrapht_core.model.protocol import CodeModel, FinishReason
+from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.propose import RewriterProposer
+from regrapht_core.rewrite.protocol import Refusal, RewriteContext
+from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
 from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
-__all__ = ["ONE_SHOT_STYLES", "ModelProposer", "OneShotProposer", "first_of", "step_proposer"]
+__all__ = [
+    "ONE_SHOT_STYLES",
+    "HoleProposer",
+    "ModelProposer",
+    "OneShotProposer",
+    "first_of",
+    "step_proposer",
+]
 
 _log = logging.getLogger(__name__)
 
@@ -60,6 +77,17 @@ class ModelProposer:
             budget_tokens=self.model.context_tokens - self.max_tokens,
             count_tokens=self.model.count_tokens,
         )
+        answer = self._generate(prompt, request)
+        if isinstance(answer, Proposal):
+            return answer
+        parsed = parse_response(answer, entry_name=request.task.entry)
+        if isinstance(parsed, NoCode):
+            return self._none(parsed.reason)
+        think = f"{name} ({prompt.examples_used} examples shown)"
+        return Proposal(parsed.code, think=think, producer=self.producer)
+
+    def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> str | Proposal:
+        """The model's answer, or a proposal without code saying why there is none."""
         if not prompt.fits:
             return self._none("the code is too long for the model's context window")
         completion = self.model.generate(
@@ -72,11 +100,7 @@ class ModelProposer:
         )
         if completion.finish_reason in (FinishReason.CANCELLED, FinishReason.TIMEOUT):
             return self._none(f"generation {completion.finish_reason}")
-        parsed = parse_response(completion.text, entry_name=request.task.entry)
-        if isinstance(parsed, NoCode):
-            return self._none(parsed.reason)
-        think = f"{name} ({prompt.examples_used} examples shown)"
-        return Proposal(parsed.code, think=think, producer=self.producer)
+        return completion.text
 
     def _describe(self, request: ProposeRequest) -> tuple[str, str]:
         """The technique's display name and description for the prompt."""
@@ -98,6 +122,50 @@ class ModelProposer:
     def _none(self, reason: str) -> Proposal:
         _log.info("model proposed nothing: %s", reason)
         return Proposal(None, producer=self.producer, message=reason)
+
+
+class HoleProposer(ModelProposer):
+    """Parallelization the rewriter cannot prove safe: it writes the scaffold (kernel,
+    indexing, guard, host wrapper), the model only the loop body for one thread
+    (:mod:`regrapht_core.rewrite.scaffold`). Answers are short, so ``max_tokens`` is too."""
+
+    def __init__(self, model: CodeModel, graph: ReGraph, **kwargs: Any) -> None:
+        kwargs.setdefault("max_tokens", 384)
+        super().__init__(model, graph, **kwargs)
+        self.producer = f"scaffold:parallelization+model:{model.name}"
+
+    def __call__(self, request: ProposeRequest) -> Proposal:
+        if request.technique != "parallelization":
+            return self._refuse("scaffolds exist for parallelization only")
+        context = RewriteContext(request.task)
+        if Parallelize().applies(request.code, context):
+            return self._refuse("the rewriter parallelizes this loop without help")
+        try:
+            scaffold = parallel_scaffold(request.code, context)
+        except Refusal as refusal:
+            return self._refuse(f"no scaffold: {refusal.reason}")
+        prompt = build_hole_prompt(
+            loop=scaffold.loop,
+            var=scaffold.var,
+            feedback=request.feedback or None,
+            budget_tokens=self.model.context_tokens - self.max_tokens,
+            count_tokens=self.model.count_tokens,
+        )
+        answer = self._generate(prompt, request)
+        if isinstance(answer, Proposal):
+            return answer
+        statements = parse_statements(answer)
+        if isinstance(statements, NoCode):
+            return self._none(statements.reason)
+        try:
+            code = fill(scaffold, statements)
+        except Refusal as refusal:
+            return self._none(refusal.reason)
+        think = f"scaffolded one thread per `{scaffold.var}`; the model rewrote the loop body"
+        return Proposal(code, think=think, producer=self.producer)
+
+    def _refuse(self, reason: str) -> Proposal:
+        return Proposal(None, producer=self.producer, message=reason, retryable=False)
 
 
 ONE_SHOT_STYLES = ("plain", "cot", "rag")
@@ -150,9 +218,12 @@ def first_of(*proposers: ProposeFn) -> ProposeFn:
 def step_proposer(
     model: CodeModel, graph: ReGraph, *, seed: int = 0, rewriters: bool = True
 ) -> ProposeFn:
-    """The proposer every job uses: rewriters where they apply, the model otherwise.
+    """The proposer every job uses: rewriters where they apply, then a scaffold whose loop
+    body the model writes, then the model alone.
 
     ``rewriters=False`` is the model-only ablation the benchmarks compare against.
     """
     by_model = ModelProposer(model, graph, seed=seed)
-    return first_of(RewriterProposer(), by_model) if rewriters else by_model
+    if not rewriters:
+        return by_model
+    return first_of(RewriterProposer(), HoleProposer(model, graph, seed=seed), by_model)

@@ -38,7 +38,7 @@ from regrapht_core.rewrite.protocol import (
 from regrapht_core.rewrite.symbols import file_symbols
 from regrapht_core.rewrite.syntax import Edit, NameAllocator, canon, parse, text, walk
 
-__all__ = ["Parallelize", "SequentialLoop", "sequential_loop"]
+__all__ = ["Parallelize", "SequentialLoop", "candidate_1d", "map_loop", "sequential_loop"]
 
 _GRID_Y_MAX = 65535
 
@@ -52,16 +52,19 @@ class SequentialLoop:
     facts: LoopFacts
 
 
-def sequential_loop(code: str, context: RewriteContext) -> SequentialLoop:
+def sequential_loop(
+    code: str, context: RewriteContext, *, prove_ownership: bool = True
+) -> SequentialLoop:
     root = parse(code).root_node
     entry = entry_function(root, context.task)
-    facts = analyse_loop(entry, file_symbols(root))
+    facts = analyse_loop(entry, file_symbols(root), prove_ownership=prove_ownership)
     loop_var_type(entry)
     return SequentialLoop(root, entry, facts)
 
 
-def _map_loop(code: str, context: RewriteContext) -> SequentialLoop:
-    found = sequential_loop(code, context)
+def map_loop(code: str, context: RewriteContext, *, prove_ownership: bool = True) -> SequentialLoop:
+    """The entry's loop when it is a map (no reduction); see :func:`sequential_loop`."""
+    found = sequential_loop(code, context, prove_ownership=prove_ownership)
     if found.facts.reductions:
         first = found.facts.reductions[0]
         raise Refusal(
@@ -133,7 +136,9 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     return inner
 
 
-def _kernel_1d(found: SequentialLoop, name: str, parameters: tuple[str, ...]) -> str:
+def _kernel_1d(
+    found: SequentialLoop, name: str, parameters: tuple[str, ...], body: str | None
+) -> str:
     loop = found.entry.loop
     var_type = loop_var_type(found.entry)
     lower = None if loop.starts_at_zero() else loop.lower_text()
@@ -143,7 +148,7 @@ def _kernel_1d(found: SequentialLoop, name: str, parameters: tuple[str, ...]) ->
             f"__global__ void {name}({', '.join(parameters)}) {{",
             f"  {var_type} {loop.var} = {thread_index(var_type, lower)};",
             f"  if ({loop.condition()}) {{",
-            body_lines(loop.body, edits, "    "),
+            body_lines(loop.body, edits, "    ") if body is None else body,
             "  }",
             "}",
         ]
@@ -173,7 +178,15 @@ def _kernel_2d(
     )
 
 
-def _candidate_1d(code: str, found: SequentialLoop, context: RewriteContext, block: int) -> str:
+def candidate_1d(
+    code: str,
+    found: SequentialLoop,
+    context: RewriteContext,
+    block: int = 256,
+    *,
+    body: str | None = None,
+) -> str:
+    """One thread per iteration; ``body`` replaces the loop body in the kernel when given."""
     names = NameAllocator(found.root)
     buffers = buffer_plan(found.entry, found.facts, context.task, names)
     interface = kernel_interface(found.entry, found.facts, buffers)
@@ -187,7 +200,7 @@ def _candidate_1d(code: str, found: SequentialLoop, context: RewriteContext, blo
         f"{host.err} = cudaGetLastError();",
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
-    kernel = _kernel_1d(found, kernel_name, interface.parameters)
+    kernel = _kernel_1d(found, kernel_name, interface.parameters, body)
     return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
 
 
@@ -241,7 +254,7 @@ class Parallelize:
         block = int((params or {}).get("block_size", 256))
         if not 32 <= block <= 1024:
             raise Refusal(f"block_size {block} is outside 32..1024")
-        found = _map_loop(code, context)
+        found = map_loop(code, context)
         var = found.entry.loop.var
         candidates = []
         inner = _two_dimensional(found)
@@ -255,7 +268,7 @@ class Parallelize:
             )
         candidates.append(
             RewriteCandidate(
-                _candidate_1d(code, found, context, block),
+                candidate_1d(code, found, context, block),
                 f"mapped each iteration of the loop over `{var}` to one CUDA thread "
                 f"({block} threads per block, bounds-guarded)",
             )

@@ -9,8 +9,16 @@ from dataclasses import dataclass, field
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, TokenSink
-from regrapht_core.optimize.proposers import ModelProposer, OneShotProposer, first_of
+from regrapht_core.optimize.proposers import (
+    HoleProposer,
+    ModelProposer,
+    OneShotProposer,
+    first_of,
+    step_proposer,
+)
 from regrapht_core.search.types import Proposal, ProposeRequest
+from regrapht_core.tasks.spec import Task
+from tests.core.rewrite import cases
 from tests.core.search.test_mcgs import TASK
 
 KERNEL = """__global__ void k(int n, float* x) { int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -136,3 +144,37 @@ def test_one_shot_styles_differ_only_in_reasoning_and_retrieved_examples() -> No
     assert "Port the sequential code to CUDA" in prompts["plain"]
     assert "Think step by step" in prompts["cot"] and "Think step by step" not in prompts["plain"]
     assert "Example (saxpy)" in prompts["rag"] and "Example (saxpy)" not in prompts["plain"]
+
+
+def hole_request(task: Task, feedback: str = "") -> ProposeRequest:
+    return ProposeRequest(task, "sequential", "parallelization", task.source, feedback=feedback)
+
+
+def test_the_model_fills_only_the_loop_body_of_a_scaffold() -> None:
+    model = ScriptedModel("Use an atomic:\n```cuda\natomicAdd(&h[x[i]], 1);\n```")
+    proposal = HoleProposer(model, ReGraph())(hole_request(cases.HISTOGRAM, feedback="wrong"))
+    assert proposal.code is not None
+    assert proposal.producer == "scaffold:parallelization+model:scripted"
+    kernel = proposal.code[: proposal.code.index("void histogram(")]
+    assert "atomicAdd(&h[x[i]], 1);" in kernel and "cudaMalloc" in proposal.code
+    prompt = model.prompts[0]
+    assert "h[x[i]]++" in prompt and "atomicAdd" in prompt and "wrong" in prompt
+
+
+def test_a_hole_answer_that_is_more_than_a_body_is_a_refusal_with_the_reason() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    proposal = HoleProposer(model, ReGraph())(hole_request(cases.HISTOGRAM))
+    assert proposal.code is None and "only rewrite the body" in proposal.message
+
+
+def test_loops_the_rewriter_handles_alone_get_no_scaffold_and_no_model_call() -> None:
+    model = ScriptedModel("atomicAdd(&y[i], 1.0f);")
+    proposal = HoleProposer(model, ReGraph())(hole_request(cases.SAXPY))
+    assert proposal.code is None and not proposal.retryable and not model.prompts
+
+
+def test_the_job_proposer_tries_rewriter_then_scaffold_then_the_whole_model() -> None:
+    model = ScriptedModel("```cuda\natomicAdd(&h[x[i]], 1);\n```")
+    propose = step_proposer(model, ReGraph())
+    assert propose(hole_request(cases.SAXPY)).producer == "rewriter:parallelization"
+    assert propose(hole_request(cases.HISTOGRAM)).producer.startswith("scaffold:")

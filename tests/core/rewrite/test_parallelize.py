@@ -11,7 +11,7 @@ from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.syntax import function_definitions, function_name, parse, text, walk
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.spec import Task
+from regrapht_core.tasks.spec import Role, SourceLanguage, Task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
 
@@ -221,7 +221,7 @@ def _two_row_passes(second_bound: str) -> Task:
             cases._scalar("rows"),
             cases._scalar("cols"),
             cases._pointer("x", length="rows * cols"),
-            cases._pointer("y", cases.Role.OUT, "rows * cols"),
+            cases._pointer("y", Role.OUT, "rows * cols"),
         ),
         sizes=({"rows": 3, "cols": 5},),
     )
@@ -253,7 +253,7 @@ def _transpose(out_stride: str) -> Task:
             cases._scalar("m"),
             cases._scalar("n"),
             cases._pointer("in", length="m * n"),
-            cases._pointer("out", cases.Role.OUT, "n * m"),
+            cases._pointer("out", Role.OUT, "n * m"),
         ),
         sizes=({"m": 1, "n": 1}, {"m": 7, "n": 5}, {"m": 33, "n": 64}),
     )
@@ -297,7 +297,7 @@ def _interior(lower: str, condition: str) -> Task:
             cases._scalar("h"),
             cases._scalar("w"),
             cases._pointer("in", length="h * w"),
-            cases._pointer("out", cases.Role.INOUT, "h * w"),
+            cases._pointer("out", Role.INOUT, "h * w"),
         ),
         sizes=({"h": 3, "w": 3}, {"h": 9, "w": 34}),
     )
@@ -346,7 +346,7 @@ def _csr_without_nnz(row_ptr_role: str) -> Task:
         "    y[i] = acc;\n"
         "  }\n}\n"
     )
-    return extract_task(source, "cpp", function="spmv")
+    return extract_task(source, SourceLanguage.CPP, function="spmv")
 
 
 def test_buffer_lengths_held_by_an_input_offsets_array_are_read_from_it() -> None:

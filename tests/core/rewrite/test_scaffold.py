@@ -1,0 +1,93 @@
+"""Scaffolds with a hole: mechanical CUDA from the rewriter, one loop body from the model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.rewrite.protocol import Refusal, RewriteContext
+from regrapht_core.rewrite.scaffold import HOLE, fill, parallel_scaffold
+from regrapht_core.tasks.spec import Role, Task
+from tests.core.rewrite import cases
+from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
+
+ATOMIC = "atomicAdd(&h[x[i]], 1);"
+
+
+HISTOGRAM = cases.make_task(
+    cases.HISTOGRAM.name,
+    cases.HISTOGRAM.source,
+    cases.HISTOGRAM.signature,
+    cases.HISTOGRAM.args,
+    sizes=({"n": 1, "bins": 16}, {"n": 1000, "bins": 16}),
+)
+
+
+def histogram_scaffold() -> str:
+    return fill(parallel_scaffold(HISTOGRAM.source, RewriteContext(HISTOGRAM)), ATOMIC)
+
+
+def test_a_loop_refused_for_shared_updates_gets_everything_but_its_body() -> None:
+    task = cases.HISTOGRAM
+    scaffold = parallel_scaffold(task.source, RewriteContext(task))
+    assert scaffold.var == "i" and "h[x[i]]++" in scaffold.body
+    assert HOLE in scaffold.code and "h[x[i]]++" not in scaffold.code
+    for part in ("__global__", "cudaMalloc", "cudaMemcpy", "cudaGetLastError", "if (i < n)"):
+        assert part in scaffold.code
+    assert "void histogram(const int* x, int n, int* h, int bins)" in scaffold.code
+
+
+def test_the_models_statements_go_into_the_hole_and_nowhere_else() -> None:
+    code = histogram_scaffold()
+    assert HOLE not in code and code.count(ATOMIC) == 1
+    kernel = code[: code.index("void histogram(")]
+    assert ATOMIC in kernel
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("", "no statements"),
+        ("h[x[i]] += ;", "parse"),
+        ("__global__ void k() {}", "only rewrite the body"),
+        ("#include <cstdio>\natomicAdd(&h[x[i]], 1);", "only rewrite the body"),
+        ("for (int i = 0; i < n; ++i) atomicAdd(&h[x[i]], 1);", "loops over `i`"),
+        ("}\nvoid evil() {", "parse"),
+    ],
+    ids=["empty", "syntax", "kernel", "include", "own-loop", "escape"],
+)
+def test_answers_that_are_not_a_plain_body_are_refused(answer: str, reason: str) -> None:
+    task = cases.HISTOGRAM
+    scaffold = parallel_scaffold(task.source, RewriteContext(task))
+    with pytest.raises(Refusal, match=reason):
+        fill(scaffold, answer)
+
+
+RUNNING_SUM = cases.make_task(
+    "running",
+    "void running(const float* x, float* out, int n) {\n"
+    "  float s = 0;\n  for (int i = 0; i < n; ++i) { s += x[i]; out[i] = s; }\n}\n",
+    "void running(const float* x, float* out, int n)",
+    (cases._pointer("x"), cases._pointer("out", Role.OUT), cases._scalar("n")),
+)
+
+
+@pytest.mark.parametrize(
+    ("task", "reason"),
+    [(cases.EARLY_BREAK, "break"), (cases.SUM, "reduction"), (RUNNING_SUM, "carries")],
+    ids=["break", "reduction", "carried-scalar"],
+)
+def test_loops_a_body_cannot_fix_get_no_scaffold(task: Task, reason: str) -> None:
+    with pytest.raises(Refusal, match=reason):
+        parallel_scaffold(task.source, RewriteContext(task))
+
+
+@requires_nvcc
+def test_a_filled_scaffold_compiles(tmp_path: Path) -> None:
+    compile_cuda(histogram_scaffold(), tmp_path)
+
+
+@pytest.mark.slow
+def test_a_filled_scaffold_with_atomics_computes_the_histogram(tmp_path: Path) -> None:
+    assert run_on_cpu(HISTOGRAM, histogram_scaffold(), tmp_path) == "PASS"
