@@ -21,13 +21,13 @@ from collections.abc import Callable
 
 from regrapht_core.search.mcgs import _Search
 from regrapht_core.search.types import (
-    ROOT_TECHNIQUE,
     EvaluateFn,
     GraphView,
     ProposeFn,
     SearchConfig,
     SearchProgress,
     SearchResult,
+    root_technique,
 )
 from regrapht_core.tasks.spec import Task
 
@@ -41,7 +41,7 @@ Progress = Callable[[SearchProgress], None] | None
 
 class _RandomWalks(_Search):
     def iterate(self) -> None:
-        technique, code, parent = ROOT_TECHNIQUE, self.task.source, None
+        technique, code, parent = root_technique(self.task), self.task.source, None
         for _ in range(self.config.depth_cap):
             actions = self.graph.successors(technique)
             if not actions:
@@ -55,7 +55,7 @@ class _RandomWalks(_Search):
 
 class _Sampling(_Search):
     def iterate(self) -> None:
-        self.apply(ROOT_TECHNIQUE, self.task.source, None, ONE_SHOT_TECHNIQUE, "expand")
+        self.apply(root_technique(self.task), self.task.source, None, ONE_SHOT_TECHNIQUE, "expand")
 
 
 def run_random_walks(

@@ -14,7 +14,6 @@ from regrapht_core.search.rollout import rollout_action
 from regrapht_core.search.selection import select_action
 from regrapht_core.search.tree import Node, SearchGraph, code_hash
 from regrapht_core.search.types import (
-    ROOT_TECHNIQUE,
     Candidate,
     EvaluateFn,
     GraphView,
@@ -24,6 +23,7 @@ from regrapht_core.search.types import (
     SearchProgress,
     SearchResult,
     StepRecord,
+    root_technique,
 )
 from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.result import Status, VerifyResult
@@ -82,8 +82,9 @@ class _Search:
         self.progress_fn, self.cancel = progress_fn, cancel
         self.trace: list[Candidate] = []
         self.results: dict[str, VerifyResult] = {}
-        root = Node(ROOT_TECHNIQUE, task.source, candidate=None, reward=0.0)
-        self.tree = SearchGraph(root=(ROOT_TECHNIQUE, code_hash(task.source)))
+        start = root_technique(task)
+        root = Node(start, task.source, candidate=None, reward=0.0)
+        self.tree = SearchGraph(root=(start, code_hash(task.source)))
         self.tree.nodes[self.tree.root] = root
         self.closed: set[tuple[str, str]] = set()
         self.best_speedup: float | None = None

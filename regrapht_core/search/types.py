@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.tasks.spec import Task, TaskMode
 from regrapht_core.verify.result import VerifyResult
 
 __all__ = [
@@ -23,9 +23,20 @@ __all__ = [
     "SearchProgress",
     "SearchResult",
     "StepRecord",
+    "root_technique",
 ]
 
 ROOT_TECHNIQUE = "sequential"
+KERNEL_ROOT_TECHNIQUE = "parallelization"
+
+
+def root_technique(task: Task) -> str:
+    """Where the search starts on the graph: a kernel→kernel task is already parallel CUDA,
+    so it starts where a parallelization step would have left it (the edges out of it),
+    not at the sequential node whose only move, parallelization, cannot apply to a kernel."""
+    if task.mode is TaskMode.KERNEL_TO_KERNEL:
+        return KERNEL_ROOT_TECHNIQUE
+    return ROOT_TECHNIQUE
 
 
 class GraphView(Protocol):

@@ -135,3 +135,42 @@ def test_learning_never_takes_compile_only_code(example: Path, tmp_path: Path) -
     assert code == 0, err
     assert "nothing learned" in err
     assert snapshot.read_bytes() == SNAPSHOT.read_bytes()
+
+
+KERNEL_EXAMPLE = Path(__file__).parents[3] / "examples" / "kernels" / "saxpy.cu"
+
+
+@needs_no_gpu
+def test_a_kernel_is_optimized_as_a_kernel_from_the_edges_after_parallelization(
+    tmp_path: Path,
+) -> None:
+    out, trace = tmp_path / "k.cu", tmp_path / "k.jsonl"
+    code, err = optimize(
+        str(KERNEL_EXAMPLE), "--function", "saxpy_kernel", "--no-model", "--budget", "3",
+        "--out", str(out), "--trace", str(trace),
+    )  # fmt: skip
+    assert code == 0, err
+    records = trace_of(trace)
+    assert records and all(r["technique"] != "parallelization" for r in records)
+    assert {r["result"]["status"] for r in records} <= {"not_run", "no_code"}  # type: ignore[index]
+    written = out.read_text()
+    assert written.startswith(f"{HEADER_MARK} compiled only - not run, not timed")
+    assert "__global__ void saxpy_kernel(" in written and "cudaMalloc" not in written
+
+
+@pytest.mark.gpu
+def test_on_the_gpu_a_kernel_candidate_is_verified_against_the_original_kernel(
+    tmp_path: Path,
+) -> None:
+    out, trace = tmp_path / "k.cu", tmp_path / "k.jsonl"
+    code, err = optimize(
+        str(KERNEL_EXAMPLE), "--function", "saxpy_kernel", "--no-model", "--budget", "4",
+        "--out", str(out), "--trace", str(trace),
+    )  # fmt: skip
+    statuses = [r["result"]["status"] for r in trace_of(trace)]  # type: ignore[index]
+    assert "verified" in statuses, (statuses, err)
+    assert all(s in ("verified", "no_code") for s in statuses), statuses
+    if code == 0:  # a faster kernel was found: the header says kernel-only
+        assert "kernel_only" in out.read_text()
+    else:
+        assert code == EXIT_NOTHING_FOUND and "verified" in err

@@ -6,6 +6,7 @@ in selection, rollout or back-up shows up as a changed visit count or Q value.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections.abc import Mapping, Sequence
@@ -20,7 +21,15 @@ from regrapht_core.search import (
     run_search,
 )
 from regrapht_core.search.mcgs import _Search
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, Task, TimingMode
+from regrapht_core.tasks.spec import (
+    ArgSpec,
+    LaunchSpec,
+    ParamKind,
+    Role,
+    Task,
+    TaskMode,
+    TimingMode,
+)
 from regrapht_core.verify.result import Status, Timing, VerifyResult
 
 TASK = Task(
@@ -338,3 +347,28 @@ def test_config_rejects_nonsense() -> None:
         SearchConfig(rollout_epsilon=1.5)
     with pytest.raises(ValueError, match="time_limit_s"):
         SearchConfig(time_limit_s=0)
+
+
+def test_a_kernel_task_starts_after_parallelization_not_at_the_sequential_node() -> None:
+    kernel = dataclasses.replace(
+        TASK,
+        mode=TaskMode.KERNEL_TO_KERNEL,
+        launch=LaunchSpec("scale", ("(n + 255) / 256",), ("256",)),
+    )
+    seen: list[tuple[str, str]] = []
+
+    def record(request: ProposeRequest) -> Proposal:
+        seen.append((request.from_technique, request.technique))
+        return propose(request)
+
+    graph = Graph({"sequential": ["parallelization"], "parallelization": ["grid_stride_loop"]})
+    result = run_search(
+        kernel,
+        graph,
+        propose_fn=record,
+        evaluate_fn=Verifier({("grid_stride_loop",): 1.5}),
+        config=SearchConfig(budget=2),
+        rng=random.Random(0),
+    )
+    assert seen[0] == ("parallelization", "grid_stride_loop")
+    assert result.best is not None and result.best.technique == "grid_stride_loop"
