@@ -149,6 +149,11 @@ class Engine:
             search = partial(runner.run, task, progress_fn=progress, cancel=job.cancel)
             return await loop.run_in_executor(self._worker, search)
 
+    def reload(self) -> None:
+        """Build the optimizer again for the next job: the snapshot on disk has changed."""
+        self._runner = None
+        self._built_for = None
+
     def close(self) -> None:
         """Cancel everything; the worker finishes its current candidate and exits."""
         self.cancel()

@@ -8,6 +8,7 @@ asked for it, and is then labelled so that nobody mistakes it for a measured res
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from regrapht_core.graph.taxonomy import display_name
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from regrapht_core.optimize.job import OptimizeOutcome
     from regrapht_core.search import SearchProgress
 
-__all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "progress_message"]
+__all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "learn_from", "progress_message"]
 
 COMPILED_ONLY = "compiled only — not run, not timed"
 
@@ -84,3 +85,24 @@ def progress_message(progress: SearchProgress, *, gpu: bool) -> str:
         best = "best -" if gpu else "not timed (no GPU)"
     technique = display_name(progress.technique)
     return f"{progress.evaluations}/{progress.budget} candidates, {best}, {technique}"
+
+
+def learn_from(outcome: OptimizeOutcome, snapshot: Path | None) -> str:
+    """Merge an applied, verified and faster result into the snapshot (setting ``learn``,
+    off by default: the user's code becomes examples only when they ask). The message
+    says what happened; an unusable snapshot is a :class:`GraphError` for the caller."""
+    from regrapht_core.graph.learn import learn, verified_trajectory
+    from regrapht_core.graph.paths import snapshot_path
+
+    faster = outcome.faster
+    trajectory = (
+        None
+        if faster is None
+        else verified_trajectory(
+            outcome.task.name, outcome.task.source, faster, outcome.search.candidates
+        )
+    )
+    if trajectory is None:
+        return "ReGraphT learned nothing: only a verified, faster result becomes an example"
+    learned = learn(snapshot_path(snapshot), trajectory)
+    return f"ReGraphT learned {learned.steps} verified step(s) into {learned.snapshot}"

@@ -30,7 +30,7 @@ from regrapht_core.tasks.spec import SourceLanguage, Task
 from regrapht_server import checks, edits
 from regrapht_server.hover import hover_markdown
 from regrapht_server.jobs import Engine, Job
-from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
+from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
 from regrapht_server.regions import ParseCache, Parsed, Region, document_language
 from regrapht_server.settings import SECTION, parse_settings
 
@@ -369,7 +369,25 @@ class ReGraphTServer(LanguageServer):
             why = f": {result.failure_reason}" if result.failure_reason else ""
             self.show(types.MessageType.Info, f"ReGraphT: the edit was not applied{why}")
             return Status.NOT_APPLIED
+        if self.engine.settings.learn:
+            await self.learn(outcome)
         return Status.APPLIED
+
+    async def learn(self, outcome: OptimizeOutcome) -> None:
+        """Setting ``learn``: an applied result grows the snapshot; the next job uses it."""
+        path = self.engine.settings.snapshot_path
+        snapshot = Path(path).expanduser() if path else None
+        loop = asyncio.get_running_loop()
+        try:
+            message = await loop.run_in_executor(None, learn_from, outcome, snapshot)
+        except ReGraphTError as err:
+            self.show(
+                types.MessageType.Warning,
+                f"ReGraphT learned nothing: {err} (setting {SECTION}.snapshotPath)",
+            )
+            return
+        self.engine.reload()
+        self.show(types.MessageType.Info, message)
 
     def anchor(self, document: edits.Document, origin: _Origin) -> Region | None:
         """The function in the document as it is now, if the result still fits it: same

@@ -48,6 +48,7 @@ class Settings:
     allow_unverified: bool = False
     rewriters: bool = True
     use_model: bool = True
+    learn: bool = False
 
 
 def _text(value: object) -> str:
@@ -109,6 +110,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "allow_unverified": _flag,
     "rewriters": _flag,
     "use_model": _flag,
+    "learn": _flag,
 }
 
 

@@ -5,6 +5,7 @@ and time their candidates, and what they offer depends on the measurements."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -15,6 +16,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcRequestCancelled
 from pytest_lsp import LanguageClient
 
+from regrapht_core.graph.paths import snapshot_path
 from tests.conftest import gpu_present
 
 from .conftest import (
@@ -305,3 +307,14 @@ async def test_a_result_is_not_applied_when_what_the_function_uses_changed(
     assert (await running)["status"] == "stale"
     await wait_for(lambda: bool(editor.requests))
     assert editor.edits == []
+
+
+async def test_with_learn_on_compiled_only_results_leave_the_snapshot_alone(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    snapshot = Path(shutil.copy(snapshot_path(), tmp_path / "g.msgpack"))
+    uri = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
+    configure(client, budget=1, allowUnverified=True, learn=True, snapshotPath=str(snapshot))
+    assert (await optimize(client, uri))["status"] == "applied"
+    assert any("learned nothing" in m.message for m in client.messages)
+    assert snapshot.read_bytes() == snapshot_path().read_bytes()

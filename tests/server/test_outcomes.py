@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from regrapht_server.outcomes import Offer, Refusal, judge, progress_message
+import shutil
+from pathlib import Path
 
+from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
+
+from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.search import SearchProgress
 from regrapht_core.verify.result import Status, VerifyResult
 
@@ -67,3 +72,21 @@ def test_progress_says_how_far_and_how_good() -> None:
     assert progress_message(early, gpu=False) == (
         "1/200 candidates, not timed (no GPU), Parallelization"
     )
+
+
+def test_learning_merges_an_applied_verified_chain_into_the_snapshot(tmp_path: Path) -> None:
+    snapshot = Path(shutil.copy(snapshot_path(), tmp_path / "g.msgpack"))
+    before = load_snapshot(snapshot).graph.example_count
+    message = learn_from(outcome([verified(2.0), verified(3.0)], gpu=True), snapshot)
+    assert message == f"ReGraphT learned 2 verified step(s) into {snapshot}"
+    after = load_snapshot(snapshot)
+    assert after.graph.example_count == before + 2
+    examples = after.graph.examples("sequential", "parallelization")
+    assert any(e.task == "smooth" and e.speedup == 2.0 for e in examples)
+
+
+def test_compile_only_results_are_never_learned(tmp_path: Path) -> None:
+    snapshot = Path(shutil.copy(snapshot_path(), tmp_path / "g.msgpack"))
+    message = learn_from(outcome([NOT_RUN], gpu=False), snapshot)
+    assert "learned nothing" in message
+    assert snapshot.read_bytes() == snapshot_path().read_bytes()
