@@ -17,11 +17,10 @@ from rich.table import Table
 
 from regrapht_core.errors import GraphError
 from regrapht_core.files import atomic_write
-from regrapht_core.graph.learn import learn, verified_trajectory
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.model.settings import ModelSettings
-from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.job import OptimizeOutcome, learn_outcome
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search import SearchConfig, SearchProgress
 from regrapht_core.search.trace import write_trace
@@ -135,21 +134,13 @@ def optimize(
 
 
 def _learn(console: Console, outcome: OptimizeOutcome, snapshot: Path) -> None:
-    faster = outcome.faster
-    trajectory = (
-        None
-        if faster is None
-        else verified_trajectory(
-            outcome.task.name, outcome.task.source, faster, outcome.search.candidates
-        )
-    )
-    if trajectory is None:
-        console.print("nothing learned: only a verified, faster result becomes an example")
-        return
     try:
-        learned = learn(snapshot, trajectory)
+        learned = learn_outcome(outcome, snapshot)
     except GraphError as err:
         raise click.ClickException(f"nothing learned: {err}") from err
+    if learned is None:
+        console.print("nothing learned: only a verified, faster result becomes an example")
+        return
     console.print(f"learned {learned.steps} verified step(s) into {learned.snapshot}")
 
 

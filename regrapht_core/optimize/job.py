@@ -12,7 +12,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from regrapht_core.graph.learn import Learned, learn, verified_trajectory
 from regrapht_core.optimize.header import render_header
 from regrapht_core.search import SearchConfig, SearchProgress, SearchResult, run_search
 from regrapht_core.search.types import Candidate, GraphView, Proposal, ProposeFn, ProposeRequest
@@ -20,7 +22,7 @@ from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.result import VerifyResult
 
-__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task"]
+__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "learn_outcome", "optimize_task"]
 
 SearchFn = Callable[..., SearchResult]
 """``run_search`` or a baseline of ``search.baselines``: same keyword arguments."""
@@ -90,6 +92,19 @@ class OptimizeOutcome:
         parts = ", ".join(f"{count} {status}" for status, count in ranked) or "no candidates"
         first = next((c.result.feedback for c in self.search.candidates if c.result.feedback), "")
         return f"{parts}" + (f"; first problem: {first}" if first else "")
+
+
+def learn_outcome(outcome: OptimizeOutcome, snapshot: Path) -> Learned | None:
+    """Merge the faster answer's verified path into ``snapshot``, for callers the user opted
+    in through (``--learn``, the server's ``learn``); ``None`` when nothing verified and
+    faster exists to learn. An unusable snapshot raises :class:`GraphError`."""
+    faster = outcome.faster
+    if faster is None:
+        return None
+    trajectory = verified_trajectory(
+        outcome.task.name, outcome.task.source, faster, outcome.search.candidates
+    )
+    return None if trajectory is None else learn(snapshot, trajectory)
 
 
 def optimize_task(

@@ -27,7 +27,6 @@ from regrapht_core.model.prompts import (
     parse_statements,
 )
 from regrapht_core.model.protocol import CodeModel, FinishReason
-from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.propose import RewriterProposer
 from regrapht_core.rewrite.protocol import Refusal, RewriteContext
 from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
@@ -137,11 +136,8 @@ class HoleProposer(ModelProposer):
     def __call__(self, request: ProposeRequest) -> Proposal:
         if request.technique != "parallelization":
             return self._refuse("scaffolds exist for parallelization only")
-        context = RewriteContext(request.task)
-        if Parallelize().applies(request.code, context):
-            return self._refuse("the rewriter parallelizes this loop without help")
         try:
-            scaffold = parallel_scaffold(request.code, context)
+            scaffold = parallel_scaffold(request.code, RewriteContext(request.task))
         except Refusal as refusal:
             return self._refuse(f"no scaffold: {refusal.reason}")
         prompt = build_hole_prompt(

@@ -92,6 +92,9 @@ class LoopFacts:
     outer_continues: list[tree_sitter.Node] = field(default_factory=list)
     inner_loops: dict[str, list[CountedLoop]] = field(default_factory=dict)
     """Counted inner loops by variable; sibling loops may reuse a name."""
+    unowned: str = ""
+    """Why iterations may touch each other's elements; empty when disjointness is proven
+    (only set when the analysis was asked not to refuse for it)."""
 
     @property
     def written(self) -> set[str]:
@@ -135,8 +138,12 @@ class _Analysis:
         self.names()
         self.calls(self.loop.body, self.body_locals | {self.loop.var}, "the loop")
         self.reductions(candidates)
-        if prove_ownership:
+        try:
             self.ownership()
+        except Refusal as refusal:
+            if prove_ownership:
+                raise
+            self.facts.unowned = refusal.reason
         return self.facts
 
     def bounds(self) -> None:
@@ -676,8 +683,8 @@ def analyse_loop(
 ) -> LoopFacts:
     """What the loop reads, writes and reduces, or a :class:`Refusal` saying what blocks it.
 
-    ``prove_ownership=False`` skips only the proof that iterations touch disjoint elements:
-    a scaffold whose body the model rewrites for concurrency (atomics) needs every other
-    fact, and the verifier judges the result.
+    ``prove_ownership=False`` does not refuse when the proof that iterations touch disjoint
+    elements fails; ``LoopFacts.unowned`` says why instead. A scaffold whose body the model
+    rewrites for concurrency (atomics) needs every other fact, and the verifier judges it.
     """
     return _Analysis(entry, symbols).run(prove_ownership)

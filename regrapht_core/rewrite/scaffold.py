@@ -47,9 +47,11 @@ def parallel_scaffold(code: str, context: RewriteContext) -> Scaffold:
 
     Raises :class:`Refusal` for every reason parallelization refuses except the ownership
     proof: a loop that returns early, calls unknown code or reduces into a scalar is not a
-    hole a few statements can fill.
+    hole a few statements can fill. A loop whose ownership is proven needs no hole.
     """
     found = map_loop(code, context, prove_ownership=False)
+    if not found.facts.unowned:
+        raise Refusal("the iterations are independent: the rewriter parallelizes it without help")
     loop = found.entry.loop
     return Scaffold(
         code=candidate_1d(code, found, context, body=HOLE),

@@ -91,18 +91,10 @@ def learn_from(outcome: OptimizeOutcome, snapshot: Path | None) -> str:
     """Merge an applied, verified and faster result into the snapshot (setting ``learn``,
     off by default: the user's code becomes examples only when they ask). The message
     says what happened; an unusable snapshot is a :class:`GraphError` for the caller."""
-    from regrapht_core.graph.learn import learn, verified_trajectory
     from regrapht_core.graph.paths import snapshot_path
+    from regrapht_core.optimize.job import learn_outcome
 
-    faster = outcome.faster
-    trajectory = (
-        None
-        if faster is None
-        else verified_trajectory(
-            outcome.task.name, outcome.task.source, faster, outcome.search.candidates
-        )
-    )
-    if trajectory is None:
+    learned = learn_outcome(outcome, snapshot_path(snapshot))
+    if learned is None:
         return "ReGraphT learned nothing: only a verified, faster result becomes an example"
-    learned = learn(snapshot_path(snapshot), trajectory)
     return f"ReGraphT learned {learned.steps} verified step(s) into {learned.snapshot}"

@@ -140,15 +140,19 @@ def test_learning_never_takes_compile_only_code(example: Path, tmp_path: Path) -
 KERNEL_EXAMPLE = Path(__file__).parents[3] / "examples" / "kernels" / "saxpy.cu"
 
 
+def optimize_kernel(out: Path, trace: Path, *, budget: int) -> tuple[int, str]:
+    return optimize(
+        str(KERNEL_EXAMPLE), "--function", "saxpy_kernel", "--no-model", "--budget", str(budget),
+        "--out", str(out), "--trace", str(trace),
+    )  # fmt: skip
+
+
 @needs_no_gpu
 def test_a_kernel_is_optimized_as_a_kernel_from_the_edges_after_parallelization(
     tmp_path: Path,
 ) -> None:
     out, trace = tmp_path / "k.cu", tmp_path / "k.jsonl"
-    code, err = optimize(
-        str(KERNEL_EXAMPLE), "--function", "saxpy_kernel", "--no-model", "--budget", "3",
-        "--out", str(out), "--trace", str(trace),
-    )  # fmt: skip
+    code, err = optimize_kernel(out, trace, budget=3)
     assert code == 0, err
     records = trace_of(trace)
     assert records and all(r["technique"] != "parallelization" for r in records)
@@ -163,10 +167,7 @@ def test_on_the_gpu_a_kernel_candidate_is_verified_against_the_original_kernel(
     tmp_path: Path,
 ) -> None:
     out, trace = tmp_path / "k.cu", tmp_path / "k.jsonl"
-    code, err = optimize(
-        str(KERNEL_EXAMPLE), "--function", "saxpy_kernel", "--no-model", "--budget", "4",
-        "--out", str(out), "--trace", str(trace),
-    )  # fmt: skip
+    code, err = optimize_kernel(out, trace, budget=4)
     statuses = [r["result"]["status"] for r in trace_of(trace)]  # type: ignore[index]
     assert "verified" in statuses, (statuses, err)
     assert all(s in ("verified", "no_code") for s in statuses), statuses

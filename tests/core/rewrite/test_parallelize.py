@@ -167,7 +167,11 @@ def test_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
 def test_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
-    for number, code in enumerate(_candidates(task)):
+    _all_pass_on_cpu(task, _candidates(task), tmp_path)
+
+
+def _all_pass_on_cpu(task: Task, codes: list[str], tmp_path: Path) -> None:
+    for number, code in enumerate(codes):
         work = tmp_path / str(number)
         work.mkdir()
         assert run_on_cpu(task, code, work) == "PASS"
@@ -275,10 +279,8 @@ def test_column_writes_with_a_stride_other_than_the_trip_count_are_refused() -> 
 @pytest.mark.slow
 def test_column_write_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _transpose("m")
-    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
-        work = tmp_path / str(number)
-        work.mkdir()
-        assert run_on_cpu(task, candidate.code, work) == "PASS"
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
 
 
 def _interior(lower: str, condition: str) -> Task:
@@ -327,10 +329,8 @@ def test_inner_sweeps_that_may_leave_the_row_are_refused(condition: str) -> None
 @pytest.mark.slow
 def test_interior_sweep_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _interior("1", "j < w - 1")
-    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
-        work = tmp_path / str(number)
-        work.mkdir()
-        assert run_on_cpu(task, candidate.code, work) == "PASS"
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
 
 
 def _csr_without_nnz(row_ptr_role: str) -> Task:
@@ -364,7 +364,5 @@ def test_buffer_lengths_held_by_an_output_offsets_array_are_refused() -> None:
 @pytest.mark.slow
 def test_csr_without_nnz_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _csr_without_nnz("in")
-    for number, candidate in enumerate(Parallelize().apply(task.source, RewriteContext(task))):
-        work = tmp_path / str(number)
-        work.mkdir()
-        assert run_on_cpu(task, candidate.code, work) == "PASS"
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    _all_pass_on_cpu(task, [c.code for c in found], tmp_path)

@@ -75,8 +75,13 @@ RUNNING_SUM = cases.make_task(
 
 @pytest.mark.parametrize(
     ("task", "reason"),
-    [(cases.EARLY_BREAK, "break"), (cases.SUM, "reduction"), (RUNNING_SUM, "carries")],
-    ids=["break", "reduction", "carried-scalar"],
+    [
+        (cases.EARLY_BREAK, "break"),
+        (cases.SUM, "reduction"),
+        (RUNNING_SUM, "carries"),
+        (cases.SAXPY, "without help"),
+    ],
+    ids=["break", "reduction", "carried-scalar", "independent"],
 )
 def test_loops_a_body_cannot_fix_get_no_scaffold(task: Task, reason: str) -> None:
     with pytest.raises(Refusal, match=reason):
