@@ -13,10 +13,11 @@ import zlib
 
 from pytest_benchmark.fixture import BenchmarkFixture
 
-from regrapht_core.search import Proposal, ProposeRequest, SearchConfig, run_search
-from regrapht_core.search.types import ROOT_TECHNIQUE
-from regrapht_core.tasks.spec import Task, TimingMode
-from regrapht_core.verify.result import Status, Timing, VerifyResult
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
+from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.search import run_search
+from regrapht_core.search.config import ROOT_TECHNIQUE, SearchConfig
 from tests.core.search.test_mcgs import TASK
 
 NODES, OUT_DEGREE, BUDGET = 300, 12, 2_000
@@ -36,13 +37,13 @@ def propose(request: ProposeRequest) -> Proposal:
     return Proposal(f"{request.code}\n// {request.technique}")
 
 
-def evaluate(code: str) -> VerifyResult:
+def evaluate(code: str) -> Evaluation:
     digest = zlib.crc32(code.encode())
     if digest % 5 == 0:
-        return VerifyResult(Status.WRONG_OUTPUT, "h", feedback="mismatch at 3")
+        return Evaluation(Status.WRONG_OUTPUT, "h", feedback="mismatch at 3")
     speedup = 0.5 + (digest % 1000) / 100
     timing = Timing(TimingMode.END_TO_END, 1.0, 1.0 / speedup, 0.0, 0.0, 30)
-    return VerifyResult(Status.VERIFIED, "h", timing=timing)
+    return Evaluation(Status.VERIFIED, "h", timing=timing)
 
 
 def test_search_overhead_per_iteration(benchmark: BenchmarkFixture) -> None:

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.evaluation import Status
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
-from regrapht_core.verify.result import Status
 from tests.core.verify.tasks_fixture import SAXPY, SAXPY_CUDA
 
 pytestmark = pytest.mark.gpu

@@ -3,7 +3,7 @@
 Errors here are the ones a user must act on (a missing model, a corrupt snapshot, a bad
 setting, code the tool cannot understand). Each message names the file or setting and the
 fix. Outcomes of checking a candidate (compile error, wrong output, timeout, no GPU) are
-*not* exceptions: they are statuses of a ``VerifyResult``. Boundaries (CLI, language
+*not* exceptions: they are statuses of a ``Evaluation``. Boundaries (CLI, language
 server) translate ``ReGraphTError`` once into an exit code or an LSP message.
 """
 

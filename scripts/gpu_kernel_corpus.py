@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from regrapht_core.tasks.spec import TaskMode
+from regrapht_core.contracts.task import TaskMode
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 from tests.data.candidates.corpus import load_corpus

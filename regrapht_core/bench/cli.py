@@ -12,7 +12,7 @@ from rich.progress import Progress
 from regrapht_core.bench.runner import METHODS, load_manifest, run_suite
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.session import JobSettings, Optimizer
-from regrapht_core.search import SearchConfig
+from regrapht_core.search.config import SearchConfig
 
 __all__ = ["bench"]
 

@@ -10,16 +10,14 @@ and nothing that was only compiled (no GPU) or not faster is ever learned.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from regrapht_core.datatypes import Trajectory, TrajectoryStep
+from regrapht_core.datatypes import Trajectory
 from regrapht_core.graph.merge import merge_trajectory
 from regrapht_core.graph.snapshot import BuildInfo, load_snapshot, save_snapshot, source_digest
-from regrapht_core.search.types import Candidate
 
-__all__ = ["LEARN_BUILDER", "Learned", "learn", "verified_trajectory"]
+__all__ = ["LEARN_BUILDER", "Learned", "learn"]
 
 LEARN_BUILDER = "regrapht learn"
 """``BuildInfo.builder`` of a snapshot that gained examples from user runs."""
@@ -30,41 +28,6 @@ class Learned:
     snapshot: Path
     steps: int
     """Examples added, one per technique on the verified path."""
-
-
-def verified_trajectory(
-    task: str, source: str, best: Candidate, candidates: Sequence[Candidate]
-) -> Trajectory | None:
-    """The steps from the sequential ``source`` to ``best``, each verified and timed.
-
-    ``None`` unless every step on the path passed on a GPU with a speedup and the last one
-    is faster than the reference: a compiled-only or slower answer teaches nothing.
-    """
-    by_index = {c.index: c for c in candidates}
-    path: list[Candidate] = []
-    node: Candidate | None = best
-    while node is not None:
-        path.append(node)
-        node = None if node.parent is None else by_index.get(node.parent)
-    path.reverse()
-    if path[0].parent is not None:  # the chain is broken: an ancestor is missing
-        return None
-    if not all(c.result.verified for c in path):
-        return None
-    if (best.result.speedup or 0.0) <= 1.0:
-        return None
-    device = best.result.device.name if best.result.device else None
-    steps = tuple(
-        TrajectoryStep(
-            think=c.think,
-            method=c.technique,
-            detail=f"produced by {c.producer}",
-            code=c.code,
-            speedup=c.result.speedup,
-        )
-        for c in path
-    )
-    return Trajectory(task=task, source=source, steps=steps, verified_on=device)
 
 
 def learn(snapshot: Path, trajectory: Trajectory) -> Learned:

@@ -15,15 +15,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from regrapht_core.contracts.proposal import SearchProgress
 from regrapht_core.errors import GraphError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.model.settings import ModelSettings
-from regrapht_core.optimize.job import OptimizeOutcome, learn_outcome
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.learning import learn_outcome
 from regrapht_core.optimize.session import JobSettings, Optimizer
-from regrapht_core.search import SearchConfig, SearchProgress
-from regrapht_core.search.trace import write_trace
+from regrapht_core.search.config import SearchConfig
+from regrapht_core.search.trace_log import write_trace
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.parsing import language_for_path
 

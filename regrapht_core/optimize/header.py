@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from regrapht_core.contracts.proposal import Candidate, StepRecord
+from regrapht_core.contracts.task import SizeBinding, Task
 from regrapht_core.graph.taxonomy import display_name
-from regrapht_core.search.types import Candidate, StepRecord
-from regrapht_core.tasks.spec import SizeBinding, Task
 
 __all__ = ["HEADER_MARK", "render_header"]
 

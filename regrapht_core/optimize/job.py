@@ -12,17 +12,23 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from regrapht_core.graph.learn import Learned, learn, verified_trajectory
+from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.contracts.proposal import (
+    Candidate,
+    Proposal,
+    ProposeFn,
+    ProposeRequest,
+    SearchProgress,
+    SearchResult,
+)
+from regrapht_core.contracts.task import Task
 from regrapht_core.optimize.header import render_header
-from regrapht_core.search import SearchConfig, SearchProgress, SearchResult, run_search
-from regrapht_core.search.types import Candidate, GraphView, Proposal, ProposeFn, ProposeRequest
-from regrapht_core.tasks.spec import Task
+from regrapht_core.search import run_search
+from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Verifier
-from regrapht_core.verify.result import VerifyResult
 
-__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "learn_outcome", "optimize_task"]
+__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task"]
 
 SearchFn = Callable[..., SearchResult]
 """``run_search`` or a baseline of ``search.baselines``: same keyword arguments."""
@@ -94,19 +100,6 @@ class OptimizeOutcome:
         return f"{parts}" + (f"; first problem: {first}" if first else "")
 
 
-def learn_outcome(outcome: OptimizeOutcome, snapshot: Path) -> Learned | None:
-    """Merge the faster answer's verified path into ``snapshot``, for callers the user opted
-    in through (``--learn``, the server's ``learn``); ``None`` when nothing verified and
-    faster exists to learn. An unusable snapshot raises :class:`GraphError`."""
-    faster = outcome.faster
-    if faster is None:
-        return None
-    trajectory = verified_trajectory(
-        outcome.task.name, outcome.task.source, faster, outcome.search.candidates
-    )
-    return None if trajectory is None else learn(snapshot, trajectory)
-
-
 def optimize_task(
     task: Task,
     graph: GraphView,
@@ -131,11 +124,11 @@ def optimize_task(
         finally:
             wall.propose += clock() - start
 
-    def evaluate(code: str) -> VerifyResult:
+    def evaluate(code: str) -> Evaluation:
         start = clock()
         built = verifier.build(task, code)
         wall.compile += clock() - start
-        if isinstance(built, VerifyResult):
+        if isinstance(built, Evaluation):
             return built
         start = clock()
         try:

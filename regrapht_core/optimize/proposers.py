@@ -14,6 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
@@ -27,10 +28,9 @@ from regrapht_core.model.prompts import (
     parse_statements,
 )
 from regrapht_core.model.protocol import CodeModel, FinishReason
-from regrapht_core.rewrite.propose import RewriterProposer
+from regrapht_core.optimize.rewriter_proposer import RewriterProposer
 from regrapht_core.rewrite.protocol import Refusal, RewriteContext
 from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
-from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
 __all__ = [
     "ONE_SHOT_STYLES",

@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regrapht_core.contracts.proposal import ProposeFn, SearchProgress
+from regrapht_core.contracts.task import Task
 from regrapht_core.errors import ConfigError
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import snapshot_path
@@ -23,10 +25,9 @@ from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_mod
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
-from regrapht_core.rewrite.propose import RewriterProposer
-from regrapht_core.search import SearchConfig, SearchProgress, run_search
-from regrapht_core.search.types import ProposeFn
-from regrapht_core.tasks.spec import Task
+from regrapht_core.optimize.rewriter_proposer import RewriterProposer
+from regrapht_core.search import run_search
+from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 

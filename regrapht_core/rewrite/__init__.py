@@ -1,14 +1,14 @@
 """Deterministic technique appliers: CUDA rewrites a small model cannot be trusted to write.
 
 Each rewriter applies one taxonomy technique on the tree-sitter syntax tree, or refuses
-with a reason; :func:`rewriter_propose_fn` puts them behind the search's proposer contract.
+with a reason; :mod:`regrapht_core.optimize.rewriter_proposer` puts them behind the search's
+proposer contract.
 See docs/rewriters.md.
 """
 
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
-from regrapht_core.rewrite.propose import RewriterProposer, rewriter_propose_fn
 from regrapht_core.rewrite.protocol import (
     Applicability,
     RewriteCandidate,
@@ -37,10 +37,8 @@ __all__ = [
     "RewriteContext",
     "RewriteParams",
     "Rewriter",
-    "RewriterProposer",
     "TransferMinimization",
     "VectorizedAccess",
     "default_registry",
     "registry_of",
-    "rewriter_propose_fn",
 ]

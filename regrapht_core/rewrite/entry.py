@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import tree_sitter
 
+from regrapht_core.contracts.task import ParamKind, Task, TaskMode
 from regrapht_core.rewrite.loops import CountedLoop, counted_loop
 from regrapht_core.rewrite.protocol import Refusal
 from regrapht_core.rewrite.syntax import declared_name, function_definitions, function_name, text
-from regrapht_core.tasks.spec import ParamKind, Task, TaskMode
 
 __all__ = ["EntryFunction", "Local", "Param", "entry_function"]
 

@@ -15,11 +15,11 @@ import ast
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from regrapht_core.contracts.task import ParamKind, Role, Task
 from regrapht_core.rewrite.dependence import LoopFacts
 from regrapht_core.rewrite.entry import EntryFunction, Param
 from regrapht_core.rewrite.protocol import Refusal
 from regrapht_core.rewrite.syntax import NameAllocator, canon, identifiers, text
-from regrapht_core.tasks.spec import ParamKind, Role, Task
 
 __all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
 

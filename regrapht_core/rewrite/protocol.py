@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.task import Task
 
 __all__ = [
     "Applicability",

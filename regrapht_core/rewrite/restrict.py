@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import tree_sitter
 
+from regrapht_core.contracts.task import TaskMode
 from regrapht_core.rewrite.kernels import (
     Kernel,
     allocated_pointers,
@@ -27,7 +28,6 @@ from regrapht_core.rewrite.protocol import (
     RewriteParams,
 )
 from regrapht_core.rewrite.syntax import Edit, apply_edits, parse, strip_parens, text, walk
-from regrapht_core.tasks.spec import TaskMode
 
 __all__ = ["ReadOnlyRestrict"]
 

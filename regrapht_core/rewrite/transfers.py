@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import tree_sitter
 
+from regrapht_core.contracts.task import ParamKind, Role, Task
 from regrapht_core.rewrite.affine import literal_int
 from regrapht_core.rewrite.hostcode import length_in_params
 from regrapht_core.rewrite.kernels import Kernel, guarded_kernel, kernels
@@ -38,7 +39,6 @@ from regrapht_core.rewrite.syntax import (
     text,
     walk,
 )
-from regrapht_core.tasks.spec import ParamKind, Role, Task
 
 __all__ = ["PinnedMemory", "TransferMinimization"]
 

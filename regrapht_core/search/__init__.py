@@ -2,28 +2,11 @@
 
 ``tree`` holds the search data, ``selection`` the P-UCB rule, ``rollout`` the ε-greedy
 policy, and ``mcgs.run_search`` ties them to injected ``propose_fn`` / ``evaluate_fn``.
+The values it exchanges with proposers and the verifier live in
+:mod:`regrapht_core.contracts.proposal`; the search imports no verifier, model or rewriter.
 """
 
+from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.search.mcgs import run_search
-from regrapht_core.search.types import (
-    Candidate,
-    GraphView,
-    Proposal,
-    ProposeRequest,
-    SearchConfig,
-    SearchProgress,
-    SearchResult,
-    StepRecord,
-)
 
-__all__ = [
-    "Candidate",
-    "GraphView",
-    "Proposal",
-    "ProposeRequest",
-    "SearchConfig",
-    "SearchProgress",
-    "SearchResult",
-    "StepRecord",
-    "run_search",
-]
+__all__ = ["GraphView", "SearchConfig", "run_search"]

@@ -19,17 +19,10 @@ import threading
 import time
 from collections.abc import Callable
 
+from regrapht_core.contracts.proposal import EvaluateFn, ProposeFn, SearchProgress, SearchResult
+from regrapht_core.contracts.task import Task
+from regrapht_core.search.config import GraphView, SearchConfig, root_technique
 from regrapht_core.search.mcgs import _Search
-from regrapht_core.search.types import (
-    EvaluateFn,
-    GraphView,
-    ProposeFn,
-    SearchConfig,
-    SearchProgress,
-    SearchResult,
-    root_technique,
-)
-from regrapht_core.tasks.spec import Task
 
 __all__ = ["ONE_SHOT_TECHNIQUE", "run_random_walks", "run_sampling"]
 

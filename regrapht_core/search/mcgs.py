@@ -10,23 +10,21 @@ import threading
 import time
 from collections.abc import Callable
 
-from regrapht_core.search.rollout import rollout_action
-from regrapht_core.search.selection import select_action
-from regrapht_core.search.tree import Node, SearchGraph, code_hash
-from regrapht_core.search.types import (
+from regrapht_core.contracts.evaluation import Evaluation, Status
+from regrapht_core.contracts.proposal import (
     Candidate,
     EvaluateFn,
-    GraphView,
     ProposeFn,
     ProposeRequest,
-    SearchConfig,
     SearchProgress,
     SearchResult,
     StepRecord,
-    root_technique,
 )
-from regrapht_core.tasks.spec import Task
-from regrapht_core.verify.result import Status, VerifyResult
+from regrapht_core.contracts.task import Task
+from regrapht_core.search.config import GraphView, SearchConfig, root_technique
+from regrapht_core.search.rollout import rollout_action
+from regrapht_core.search.selection import select_action
+from regrapht_core.search.tree import Node, SearchGraph, code_hash
 
 __all__ = ["run_search"]
 
@@ -81,7 +79,7 @@ class _Search:
         self.propose_fn, self.evaluate_fn = propose_fn, evaluate_fn
         self.progress_fn, self.cancel = progress_fn, cancel
         self.trace: list[Candidate] = []
-        self.results: dict[str, VerifyResult] = {}
+        self.results: dict[str, Evaluation] = {}
         start = root_technique(task)
         root = Node(start, task.source, candidate=None, reward=0.0)
         self.tree = SearchGraph(root=(start, code_hash(task.source)))
@@ -235,7 +233,7 @@ class _Search:
             )
         if proposal.code is None:
             code = ""
-            result = VerifyResult(Status.NO_CODE, code_hash(""), feedback=proposal.message)
+            result = Evaluation(Status.NO_CODE, code_hash(""), feedback=proposal.message)
         else:
             code = proposal.code
             digest = code_hash(code)

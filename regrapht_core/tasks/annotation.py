@@ -19,10 +19,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, TimingMode
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import parse_expr
-from regrapht_core.tasks.spec import ArgSpec, Distribution, ParamKind, Role, TimingMode
 
 __all__ = [
     "Annotation",

@@ -10,11 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import is_integer, numpy_dtype
-from regrapht_core.tasks.expr import evaluate, parse_expr
-from regrapht_core.tasks.sizes import arg_length
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.task import (
     ArgSpec,
     ParamKind,
     Role,
@@ -22,6 +18,10 @@ from regrapht_core.tasks.spec import (
     Task,
     TaskMode,
 )
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.dtypes import is_integer, numpy_dtype
+from regrapht_core.tasks.expr import evaluate, parse_expr
+from regrapht_core.tasks.sizes import arg_length
 
 __all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task"]
 

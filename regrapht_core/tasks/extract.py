@@ -13,6 +13,18 @@ from dataclasses import replace
 
 from tree_sitter import Node, QueryCursor
 
+from regrapht_core.contracts.task import (
+    ArgSpec,
+    Distribution,
+    LaunchSpec,
+    ParamKind,
+    Role,
+    SourceLanguage,
+    Task,
+    TaskMode,
+    TimingMode,
+    Tolerance,
+)
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import (
     Annotation,
@@ -43,18 +55,6 @@ from regrapht_core.tasks.signature import (
     typedefs,
 )
 from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
-from regrapht_core.tasks.spec import (
-    ArgSpec,
-    Distribution,
-    LaunchSpec,
-    ParamKind,
-    Role,
-    SourceLanguage,
-    Task,
-    TaskMode,
-    TimingMode,
-    Tolerance,
-)
 
 __all__ = ["extract_task", "suggested_annotation"]
 

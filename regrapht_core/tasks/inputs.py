@@ -14,12 +14,12 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, SizeBinding, Task
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.check import STRUCTURED_KINDS
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate
 from regrapht_core.tasks.sizes import arg_length, scalar_value
-from regrapht_core.tasks.spec import ArgSpec, Distribution, ParamKind, Role, SizeBinding, Task
 
 __all__ = ["InputValue", "generate_inputs"]
 

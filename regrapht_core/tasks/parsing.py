@@ -15,8 +15,8 @@ import tree_sitter
 import tree_sitter_cpp
 import tree_sitter_cuda
 
+from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import SourceLanguage
 
 __all__ = [
     "function_name",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, SizeBinding
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import is_integer
 from regrapht_core.tasks.expr import evaluate, evaluate_length
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, SizeBinding
 
 __all__ = [
     "arg_length",

@@ -13,9 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, TypeVar
 
-from regrapht_core.errors import TaskError
-from regrapht_core.tasks.check import check_task
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.task import (
     ArgSpec,
     Distribution,
     LaunchSpec,
@@ -28,6 +26,8 @@ from regrapht_core.tasks.spec import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.check import check_task
 from regrapht_core.tasks.toml_out import TomlValue, toml_key, toml_value
 
 __all__ = ["FORMAT_VERSION", "dump_task", "load_task", "loads_task", "save_task"]

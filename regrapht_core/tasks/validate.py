@@ -23,12 +23,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, SizeBinding, SourceLanguage, Task
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import render_annotation
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.sizes import arg_length, scalar_value
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, SizeBinding, SourceLanguage, Task
 
 __all__ = ["SANITIZER_FLAGS", "ValidationRun", "driver_source", "validate_task"]
 

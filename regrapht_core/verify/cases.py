@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from regrapht_core.contracts.task import ParamKind, Role, SizeBinding, Task
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.sizes import arg_length, scalar_value
-from regrapht_core.tasks.spec import ParamKind, Role, SizeBinding, Task
 from regrapht_core.verify.protocol import input_hash
 
 __all__ = [

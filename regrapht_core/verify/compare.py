@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from regrapht_core.tasks.spec import Tolerance
+from regrapht_core.contracts.task import Tolerance
 
 __all__ = ["first_mismatch"]
 

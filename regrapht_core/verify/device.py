@@ -13,7 +13,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 
-from regrapht_core.verify.result import DeviceInfo
+from regrapht_core.contracts.evaluation import DeviceInfo
 
 __all__ = ["DEFAULT_ARCH", "Query", "detect_device", "nvcc_version", "query_command"]
 

@@ -46,8 +46,8 @@ from typing import NamedTuple
 import tree_sitter_cuda
 from tree_sitter import Language, Node, Parser, Tree
 
+from regrapht_core.contracts.task import Task, TaskMode
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import Task, TaskMode
 
 __all__ = ["GatePolicy", "GateResult", "Rule", "Violation", "check"]
 

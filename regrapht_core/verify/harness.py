@@ -27,8 +27,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, Task
 from regrapht_core.verify.protocol import (
     EXIT_CUDA_ERROR,
     EXIT_MANAGED_MEMORY,

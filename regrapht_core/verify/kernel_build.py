@@ -12,8 +12,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.cubin import CubinError, find_kernel, kernel_entries
 from regrapht_core.verify.programs import Program, kernel_program
 

@@ -12,10 +12,10 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from regrapht_core.contracts.task import LaunchSpec, ParamKind, SizeBinding, Task
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate_length
-from regrapht_core.tasks.spec import LaunchSpec, ParamKind, SizeBinding, Task
 from regrapht_core.verify.cases import Case
 
 __all__ = ["PLAN_FILE", "launch_dims", "write_plan"]

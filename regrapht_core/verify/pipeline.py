@@ -24,8 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
+from regrapht_core.contracts.task import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.verify.cases import (
     Array,
     Case,
@@ -61,7 +62,6 @@ from regrapht_core.verify.protocol import (
     EXIT_MANAGED_MEMORY,
     EXIT_OUT_OF_BOUNDS,
 )
-from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
 from regrapht_core.verify.sandbox import (
     Limits,
     Runner,
@@ -171,16 +171,16 @@ class Verifier:
 
     # ---------------------------------------------------------------- build (CPU)
 
-    def build(self, task: Task, source: str) -> Built | VerifyResult:
+    def build(self, task: Task, source: str) -> Built | Evaluation:
         code_hash = hashlib.sha256(source.encode()).hexdigest()[:16]
         rejected = self._gate(source, task)
         if rejected is not None:
-            return VerifyResult(Status.GATE_REJECTED, code_hash, _trim(rejected))
+            return Evaluation(Status.GATE_REJECTED, code_hash, _trim(rejected))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
             return self._build_kernel(task, source, code_hash)
         candidate = self.compiler.cuda_object(source)
         if not candidate.ok or candidate.path is None:
-            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
+            return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
         objects = self._task_objects(task)
         work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
         token = "r_" + secrets.token_hex(12)
@@ -210,7 +210,7 @@ class Verifier:
         for linked in (check, timing):
             if not linked.ok:
                 shutil.rmtree(work, ignore_errors=True)
-                return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(linked.log))
+                return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(linked.log))
         return Built(
             task,
             code_hash,
@@ -220,18 +220,18 @@ class Verifier:
             reference=native_program(work / "reference"),
         )
 
-    def _build_kernel(self, task: Task, source: str, code_hash: str) -> Built | VerifyResult:
+    def _build_kernel(self, task: Task, source: str, code_hash: str) -> Built | Evaluation:
         """The candidate kernel as a module of its own, next to the original kernel's."""
         candidate = self.compiler.cuda_module(source)
         if not candidate.ok or candidate.path is None:
-            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
+            return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
         reference = self._task_objects(task)[_KERNEL_MODULE]
         work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
         try:
             check, timing, original = kernel_programs(task, candidate.path, reference, work)
         except KernelBuildError as error:
             shutil.rmtree(work, ignore_errors=True)
-            return VerifyResult(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
+            return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
         return Built(task, code_hash, work, check, timing, original, timed=_KERNEL_TIMED)
 
     def _task_objects(self, task: Task) -> dict[str, Path]:
@@ -278,7 +278,7 @@ class Verifier:
 
     # ---------------------------------------------------------------- run (GPU)
 
-    def run(self, built: Built) -> VerifyResult:
+    def run(self, built: Built) -> Evaluation:
         try:
             if self.device is None:
                 return self._not_run(built, "no GPU on this machine: compiled, not run")
@@ -291,12 +291,12 @@ class Verifier:
         finally:
             shutil.rmtree(built.work, ignore_errors=True)
 
-    def verify(self, task: Task, source: str) -> VerifyResult:
+    def verify(self, task: Task, source: str) -> Evaluation:
         built = self.build(task, source)
-        return built if isinstance(built, VerifyResult) else self.run(built)
+        return built if isinstance(built, Evaluation) else self.run(built)
 
-    def _not_run(self, built: Built, why: str) -> VerifyResult:
-        return VerifyResult(
+    def _not_run(self, built: Built, why: str) -> Evaluation:
+        return Evaluation(
             Status.NOT_RUN,
             built.code_hash,
             feedback=why,
@@ -371,7 +371,7 @@ class Verifier:
         self._suspect = False
         return True
 
-    def _run_on_gpu(self, built: Built) -> VerifyResult:
+    def _run_on_gpu(self, built: Built) -> Evaluation:
         task = built.task
         flags: list[str] = []
         if not self._canary(flags):
@@ -384,8 +384,8 @@ class Verifier:
         plan.append((task.timing_size, seeds[0]))
         cases = [build_case(task, binding, seed, self._make_inputs) for binding, seed in plan]
 
-        def result(status: Status, feedback: str, *timings: Timing) -> VerifyResult:
-            return VerifyResult(
+        def result(status: Status, feedback: str, *timings: Timing) -> Evaluation:
+            return Evaluation(
                 status,
                 built.code_hash,
                 feedback=_trim(feedback),
@@ -596,7 +596,7 @@ def verify(
     query: Query = query_command,
     make_inputs: InputMaker = _default_inputs,
     gate: GateCheck = _default_gate,
-) -> VerifyResult:
+) -> Evaluation:
     """Check one candidate from scratch (a :class:`Verifier` reuses its session across many)."""
     verifier = Verifier(config, runner=runner, query=query, make_inputs=make_inputs, gate=gate)
     return verifier.verify(task, candidate_source)

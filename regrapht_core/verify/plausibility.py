@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from regrapht_core.verify.result import Timing
+from regrapht_core.contracts.evaluation import Timing
 
 __all__ = ["SECOND_LOOK_SPEEDUP", "bytes_moved", "roofline_ms", "second_look", "under_roofline"]
 

@@ -12,9 +12,9 @@ import os
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.contracts.task import Task
 from regrapht_core.verify.pipeline import Built, Verifier
-from regrapht_core.verify.result import VerifyResult
 
 __all__ = ["verify_many"]
 
@@ -24,11 +24,11 @@ def verify_many(
     jobs: Sequence[tuple[Task, str]],
     *,
     workers: int | None = None,
-) -> list[VerifyResult]:
+) -> list[Evaluation]:
     """Results for ``(task, candidate source)`` pairs, in input order."""
     count = workers or os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=count, thread_name_prefix="regrapht-build") as builds:
-        built: list[Future[Built | VerifyResult]] = [
+        built: list[Future[Built | Evaluation]] = [
             builds.submit(verifier.build, task, source) for task, source in jobs
         ]
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="regrapht-gpu") as gpu:
@@ -36,6 +36,6 @@ def verify_many(
             return [run.result() for run in runs]
 
 
-def _finish(verifier: Verifier, future: Future[Built | VerifyResult]) -> VerifyResult:
+def _finish(verifier: Verifier, future: Future[Built | Evaluation]) -> Evaluation:
     outcome = future.result()
-    return outcome if isinstance(outcome, VerifyResult) else verifier.run(outcome)
+    return outcome if isinstance(outcome, Evaluation) else verifier.run(outcome)

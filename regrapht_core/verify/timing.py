@@ -11,8 +11,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from regrapht_core.tasks.spec import TimingMode
-from regrapht_core.verify.result import Timing
+from regrapht_core.contracts.evaluation import Timing
+from regrapht_core.contracts.task import TimingMode
 
 __all__ = ["Samples", "clock_disagreement", "parse_samples", "summarize"]
 

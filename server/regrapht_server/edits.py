@@ -20,8 +20,8 @@ from pathlib import Path
 import tree_sitter
 from lsprotocol import types
 
+from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.tasks.parsing import function_name, node_text, parse_source
-from regrapht_core.tasks.spec import SourceLanguage
 from regrapht_server.header import header_rows, pointer_comment, pointer_target
 from regrapht_server.outcomes import Offer
 from regrapht_server.regions import Parsed, Region, comment_block

@@ -22,13 +22,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.task import Task
 from regrapht_core.verify.device import Query, query_command
 from regrapht_server.settings import Settings, environment, job_settings
 
 if TYPE_CHECKING:
+    from regrapht_core.contracts.proposal import SearchProgress
     from regrapht_core.optimize.job import OptimizeOutcome
-    from regrapht_core.search import SearchProgress
 
 __all__ = ["Engine", "Job", "Runner"]
 

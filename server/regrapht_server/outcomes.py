@@ -15,8 +15,8 @@ from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.optimize.header import HEADER_MARK
 
 if TYPE_CHECKING:
+    from regrapht_core.contracts.proposal import SearchProgress
     from regrapht_core.optimize.job import OptimizeOutcome
-    from regrapht_core.search import SearchProgress
 
 __all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "learn_from", "progress_message"]
 
@@ -92,7 +92,7 @@ def learn_from(outcome: OptimizeOutcome, snapshot: Path | None) -> str:
     off by default: the user's code becomes examples only when they ask). The message
     says what happened; an unusable snapshot is a :class:`GraphError` for the caller."""
     from regrapht_core.graph.paths import snapshot_path
-    from regrapht_core.optimize.job import learn_outcome
+    from regrapht_core.optimize.learning import learn_outcome
 
     learned = learn_outcome(outcome, snapshot_path(snapshot))
     if learned is None:

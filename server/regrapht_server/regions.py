@@ -17,6 +17,7 @@ from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 from tree_sitter import QueryCursor
 
+from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.parsing import (
     function_name,
@@ -26,7 +27,6 @@ from regrapht_core.tasks.parsing import (
     query,
 )
 from regrapht_core.tasks.signature import is_kernel
-from regrapht_core.tasks.spec import SourceLanguage
 
 __all__ = ["ParseCache", "Parsed", "Region", "comment_block", "document_language"]
 

@@ -25,8 +25,8 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
+from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
-from regrapht_core.tasks.spec import SourceLanguage, Task
 from regrapht_server import checks, edits
 from regrapht_server.hover import hover_markdown
 from regrapht_server.jobs import Engine, Job
@@ -35,8 +35,8 @@ from regrapht_server.regions import ParseCache, Parsed, Region, document_languag
 from regrapht_server.settings import SECTION, parse_settings
 
 if TYPE_CHECKING:
+    from regrapht_core.contracts.proposal import SearchProgress
     from regrapht_core.optimize.job import OptimizeOutcome
-    from regrapht_core.search import SearchProgress
 
 __all__ = [
     "CANCEL",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.model.settings import ServerSettings as ModelServerSettings
-from regrapht_core.search.types import SearchConfig
+from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 
 if TYPE_CHECKING:

@@ -24,14 +24,14 @@ from typing import Any
 
 import pytest
 
-from regrapht_core.rewrite.propose import rewriter_propose_fn
-from regrapht_core.search.types import Proposal, ProposeRequest
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
+from regrapht_core.contracts.task import SourceLanguage, Task
+from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.spec import SourceLanguage, Task
 from regrapht_core.tasks.validate import validate_task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
-from regrapht_core.verify.result import Status
 
 TASKS = Path(__file__).resolve().parents[2] / "benchmarks" / "tasks"
 MANIFEST = TASKS / "manifest.toml"

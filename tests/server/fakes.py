@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
+from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
+from regrapht_core.contracts.proposal import Candidate, SearchResult, StepRecord
+from regrapht_core.contracts.task import SourceLanguage, Task, TimingMode
 from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.search.types import Candidate, SearchResult, StepRecord
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.spec import SourceLanguage, Task, TimingMode
-from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
 
 from .conftest import EXAMPLE
 
@@ -39,17 +39,17 @@ def smooth_task() -> Task:
     return extract_task(EXAMPLE.read_text(), SourceLanguage.CPP, function="smooth")
 
 
-def verified(speedup: float) -> VerifyResult:
+def verified(speedup: float) -> Evaluation:
     timing = Timing(TimingMode.END_TO_END, 10.0 * speedup, 10.0, 0.1, 0.2, 30)
     sizes = ({"n": 1}, {"n": 7}, {"n": 1 << 22})
-    return VerifyResult(Status.VERIFIED, "h", timing=timing, device=H100, sizes=sizes, seeds=3)
+    return Evaluation(Status.VERIFIED, "h", timing=timing, device=H100, sizes=sizes, seeds=3)
 
 
-NOT_RUN = VerifyResult(Status.NOT_RUN, "h", feedback="no GPU on this machine: compiled, not run")
+NOT_RUN = Evaluation(Status.NOT_RUN, "h", feedback="no GPU on this machine: compiled, not run")
 
 
 def outcome(
-    results: Sequence[VerifyResult],
+    results: Sequence[Evaluation],
     *,
     gpu: bool,
     code: str = CANDIDATE,

@@ -11,7 +11,7 @@ from regrapht_server.edits import ANNOTATION_ID, Document, beside, in_place, sid
 from regrapht_server.outcomes import Offer, judge
 from regrapht_server.regions import Parsed
 
-from regrapht_core.tasks.spec import SourceLanguage
+from regrapht_core.contracts.task import SourceLanguage
 
 from .conftest import EXAMPLE, SOURCES, apply_text
 from .fakes import CANDIDATE, KERNEL, outcome, verified

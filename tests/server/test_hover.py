@@ -7,7 +7,7 @@ from pygls.workspace.position_codec import PositionCodec
 from regrapht_server.hover import hover_markdown
 from regrapht_server.regions import Parsed
 
-from regrapht_core.tasks.spec import SourceLanguage
+from regrapht_core.contracts.task import SourceLanguage
 
 HEADER = (
     "// ReGraphT: compiled only - not run, not timed (no GPU was available)\n"

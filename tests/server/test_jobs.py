@@ -14,10 +14,10 @@ from regrapht_server import jobs
 from regrapht_server.jobs import Engine
 from regrapht_server.settings import Settings
 
+from regrapht_core.contracts.proposal import SearchProgress
+from regrapht_core.contracts.task import Task
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.session import Optimizer
-from regrapht_core.search import SearchProgress
-from regrapht_core.tasks.spec import Task
 
 from .fakes import NOT_RUN, outcome, smooth_task
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
 
+from regrapht_core.contracts.evaluation import Evaluation, Status
+from regrapht_core.contracts.proposal import SearchProgress
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
-from regrapht_core.search import SearchProgress
-from regrapht_core.verify.result import Status, VerifyResult
 
 from .fakes import CANDIDATE, NOT_RUN, outcome, verified
 
@@ -44,7 +44,7 @@ def test_without_a_gpu_compiled_code_needs_permission() -> None:
 
 
 def test_slower_or_failed_candidates_are_no_answer() -> None:
-    failed = VerifyResult(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")
+    failed = Evaluation(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")
     refusal = judge(outcome([verified(0.7), failed], gpu=True), allow_unverified=True)
     assert isinstance(refusal, Refusal)
     assert "no verified faster version of smooth" in refusal.message

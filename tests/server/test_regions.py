@@ -7,7 +7,7 @@ from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 from regrapht_server.regions import ParseCache, Parsed, comment_block, document_language
 
-from regrapht_core.tasks.spec import SourceLanguage
+from regrapht_core.contracts.task import SourceLanguage
 
 from .conftest import EXAMPLE, SOURCES
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from regrapht_server.settings import Settings, environment, job_settings, parse_settings
 
-from regrapht_core.search import SearchConfig
+from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "server.md"

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
+from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.model.llama import LlamaCppModel
 from regrapht_core.optimize.proposers import HoleProposer
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import HOLE, parallel_scaffold
-from regrapht_core.search.types import ProposeRequest
 from tests.core.rewrite import cases
 
 

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
+from regrapht_core.contracts.proposal import Candidate, SearchResult, StepRecord
+from regrapht_core.contracts.task import TimingMode
 from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.search.types import Candidate, SearchResult, StepRecord
-from regrapht_core.tasks.spec import TimingMode
-from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
 from tests.core.search.test_mcgs import TASK
 
 H100 = DeviceInfo("NVIDIA H100 80GB HBM3", "580.95", "13.0", "sm_90")
 
 
-def candidate(index: int, result: VerifyResult, technique: str = "parallelization") -> Candidate:
+def candidate(index: int, result: Evaluation, technique: str = "parallelization") -> Candidate:
     return Candidate(index, None, technique, "expand", "rewriter:x", f"// code {index}", "", result)
 
 
-def verified(speedup: float) -> VerifyResult:
+def verified(speedup: float) -> Evaluation:
     timing = Timing(TimingMode.END_TO_END, 10.0 * speedup, 10.0, 0.1, 0.2, 30)
     sizes = ({"n": 1}, {"n": 7}, {"n": 1 << 24})
-    return VerifyResult(Status.VERIFIED, "h", timing=timing, device=H100, sizes=sizes, seeds=3)
+    return Evaluation(Status.VERIFIED, "h", timing=timing, device=H100, sizes=sizes, seeds=3)
 
 
 def outcome(candidates: list[Candidate], *, gpu: bool) -> OptimizeOutcome:
@@ -56,7 +56,7 @@ def test_a_verified_but_slower_candidate_is_not_an_answer() -> None:
 
 
 def test_without_a_gpu_compiled_code_is_offered_as_compiled_only() -> None:
-    not_run = VerifyResult(Status.NOT_RUN, "h", feedback="no GPU on this machine")
+    not_run = Evaluation(Status.NOT_RUN, "h", feedback="no GPU on this machine")
     result = outcome([candidate(0, not_run)], gpu=False)
     code = result.annotated_code()
     assert code is not None
@@ -65,15 +65,15 @@ def test_without_a_gpu_compiled_code_is_offered_as_compiled_only() -> None:
 
 
 def test_with_a_gpu_unmeasured_code_is_never_offered() -> None:
-    not_run = VerifyResult(Status.NOT_RUN, "h")
+    not_run = Evaluation(Status.NOT_RUN, "h")
     assert outcome([candidate(0, not_run)], gpu=True).annotated_code() is None
 
 
 def test_the_failure_summary_counts_statuses_and_quotes_the_first_problem() -> None:
     failures = [
-        candidate(0, VerifyResult(Status.COMPILE_ERROR, "h", feedback="error: x undeclared")),
-        candidate(1, VerifyResult(Status.COMPILE_ERROR, "h", feedback="error: y")),
-        candidate(2, VerifyResult(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")),
+        candidate(0, Evaluation(Status.COMPILE_ERROR, "h", feedback="error: x undeclared")),
+        candidate(1, Evaluation(Status.COMPILE_ERROR, "h", feedback="error: y")),
+        candidate(2, Evaluation(Status.WRONG_OUTPUT, "h", feedback="y[3]: want 1 got 2")),
     ]
     summary = outcome(failures, gpu=True).failure_summary()
     assert summary == "2 compile_error, 1 wrong_output; first problem: error: x undeclared"

@@ -6,6 +6,8 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
+from regrapht_core.contracts.task import Task
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, TokenSink
@@ -16,8 +18,6 @@ from regrapht_core.optimize.proposers import (
     first_of,
     step_proposer,
 )
-from regrapht_core.search.types import Proposal, ProposeRequest
-from regrapht_core.tasks.spec import Task
 from tests.core.rewrite import cases
 from tests.core.search.test_mcgs import TASK
 

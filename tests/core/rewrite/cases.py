@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regrapht_core.tasks.spec import ArgSpec, Distribution, ParamKind, Role, SizeBinding, Task
+from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, SizeBinding, Task
 
 __all__ = [
     "DOT",

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, SizeBinding, Task
 from regrapht_core.rewrite.syntax import Edit, apply_edits, parse, text, walk
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, SizeBinding, Task
 
 __all__ = ["compile_cuda", "requires_nvcc", "run_on_cpu", "run_on_gpu"]
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
@@ -13,7 +14,6 @@ from regrapht_core.rewrite.protocol import RewriteContext, Rewriter
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.unroll import LoopUnrolling
-from regrapht_core.tasks.spec import Task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import RewriteContext, Rewriter
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.vectorize import VectorizedAccess
-from regrapht_core.tasks.spec import Task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
 

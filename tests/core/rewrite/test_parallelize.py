@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import Role, SourceLanguage, Task
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.syntax import function_definitions, function_name, parse, text, walk
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.spec import Role, SourceLanguage, Task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
 

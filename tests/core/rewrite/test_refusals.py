@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Role
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role
 from tests.core.rewrite.cases import make_task
 
 _ARGS = (

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.search.baselines import ONE_SHOT_TECHNIQUE, run_random_walks, run_sampling
-from regrapht_core.search.types import Proposal, ProposeRequest, SearchConfig
+from regrapht_core.search.config import SearchConfig
 from tests.core.search.test_mcgs import TASK, Graph, Verifier, propose, techniques
 
 

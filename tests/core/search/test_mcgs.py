@@ -13,15 +13,9 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
-from regrapht_core.search import (
-    Proposal,
-    ProposeRequest,
-    SearchConfig,
-    SearchProgress,
-    run_search,
-)
-from regrapht_core.search.mcgs import _Search
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest, SearchProgress
+from regrapht_core.contracts.task import (
     ArgSpec,
     LaunchSpec,
     ParamKind,
@@ -30,7 +24,9 @@ from regrapht_core.tasks.spec import (
     TaskMode,
     TimingMode,
 )
-from regrapht_core.verify.result import Status, Timing, VerifyResult
+from regrapht_core.search import run_search
+from regrapht_core.search.config import SearchConfig
+from regrapht_core.search.mcgs import _Search
 
 TASK = Task(
     name="scale",
@@ -69,16 +65,16 @@ class Verifier:
         self.speedups = speedups
         self.calls: list[tuple[str, ...]] = []
 
-    def __call__(self, code: str) -> VerifyResult:
+    def __call__(self, code: str) -> Evaluation:
         path = techniques(code)
         self.calls.append(path)
         if path not in self.speedups:
-            return VerifyResult(Status.COMPILE_ERROR, "h", feedback=f"error in {path[-1]}")
+            return Evaluation(Status.COMPILE_ERROR, "h", feedback=f"error in {path[-1]}")
         speedup = self.speedups[path]
         if speedup is None:
-            return VerifyResult(Status.NOT_RUN, "h")
+            return Evaluation(Status.NOT_RUN, "h")
         timing = Timing(TimingMode.END_TO_END, speedup, 1.0, 0.0, 0.0, 30)
-        return VerifyResult(Status.VERIFIED, "h", timing=timing)
+        return Evaluation(Status.VERIFIED, "h", timing=timing)
 
 
 def search(
@@ -278,7 +274,7 @@ def test_cancel_stops_between_candidates_and_keeps_the_best_so_far() -> None:
 def test_time_limit_stops_between_candidates_and_keeps_the_best_so_far() -> None:
     now = [0.0]
 
-    def slow(code: str) -> VerifyResult:
+    def slow(code: str) -> Evaluation:
         now[0] += 10.0  # every verification takes ten (fake) seconds
         return Verifier({("A",) * k: float(k) for k in range(1, 50)})(code)
 

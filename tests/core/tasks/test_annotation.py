@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from regrapht_core.contracts.task import Distribution, Role, TimingMode
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import annotation_text, parse_annotation, render_annotation
-from regrapht_core.tasks.spec import Distribution, Role, TimingMode
 
 from .conftest import extract
 

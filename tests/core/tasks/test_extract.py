@@ -7,15 +7,15 @@ import re
 
 import pytest
 
-from regrapht_core.errors import TaskError
-from regrapht_core.tasks.extract import extract_task, suggested_annotation
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.task import (
     LaunchSpec,
     SourceLanguage,
     TaskMode,
     TimingMode,
     Tolerance,
 )
+from regrapht_core.errors import TaskError
+from regrapht_core.tasks.extract import extract_task, suggested_annotation
 
 from .conftest import extract, source_path
 

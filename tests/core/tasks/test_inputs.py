@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, Task
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.inputs import _sorted_unique, generate_inputs
-from regrapht_core.tasks.spec import ArgSpec, Distribution, ParamKind, Role, Task
 
 from .conftest import extract
 

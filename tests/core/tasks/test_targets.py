@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import time
 
-from regrapht_core.tasks.spec import SourceLanguage
+from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.tasks.targets import Target, TargetKind, find_targets
 
 from .conftest import source_path

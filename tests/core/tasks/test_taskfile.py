@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import Task
 from regrapht_core.tasks.taskfile import dump_task, load_task, loads_task, save_task
 
 from .conftest import extract

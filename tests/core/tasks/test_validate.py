@@ -7,10 +7,10 @@ import shutil
 import numpy as np
 import pytest
 
+from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.tasks.spec import SourceLanguage
 from regrapht_core.tasks.validate import validate_task
 
 from .conftest import extract, source_path

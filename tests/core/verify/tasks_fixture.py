@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.task import (
     ArgSpec,
     ParamKind,
     Role,

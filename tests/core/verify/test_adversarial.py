@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.tasks.spec import TaskMode
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.task import TaskMode
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.gate import check
 from regrapht_core.verify.pipeline import Verifier, verify
-from regrapht_core.verify.result import Status
 from tests.data.candidates.corpus import Candidate, load_corpus
 from tests.data.candidates.tasks import TASKS
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.task import Task
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.harness import HarnessKind, harness_source, reference_source
 from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SAXPY_CUDA, SUM, VECTOR_INT

@@ -13,8 +13,8 @@ from dataclasses import replace
 
 import pytest
 
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task, TaskMode
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.spec import ArgSpec, ParamKind, Role, Task, TaskMode
 from regrapht_core.verify.gate import GatePolicy, Rule, check
 from tests.data.candidates.corpus import gate_marks
 from tests.data.candidates.tasks import SAXPY, SUM, VADD

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.task import Task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.pool import verify_many
-from regrapht_core.verify.result import Status
 from tests.core.verify.tasks_fixture import (
     MATMUL,
     MATMUL_NAIVE,

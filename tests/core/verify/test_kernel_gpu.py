@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from regrapht_core.tasks.spec import TimingMode
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.task import TimingMode
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
-from regrapht_core.verify.result import Status
 from tests.data.candidates.corpus import CORPUS_DIR
 from tests.data.candidates.tasks import SAXPY_KERNEL, TRANSPOSE_KERNEL
 

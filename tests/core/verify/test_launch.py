@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.task import LaunchSpec
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.tasks.spec import LaunchSpec
 from regrapht_core.verify.cases import build_case
 from regrapht_core.verify.launch import PLAN_FILE, launch_dims, write_plan
 from tests.core.verify.tasks_fixture import VECTOR_INT

@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from regrapht_core.contracts.evaluation import DeviceInfo, Status
+from regrapht_core.contracts.task import Task
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.tasks.spec import Task
 from regrapht_core.verify.cases import build_case, read_hashes, read_outputs, write_cases
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
@@ -18,7 +19,6 @@ from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.harness import EXIT_OUT_OF_BOUNDS, HarnessKind, harness_source
 from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.programs import gpu_python_missing
-from regrapht_core.verify.result import DeviceInfo, Status
 from regrapht_core.verify.sandbox import (
     Limits,
     RunOutcome,

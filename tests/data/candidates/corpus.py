@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from regrapht_core.tasks.spec import Task
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.task import Task
 from regrapht_core.verify.gate import Rule
-from regrapht_core.verify.result import Status
 from tests.data.candidates.tasks import TASKS
 
 __all__ = ["CORPUS_DIR", "Candidate", "gate_marks", "load_corpus"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from regrapht_core.tasks.spec import (
+from regrapht_core.contracts.task import (
     ArgSpec,
     LaunchSpec,
     ParamKind,

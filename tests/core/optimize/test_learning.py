@@ -6,20 +6,21 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.evaluation import Evaluation, Status
+from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.errors import GraphError
-from regrapht_core.graph.learn import LEARN_BUILDER, learn, verified_trajectory
+from regrapht_core.graph.learn import LEARN_BUILDER, learn
 from regrapht_core.graph.merge import build_graph
 from regrapht_core.graph.snapshot import BuildInfo, load_snapshot, save_snapshot
 from regrapht_core.graph.taxonomy import SEQUENTIAL
-from regrapht_core.search.types import Candidate
-from regrapht_core.verify.result import Status, VerifyResult
+from regrapht_core.optimize.learning import verified_trajectory
 from tests.core.graph.factories import trajectory
 from tests.core.optimize.test_job import verified
 
-NOT_RUN = VerifyResult(Status.NOT_RUN, "h", feedback="no GPU on this machine")
+NOT_RUN = Evaluation(Status.NOT_RUN, "h", feedback="no GPU on this machine")
 
 
-def step(index: int, parent: int | None, technique: str, result: VerifyResult) -> Candidate:
+def step(index: int, parent: int | None, technique: str, result: Evaluation) -> Candidate:
     producer = "rewriter:x" if index % 2 == 0 else "model:smollm2-135m-instruct"
     return Candidate(index, parent, technique, "expand", producer, f"// code {index}", "", result)
 

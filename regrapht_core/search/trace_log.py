@@ -13,11 +13,17 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
+from regrapht_core.contracts.proposal import (
+    Candidate,
+    EvaluateFn,
+    Proposal,
+    ProposeFn,
+    ProposeRequest,
+)
+from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ReGraphTError
 from regrapht_core.search.tree import code_hash
-from regrapht_core.search.types import Candidate, EvaluateFn, Proposal, ProposeFn, ProposeRequest
-from regrapht_core.tasks.spec import TimingMode
-from regrapht_core.verify.result import DeviceInfo, Status, Timing, VerifyResult
 
 __all__ = ["TraceError", "read_trace", "replay_fns", "write_trace"]
 
@@ -52,10 +58,10 @@ def _timing(record: dict[str, Any]) -> Timing:
     return Timing(**{**record, "mode": TimingMode(record["mode"])})
 
 
-def _result(record: dict[str, Any]) -> VerifyResult:
+def _result(record: dict[str, Any]) -> Evaluation:
     timing = record.get("timing")
     device = record.get("device")
-    return VerifyResult(
+    return Evaluation(
         **{
             **record,
             "status": Status(record["status"]),
@@ -81,7 +87,7 @@ def replay_fns(candidates: list[Candidate]) -> tuple[ProposeFn, EvaluateFn]:
         message = recorded.result.feedback if code is None else ""
         return Proposal(code, think=recorded.think, producer=recorded.producer, message=message)
 
-    def evaluate(code: str) -> VerifyResult:
+    def evaluate(code: str) -> Evaluation:
         if code not in results:
             raise TraceError("replay diverged: the search asked to verify code never recorded")
         return results[code]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from regrapht_core.tasks.spec import SizeBinding, TimingMode
+from regrapht_core.contracts.task import SizeBinding, TimingMode
 
-__all__ = ["DeviceInfo", "Status", "Timing", "VerifyResult"]
+__all__ = ["DeviceInfo", "Evaluation", "Status", "Timing"]
 
 
 class Status(StrEnum):
@@ -64,7 +64,7 @@ class Timing:
 
 
 @dataclass(frozen=True, slots=True)
-class VerifyResult:
+class Evaluation:
     status: Status
     code_hash: str
     feedback: str = ""

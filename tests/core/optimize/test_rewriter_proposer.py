@@ -6,13 +6,13 @@ import threading
 
 import pytest
 
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
+from regrapht_core.contracts.task import Task
 from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.optimize.proposers import first_of
+from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.parallelize import Parallelize
-from regrapht_core.rewrite.propose import rewriter_propose_fn
 from regrapht_core.rewrite.registry import default_registry, registry_of
-from regrapht_core.search.types import Proposal, ProposeRequest
-from regrapht_core.tasks.spec import Task
 from tests.core.rewrite import cases
 
 

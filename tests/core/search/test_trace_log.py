@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.search import SearchConfig, run_search
-from regrapht_core.search.trace import TraceError, read_trace, replay_fns, write_trace
+from regrapht_core.search import run_search
+from regrapht_core.search.config import SearchConfig
+from regrapht_core.search.trace_log import TraceError, read_trace, replay_fns, write_trace
 from tests.core.search.test_mcgs import TASK, Graph, Verifier, propose
 
 GRAPH = Graph({"sequential": ["A", "B"], "A": ["B", "C"], "B": ["A"], "C": ["A"]})

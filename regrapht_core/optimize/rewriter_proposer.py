@@ -1,6 +1,6 @@
 """Rewriters as a proposer: the search asks for one technique, a rewriter answers.
 
-The adapter speaks the search's :data:`~regrapht_core.search.types.ProposeFn` contract, so
+The adapter speaks the search's :data:`~regrapht_core.contracts.proposal.ProposeFn` contract, so
 rewriter and model proposals share one budget and one trace. A rewriter may offer several
 candidates for one step (launch configurations to time, a 2-D and a 1-D mapping); the
 adapter hands them out one per request for the same code and technique -- a retry after a
@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 
+from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext, RewriteParams
 from regrapht_core.rewrite.registry import Registry, default_registry
-from regrapht_core.search.types import Proposal, ProposeFn, ProposeRequest
 
 __all__ = ["RewriterProposer", "rewriter_propose_fn"]
 

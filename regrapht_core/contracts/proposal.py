@@ -1,0 +1,103 @@
+"""What the search asks of a proposer, what it gets back, and what it returns.
+
+These values cross every layer (the search makes them, the optimizer, the rewriters, the
+model's proposers, the trace file and the result record read them), so they live on the
+ground floor and name the verifier's result only as the contract :class:`Evaluation`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.contracts.task import Task
+
+__all__ = [
+    "Candidate",
+    "EvaluateFn",
+    "Proposal",
+    "ProposeFn",
+    "ProposeRequest",
+    "SearchProgress",
+    "SearchResult",
+    "StepRecord",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ProposeRequest:
+    task: Task
+    from_technique: str
+    technique: str
+    """The technique to apply now; the edge ``from_technique → technique`` holds its examples."""
+    code: str
+    feedback: str = ""
+    """The verifier's feedback on the previous attempt at this step, for a retry."""
+    cancel: threading.Event | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    code: str | None
+    """The full candidate source, or ``None`` when the proposer produced nothing usable."""
+    think: str = ""
+    producer: str = "model"
+    """Who made it (``model:<name>``, ``rewriter:<technique>``), recorded in the trace."""
+    message: str = ""
+    """Why there is no code, when there is none."""
+    retryable: bool = True
+    """``False`` when asking again for this step cannot give a different answer (a
+    deterministic proposer's refusal): the search then spends no budget on a retry."""
+
+
+ProposeFn = Callable[[ProposeRequest], Proposal]
+EvaluateFn = Callable[[str], Evaluation]
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One evaluated proposal: the search trace is the sequence of these."""
+
+    index: int
+    parent: int | None
+    """Index of the candidate this one was derived from; ``None`` for the sequential code."""
+    technique: str
+    phase: str
+    """``expand``, ``rollout`` or ``retry``."""
+    producer: str
+    code: str
+    think: str
+    result: Evaluation
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    technique: str
+    producer: str
+    think: str
+    speedup: float | None
+    reward: float | None
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchProgress:
+    evaluations: int
+    budget: int
+    technique: str
+    best_speedup: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    candidates: tuple[Candidate, ...]
+    best: Candidate | None
+    """The verified candidate with the highest speedup, if any."""
+    best_unmeasured: Candidate | None
+    """The compiled-but-not-run candidate with the most techniques applied (no-GPU machines)."""
+    cancelled: bool
+    stop_reason: str
+    path: tuple[StepRecord, ...] = field(default=())
+    """Steps from the sequential code to ``best`` (or ``best_unmeasured``)."""

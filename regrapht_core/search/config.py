@@ -1,0 +1,61 @@
+"""The search's own settings and its view of the graph: where it starts, what may follow a
+technique, and the hyper-parameters of selection and rollout."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from regrapht_core.contracts.task import Task, TaskMode
+
+__all__ = ["GraphView", "SearchConfig", "root_technique"]
+
+ROOT_TECHNIQUE = "sequential"
+KERNEL_ROOT_TECHNIQUE = "parallelization"
+
+
+def root_technique(task: Task) -> str:
+    """Where the search starts on the graph: a kernel→kernel task is already parallel CUDA,
+    so it starts where a parallelization step would have left it (the edges out of it),
+    not at the sequential node whose only move, parallelization, cannot apply to a kernel."""
+    if task.mode is TaskMode.KERNEL_TO_KERNEL:
+        return KERNEL_ROOT_TECHNIQUE
+    return ROOT_TECHNIQUE
+
+
+class GraphView(Protocol):
+    """The action set: techniques that may follow a technique (its out-neighbours)."""
+
+    def successors(self, node: str) -> Sequence[str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """Search hyper-parameters. The paper gives none but the budget; defaults are ours.
+
+    ``exploration`` scales the P-UCB bonus ``sqrt(2 ln N(parent) / N(s))``; rollouts pick
+    ``argmax[Q(s,a) - rollout_lambda * N(s,a)]`` with probability ``1 - rollout_epsilon``.
+    """
+
+    budget: int = 200
+    """Candidate evaluations (every proposal counts, cached or not), the paper's unit."""
+    max_iterations: int | None = None
+    time_limit_s: float | None = None
+    """Wall-clock limit, checked between candidates like cancellation (a model step on a
+    CPU can take a minute; the limit does not interrupt it)."""
+    exploration: float = 1.0
+    rollout_lambda: float = 0.1
+    rollout_epsilon: float = 0.2
+    depth_cap: int = 5
+    retry_with_feedback: bool = True
+    unmeasured_reward: float = 0.0
+    """Value given to a candidate that compiled but could not be run (no GPU)."""
+
+    def __post_init__(self) -> None:
+        if self.budget < 1 or self.depth_cap < 1:
+            raise ValueError("budget and depth_cap must be at least 1")
+        if self.time_limit_s is not None and self.time_limit_s <= 0:
+            raise ValueError("time_limit_s must be positive")
+        if not 0.0 <= self.rollout_epsilon <= 1.0:
+            raise ValueError("rollout_epsilon must lie in [0, 1]")
