@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from regrapht_core.contracts.proposal import ProposeFn
+from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn
@@ -32,7 +33,6 @@ from regrapht_core.optimize.session import Optimizer
 from regrapht_core.search import run_search
 from regrapht_core.search.baselines import run_random_walks, run_sampling
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.parsing import language_for_path
 
 __all__ = ["METHODS", "SuiteTask", "load_manifest", "run_suite", "summarise"]
 

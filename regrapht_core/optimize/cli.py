@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from regrapht_core.contracts.proposal import SearchProgress
+from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import GraphError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.paths import snapshot_path
@@ -27,7 +28,6 @@ from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.search.trace_log import write_trace
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.parsing import language_for_path
 
 __all__ = ["EXIT_NOTHING_FOUND", "optimize"]
 

@@ -25,6 +25,14 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.cxx.parse import (
+    function_name,
+    node_text,
+    parse_source,
+    query,
+    syntax_error,
+    walk,
+)
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import (
     Annotation,
@@ -37,14 +45,6 @@ from regrapht_core.tasks.check import STRUCTURED_KINDS, check_binding, check_tas
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate, free_names
 from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
-from regrapht_core.tasks.parsing import (
-    function_name,
-    node_text,
-    parse_source,
-    query,
-    syntax_error,
-    walk,
-)
 from regrapht_core.tasks.reference import reference_unit
 from regrapht_core.tasks.signature import (
     Param,

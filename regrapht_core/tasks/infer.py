@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from regrapht_core.contracts.task import ParamKind, Role
+from regrapht_core.cxx.parse import node_text, walk
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate
-from regrapht_core.tasks.parsing import node_text, walk
 from regrapht_core.tasks.signature import Param, entry_params
 from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
 

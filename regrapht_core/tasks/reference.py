@@ -13,7 +13,7 @@ from functools import cached_property
 from tree_sitter import Node, QueryCursor
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.tasks.parsing import function_name, node_text, parse_source, query, walk
+from regrapht_core.cxx.parse import function_name, node_text, parse_source, query, walk
 
 __all__ = ["reference_unit"]
 

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from regrapht_core.contracts.task import ParamKind
+from regrapht_core.cxx.parse import node_text
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
-from regrapht_core.tasks.parsing import node_text
 
 __all__ = ["Param", "entry_params", "is_kernel", "return_type", "signature_text", "typedefs"]
 

@@ -13,7 +13,7 @@ from enum import StrEnum
 from tree_sitter import Node, Point, QueryCursor
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.tasks.parsing import function_name, parse_source, query
+from regrapht_core.cxx.parse import function_name, parse_source, query
 
 __all__ = ["Target", "TargetKind", "find_targets"]
 

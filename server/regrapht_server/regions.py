@@ -18,14 +18,14 @@ from pygls.workspace.position_codec import PositionCodec
 from tree_sitter import QueryCursor
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.errors import TaskError
-from regrapht_core.tasks.parsing import (
+from regrapht_core.cxx.parse import (
     function_name,
     language_for_path,
     node_text,
     parse_source,
     query,
 )
+from regrapht_core.errors import TaskError
 from regrapht_core.tasks.signature import is_kernel
 
 __all__ = ["ParseCache", "Parsed", "Region", "comment_block", "document_language"]

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.parsing import language_for_path
 
 SOURCES = Path(__file__).resolve().parents[2] / "data" / "sources"
 

@@ -19,6 +19,10 @@ from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.errors import TaskError
 
 __all__ = [
+    "Node",
+    "Query",
+    "QueryCursor",
+    "Tree",
     "function_name",
     "grammar",
     "language_for_path",
@@ -28,6 +32,12 @@ __all__ = [
     "syntax_error",
     "walk",
 ]
+
+Node = tree_sitter.Node
+"""Syntax-tree types, re-exported so that no module outside ``cxx`` imports tree-sitter."""
+Tree = tree_sitter.Tree
+Query = tree_sitter.Query
+QueryCursor = tree_sitter.QueryCursor
 
 _SUFFIXES = {
     ".cu": SourceLanguage.CUDA,
