@@ -263,7 +263,7 @@ def hover_record(document: Document, position: Position, read_file: ReadFile) ->
         if target is not None:
             return _elsewhere(document, block.stop, target, read_file)
     else:
-        fn = document.function_at(position)
+        fn = document.definition_at(position)
         if fn is None:
             return None
         block = comment_block(lines, fn.start_point.row, above=True)
@@ -289,7 +289,7 @@ def _markdown(lines: list[str], block: range, where: str | None = None) -> str |
 def _elsewhere(document: Document, row: int, target: str, read_file: ReadFile) -> str | None:
     """The record of the function starting at ``row``, from the CUDA file ``target``."""
     line = document.lines[row] if row < len(document.lines) else ""
-    fn = document.function_at(Position(row, len(line) - len(line.lstrip())))
+    fn = document.definition_at(Position(row, len(line) - len(line.lstrip())))
     name = function_name(fn) if fn is not None else None
     text = read_file(target)
     if name is None or text is None:

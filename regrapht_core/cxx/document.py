@@ -166,7 +166,7 @@ class Document:
             node = node.parent
         return None
 
-    def function_at(self, position: Position) -> Node | None:
+    def definition_at(self, position: Position) -> Node | None:
         """The innermost function definition at ``position``, eligible or not."""
         point = self.point(position)
         node: Node | None = self.tree.root_node.descendant_for_point_range(point, point)
