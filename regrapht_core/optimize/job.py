@@ -23,7 +23,7 @@ from regrapht_core.contracts.proposal import (
     SearchResult,
 )
 from regrapht_core.contracts.task import Task
-from regrapht_core.optimize.header import render_header
+from regrapht_core.optimize.record import render_header
 from regrapht_core.search import run_search
 from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Verifier

@@ -25,18 +25,17 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
+from regrapht_core import api
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_server import checks, edits
-from regrapht_server.hover import hover_markdown
 from regrapht_server.jobs import Engine, Job
-from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
-from regrapht_server.regions import ParseCache, Parsed, Region, document_language
+from regrapht_server.outcomes import progress_message
+from regrapht_server.positions import to_core, to_range
 from regrapht_server.settings import SECTION, parse_settings
 
 if TYPE_CHECKING:
-    from regrapht_core.contracts.proposal import SearchProgress
-    from regrapht_core.optimize.job import OptimizeOutcome
+    from regrapht_core.api import OptimizeOutcome, SearchProgress
 
 __all__ = [
     "CANCEL",
@@ -91,17 +90,8 @@ class _Origin:
     """What the job optimized: the result belongs to this function text and this task."""
 
     uri: str
-    function: str
-    text: str
+    function: api.Function
     task: Task
-
-
-def _extract(source: str, language: SourceLanguage, *, line: int, origin: str = "<source>") -> Task:
-    """``extract_task``, imported on first use: it brings numpy, which the server's start
-    (code actions, hover) never needs."""
-    from regrapht_core.tasks.extract import extract_task
-
-    return extract_task(source, language, line=line, origin=origin)
 
 
 def _version() -> str:
@@ -171,7 +161,7 @@ class ReGraphTServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("regrapht", _version(), protocol_cls=_Protocol)
         self.engine = Engine()
-        self.parses = ParseCache()
+        self.documents = api.DocumentCache()
         self.findings: dict[str, dict[str, types.Diagnostic]] = {}
         """Per document, per function: why the last job there gave nothing."""
         self._problems: list[str] = []
@@ -183,34 +173,28 @@ class ReGraphTServer(LanguageServer):
         document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
         return document
 
-    def open_document(self, uri: str) -> tuple[TextDocument, Parsed] | None:
+    def open_document(self, uri: str) -> tuple[TextDocument, api.Document] | None:
         """The open document and its parse; ``None`` for languages other than C/C++/CUDA."""
         document = self._open(uri)
         if document is None:
             raise JsonRpcInvalidParams(f"{uri} is not an open document")
-        language = document_language(document.path, document.language_id)
+        language = api.document_language(document.path, document.language_id)
         if language is None:
             return None
-        parsed = self.parses.get(
-            document.uri,
-            document.version,
-            document.source,
-            language,
-            self.workspace.position_codec,
-        )
+        parsed = self.documents.get(document.uri, document.version, document.source, language)
         return document, parsed
 
-    def current(self, uri: str) -> edits.Document | None:
+    def current(self, uri: str) -> edits.Snapshot | None:
         """The document as it is now: the editor's copy if open, else the file on disk."""
         if self._open(uri) is not None:
             found = self.open_document(uri)
-            return edits.Document(uri, found[0].version, found[1]) if found else None
+            return edits.Snapshot(uri, found[0].version, found[1]) if found else None
         path = to_fs_path(uri)
-        language = document_language(path, None) if path else None
+        language = api.document_language(path, None) if path else None
         text = self.read_text(Path(path)) if path else None
         if language is None or text is None:
             return None
-        return edits.Document(uri, None, Parsed(text, language, self.workspace.position_codec))
+        return edits.Snapshot(uri, None, api.Document(text, language))
 
     def read_text(self, path: Path) -> str | None:
         document = self._open(from_fs_path(str(path)) or str(path))
@@ -229,15 +213,15 @@ class ReGraphTServer(LanguageServer):
     def add_finding(
         self,
         uri: str,
-        parsed: Parsed,
-        region: Region,
+        document: api.Document,
+        function: api.Function,
         message: str,
         severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Information,
     ) -> None:
         """A diagnostic on the function's declarator (not its whole body: no wall of squiggles)."""
-        head = region.node.child_by_field_name("declarator") or region.node
-        diagnostic = types.Diagnostic(parsed.range(head), message, severity, source=_SOURCE)
-        self.findings.setdefault(uri, {})[region.name] = diagnostic
+        where = to_range(document, self.workspace.position_codec, function.declarator)
+        diagnostic = types.Diagnostic(where, message, severity, source=_SOURCE)
+        self.findings.setdefault(uri, {})[function.name] = diagnostic
         self.publish(uri)
 
     def clear_finding(self, uri: str, function: str) -> None:
@@ -275,14 +259,14 @@ class ReGraphTServer(LanguageServer):
 
     async def optimize(self, target: OptimizeTarget) -> tuple[Status, Job | None]:
         found = self.open_document(target.uri)
-        region = found[1].locate(target.function, target.line) if found else None
+        region = api.locate(found[1], target.function, target.line) if found else None
         if found is None or region is None:
             self.show(types.MessageType.Error, f"ReGraphT: no function {target.function!r} here")
             return Status.NOT_A_TASK, None
         document, parsed = found
         self.clear_finding(target.uri, region.name)
         try:
-            task = _extract(parsed.source, parsed.language, line=region.row, origin=document.path)
+            task = api.extract(parsed, region, origin=document.path)
         except TaskError as err:
             self.show(types.MessageType.Error, f"ReGraphT: {err}")
             warning = types.DiagnosticSeverity.Warning
@@ -295,7 +279,7 @@ class ReGraphTServer(LanguageServer):
                 f"ReGraphT is already optimizing {region.name}: wait for it or cancel it.",
             )
             return Status.BUSY, None
-        origin = _Origin(target.uri, region.name, region.text, task)
+        origin = _Origin(target.uri, region, task)
         try:
             outcome = await self.run_job(job, task)
             status = await self.deliver(origin, outcome)
@@ -347,13 +331,13 @@ class ReGraphTServer(LanguageServer):
         return outcome
 
     async def deliver(self, origin: _Origin, outcome: OptimizeOutcome) -> Status:
-        verdict = judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
+        verdict = api.judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
         current = self.current(origin.uri)
-        region = self.anchor(current, origin) if current else None
-        if isinstance(verdict, Refusal):
+        region = api.relocate(current.document, origin.function, origin.task) if current else None
+        if isinstance(verdict, api.Refusal):
             self.show(types.MessageType.Info, verdict.message)
             if verdict.diagnostic is not None and current is not None and region is not None:
-                self.add_finding(origin.uri, current.parsed, region, verdict.diagnostic)
+                self.add_finding(origin.uri, current.document, region, verdict.diagnostic)
             return Status.NO_RESULT
         if current is None or region is None:
             self.offer_rerun(origin)
@@ -379,7 +363,7 @@ class ReGraphTServer(LanguageServer):
         snapshot = Path(path).expanduser() if path else None
         loop = asyncio.get_running_loop()
         try:
-            message = await loop.run_in_executor(None, learn_from, outcome, snapshot)
+            message = await loop.run_in_executor(None, api.learn, outcome, snapshot)
         except ReGraphTError as err:
             self.show(
                 types.MessageType.Warning,
@@ -389,27 +373,23 @@ class ReGraphTServer(LanguageServer):
         self.engine.reload()
         self.show(types.MessageType.Info, message)
 
-    def anchor(self, document: edits.Document, origin: _Origin) -> Region | None:
-        """The function in the document as it is now, if the result still fits it: same
-        text, and the same task (a constant or helper it uses may have changed above it)."""
-        region = document.parsed.find(origin.function, origin.text)
-        if region is None:
-            return None
-        parsed = document.parsed
-        try:
-            task = _extract(parsed.source, parsed.language, line=region.row)
-        except TaskError:
-            return None
-        return region if task == origin.task else None
-
     def build_edit(
-        self, document: edits.Document, region: Region, offer: Offer
+        self, snapshot: edits.Snapshot, function: api.Function, offer: api.Offer
     ) -> types.WorkspaceEdit:
-        if document.parsed.language is SourceLanguage.CUDA:
-            return edits.in_place(document, region, offer)
-        path = edits.sidecar_path(Path(to_fs_path(document.uri) or document.uri))
-        sidecar_uri = from_fs_path(str(path)) or str(path)
-        return edits.beside(document, region, sidecar_uri, self.current(sidecar_uri), offer)
+        """In place for CUDA; into the ``.regrapht.cu`` file beside a C/C++ file (open,
+        on disk, or created by the edit), with a pointer comment above the function."""
+        targets = {api.Target.DOCUMENT: snapshot}
+        path = Path(to_fs_path(snapshot.uri) or snapshot.uri)
+        cuda_path = api.sidecar_path(path, snapshot.document.language)
+        sidecar = None
+        if cuda_path is not None:
+            uri = from_fs_path(str(cuda_path)) or str(cuda_path)
+            existing = self.current(uri)
+            empty = api.Document("", SourceLanguage.CUDA)
+            targets[api.Target.SIDECAR] = existing or edits.Snapshot(uri, None, empty)
+            sidecar = api.Sidecar(cuda_path.name, existing.document if existing else None)
+        files = api.merge_result(snapshot.document, function, offer, sidecar)
+        return edits.workspace_edit(files, targets, offer, self.workspace.position_codec)
 
     def offer_rerun(self, origin: _Origin) -> None:
         task = asyncio.ensure_future(self._rerun(origin))
@@ -419,19 +399,20 @@ class ReGraphTServer(LanguageServer):
     async def _rerun(self, origin: _Origin) -> Status:
         params = types.ShowMessageRequestParams(
             types.MessageType.Warning,
-            f"ReGraphT: {origin.function} changed while it was being optimized, so the "
+            f"ReGraphT: {origin.function.name} changed while it was being optimized, so the "
             "result was not applied.",
             actions=[types.MessageActionItem(RERUN)],
         )
         try:
             choice = await self.window_show_message_request_async(params)
         except JsonRpcException as err:
-            log.warning("cannot offer a re-run of %s: %s", origin.function, err)
+            log.warning("cannot offer a re-run of %s: %s", origin.function.name, err)
             return Status.STALE
         if choice is None or choice.title != RERUN:
             return Status.STALE
         try:
-            status, _ = await self.optimize(OptimizeTarget(origin.uri, origin.function))
+            target = OptimizeTarget(origin.uri, origin.function.name)
+            status, _ = await self.optimize(target)
         except JsonRpcInvalidParams:
             self.show(types.MessageType.Warning, f"ReGraphT: open {origin.uri} to re-run.")
             return Status.STALE
@@ -486,7 +467,7 @@ def document_changed(ls: ReGraphTServer, params: types.DidChangeTextDocumentPara
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def document_closed(ls: ReGraphTServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.parses.drop(uri)
+    ls.documents.drop(uri)
     if ls.findings.pop(uri, None):
         ls.publish(uri)
 
@@ -501,11 +482,15 @@ def code_actions(ls: ReGraphTServer, params: types.CodeActionParams) -> list[typ
     if only and not any(kind == k or kind.startswith(f"{k}.") for k in only):
         return []
     found = ls.open_document(params.text_document.uri)
-    region = found[1].region_at(params.range.start, params.range.end) if found else None
+    if found is None:
+        return []
+    document, codec = found[1], ls.workspace.position_codec
+    start, end = (to_core(document, codec, p) for p in (params.range.start, params.range.end))
+    region = api.function_at(document, start, end)
     if region is None:
         return []
     uri = params.text_document.uri
-    target = OptimizeTarget(uri, region.name, region.row)
+    target = OptimizeTarget(uri, region.name, region.span.start.row)
     busy = ls.engine.has_job(uri, region.name)
     return [
         types.CodeAction(
@@ -527,7 +512,8 @@ def hover(ls: ReGraphTServer, params: types.HoverParams) -> types.Hover | None:
         return None
     document, parsed = found
     folder = Path(document.path).parent
-    text = hover_markdown(parsed, params.position, lambda name: ls.read_text(folder / name))
+    position = to_core(parsed, ls.workspace.position_codec, params.position)
+    text = api.hover_record(parsed, position, lambda name: ls.read_text(folder / name))
     if text is None:
         return None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))

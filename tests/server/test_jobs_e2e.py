@@ -164,7 +164,8 @@ async def test_a_cuda_file_is_changed_in_place_and_still_compiles(
     assert text.count("__global__ void smooth_kernel") == 1
     assert "// ReGraphT: compiled only" in text
     header_end = text.index("void smooth(int n")
-    assert text[:header_end].rstrip().endswith("candidates tried: 2")
+    *_, model_line, record_line = text[:header_end].rstrip().splitlines()
+    assert model_line.endswith("candidates tried: 2") and record_line.startswith("//   record: ")
     compiled = subprocess.run(
         ["nvcc", "-c", "-std=c++17", source.name, "-o", "smooth.o"],
         cwd=tmp_path,

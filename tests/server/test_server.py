@@ -13,6 +13,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pytest_lsp import LanguageClient
 
+from regrapht_core.optimize.record import Measurement, ResultRecord, Step
+
 from .conftest import EXAMPLE, SOURCES, Editor, configure, copy_source, open_file, wait_for
 
 OPTIMIZE = "regrapht.optimize"
@@ -84,14 +86,11 @@ async def test_a_kernel_offers_the_action_and_plain_code_does_not(
         assert await actions_at(client, uri, line_of(path, text)) == [], text
 
 
-HEADER = """\
-// ReGraphT: 8.10x faster than the sequential scale (verified on NVIDIA H100 80GB HBM3)
-//   timing: end_to_end, median of 30 runs: 81 ms -> 10 ms
-//   driver 580.95, nvcc 13.0
-//   checked: 3 sizes x 3 seeds; timed at n=1048576
-//   techniques: Parallelization (3.20x) -> Shared-memory tiling (8.10x)
-//   model: smollm2-135m-instruct; candidates tried: 12
-"""
+MEASURED = Measurement(
+    "NVIDIA H100 80GB HBM3", "580.95", "13.0", "end_to_end", 30, 81.0, 10.0, 3, 3, (("n", 1 << 20),)
+)
+STEPS = (Step("parallelization", 3.2), Step("shared_memory_tiling", 8.1))
+HEADER = ResultRecord("scale", STEPS, "smollm2-135m-instruct", 12, MEASURED).render()
 OPTIMIZED = f"""\
 #include <cuda_runtime.h>
 
@@ -138,6 +137,17 @@ async def test_hover_reads_the_record_back_from_the_header(
         assert "**Model**: smollm2-135m-instruct; candidates tried: 12" in text
     for line in (line_of(path, "v[i] = 0;"), line_of(path, "if (i < n)"), 0):
         assert await hover_at(client, uri, line, 4) is None
+
+
+async def test_hover_on_a_header_from_an_older_version_says_so(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    path = tmp_path / "scale.cu"
+    record_line = HEADER.splitlines()[-1]
+    path.write_text(OPTIMIZED.replace(record_line + "\n", ""))
+    uri = open_file(client, path, "cuda-cpp")
+    text = await hover_at(client, uri, line_of(path, "scale_kernel<<<"), 8)
+    assert text is not None and "written by an older ReGraphT" in text
 
 
 async def test_hover_on_a_pointer_comment_reads_the_cuda_file(

@@ -15,7 +15,7 @@ from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.optimize.cli import EXIT_NOTHING_FOUND
-from regrapht_core.optimize.header import HEADER_MARK
+from regrapht_core.optimize.record import HEADER_MARK
 from tests.conftest import gpu_present
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "smooth.cpp"
