@@ -11,14 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.optimize.header import HEADER_MARK
 
 if TYPE_CHECKING:
-    from regrapht_core.contracts.proposal import SearchProgress
     from regrapht_core.optimize.job import OptimizeOutcome
 
-__all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "learn_from", "progress_message"]
+__all__ = ["COMPILED_ONLY", "Offer", "Refusal", "judge", "learn_from"]
 
 COMPILED_ONLY = "compiled only — not run, not timed"
 
@@ -76,15 +74,6 @@ def judge(outcome: OptimizeOutcome, *, allow_unverified: bool) -> Offer | Refusa
         line.removeprefix(HEADER_MARK).removeprefix("//").strip() for line in header.splitlines()
     )
     return Offer(entry, answer.code, header, label, description, summary)
-
-
-def progress_message(progress: SearchProgress, *, gpu: bool) -> str:
-    if progress.best_speedup is not None:
-        best = f"best {progress.best_speedup:.2f}x"
-    else:
-        best = "best -" if gpu else "not timed (no GPU)"
-    technique = display_name(progress.technique)
-    return f"{progress.evaluations}/{progress.budget} candidates, {best}, {technique}"
 
 
 def learn_from(outcome: OptimizeOutcome, snapshot: Path | None) -> str:

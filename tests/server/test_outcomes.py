@@ -5,10 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
+from regrapht_server.outcomes import Offer, Refusal, judge, learn_from
 
 from regrapht_core.contracts.evaluation import Evaluation, Status
-from regrapht_core.contracts.proposal import SearchProgress
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
 
@@ -59,18 +58,6 @@ def test_a_cancel_before_anything_compiled_is_not_a_finding() -> None:
 def test_a_cancelled_job_keeps_its_best_result() -> None:
     assert isinstance(
         judge(outcome([verified(2.0)], gpu=True, cancelled=True), allow_unverified=False), Offer
-    )
-
-
-def test_progress_says_how_far_and_how_good() -> None:
-    update = SearchProgress(3, 200, "shared_memory_tiling", 2.5)
-    assert progress_message(update, gpu=True) == (
-        "3/200 candidates, best 2.50x, Shared-memory tiling"
-    )
-    early = SearchProgress(1, 200, "parallelization", None)
-    assert progress_message(early, gpu=True) == "1/200 candidates, best -, Parallelization"
-    assert progress_message(early, gpu=False) == (
-        "1/200 candidates, not timed (no GPU), Parallelization"
     )
 
 
