@@ -285,6 +285,13 @@ async def test_malformed_requests_get_errors_and_the_server_carries_on(
         await client.workspace_execute_command_async(
             types.ExecuteCommandParams("regrapht.cancel", [{"job": 1}])
         )
+    for job, problem in (("", "1-100 printable"), ("regrapht-job-9", "the server's own ids")):
+        with pytest.raises(JsonRpcInvalidParams, match=problem):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    OPTIMIZE, [{"uri": unknown, "function": "f", "job": job}]
+                )
+            )
     with pytest.raises(JsonRpcInvalidParams):
         await client.workspace_execute_command_async(types.ExecuteCommandParams("regrapht.nope"))
     with pytest.raises(JsonRpcInvalidParams):
