@@ -86,7 +86,7 @@ class OptimizeTarget:
     """Zero-based first line of the function: tells overloads apart."""
     job: str | None = None
     """The client's id for the job, also its progress token; the server makes one
-    (``regrapht-job-N``) without it. The code action leaves it out: a client adds it."""
+    (``regrapht-job-N``) without it. The code action leaves it null: a client fills it in."""
 
 
 @dataclass(frozen=True, slots=True)

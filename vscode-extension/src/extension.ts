@@ -36,8 +36,8 @@ interface OptimizeTarget {
   uri: string;
   function: string;
   line?: number;
-  /** The job's id, chosen here; the server's code action leaves it out. */
-  job?: string;
+  /** The job's id, chosen here; the server's code action leaves it null. */
+  job?: string | null;
 }
 
 interface OptimizeAnswer {
