@@ -260,6 +260,28 @@ async def test_a_second_request_is_refused_and_the_cancel_command_stops_the_firs
     assert [p["state"] for p in payloads][-2:] == ["cancelling", "cancelled"]
 
 
+async def test_a_job_waits_queued_behind_another_and_cancelling_all_ends_both(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    first = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
+    second = open_file(client, copy_source(EXAMPLE, tmp_path, "other.cpp"), "cpp")
+    configure(client, budget=60)
+    payloads = job_payloads(client)
+    running = asyncio.ensure_future(optimize(client, first, job="editor-a"))
+    await first_report(client)
+    waiting = asyncio.ensure_future(optimize(client, second, job="editor-b"))
+    await wait_for(lambda: any(p["job"] == "editor-b" for p in payloads))
+    assert await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("regrapht.cancel")
+    ) in (["editor-a", "editor-b"], ["editor-b", "editor-a"])
+    assert (await running)["status"] == "no-result"
+    assert await waiting == {"status": "no-result", "job": "editor-b"}
+    b = [p["state"] for p in payloads if p["job"] == "editor-b"]
+    assert b[0] == "queued" and "running" not in b  # cancelled before it had the GPU
+    assert b[-2:] == ["cancelling", "cancelled"]
+    assert [p for p in payloads if p["job"] == "editor-b"][-1]["evaluations"] == 0
+
+
 async def test_a_result_for_a_changed_function_is_not_applied_and_can_be_rerun(
     client: LanguageClient, editor: Editor, tmp_path: Path
 ) -> None:
