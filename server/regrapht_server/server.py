@@ -125,7 +125,7 @@ def _start(engine: Engine, uri: str, function: str, job_id: str | None) -> Job |
     """``engine.start``, with the client's id for the job when it named one.
 
     Stands in for ``Engine.start(uri, function, job_id)``, which jobs.py does not have yet:
-    the engine's job is renamed under its lock-free bookkeeping (no await in between)."""
+    the job the engine just made is renamed, and re-filed under its new id."""
     job = engine.start(uri, function)
     if job is not None and job_id is not None:
         engine._jobs[job_id] = engine._jobs.pop(job.id)
