@@ -30,12 +30,12 @@ from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_server import checks, edits
 from regrapht_server.jobs import Engine, Job
-from regrapht_server.outcomes import progress_message
 from regrapht_server.positions import to_core, to_range
+from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
 from regrapht_server.settings import SECTION, parse_settings
 
 if TYPE_CHECKING:
-    from regrapht_core.api import OptimizeOutcome, SearchProgress
+    from regrapht_core.api import OptimizeOutcome
 
 __all__ = [
     "CANCEL",
@@ -83,6 +83,9 @@ class OptimizeTarget:
     function: str
     line: int | None = None
     """Zero-based first line of the function: tells overloads apart."""
+    job: str | None = None
+    """The client's id for the job, also its progress token; the server makes one
+    (``regrapht-job-N``) without it. The code action leaves it null: a client fills it in."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,38 +104,23 @@ def _version() -> str:
         return "0+unknown"
 
 
-class _Progress:
-    """Work-done progress of one job; silent when the client cannot show progress."""
+def _known(engine: Engine, job_id: str) -> bool:
+    """Whether a job with this id is queued or running.
 
-    def __init__(self, ls: ReGraphTServer, token: str | None) -> None:
-        self._ls, self._token = ls, token
+    Stands in for an ``Engine`` method that jobs.py does not have yet."""
+    return job_id in engine._jobs
 
-    @classmethod
-    async def open(cls, ls: ReGraphTServer, token: str, title: str, message: str) -> _Progress:
-        window = ls.client_capabilities.window
-        if window is None or not window.work_done_progress:
-            return cls(ls, None)
-        try:
-            await ls.work_done_progress.create_async(token)
-        except JsonRpcException as err:
-            log.warning("client refused progress %s: %s", token, err)
-            return cls(ls, None)
-        begin = types.WorkDoneProgressBegin(
-            title=title, cancellable=True, message=message, percentage=0
-        )
-        ls.work_done_progress.begin(token, begin)
-        return cls(ls, token)
 
-    def report(self, message: str, percentage: int | None = None) -> None:
-        if self._token is not None:
-            update = types.WorkDoneProgressReport(message=message, percentage=percentage)
-            self._ls.work_done_progress.report(self._token, update)
+def _start(engine: Engine, uri: str, function: str, job_id: str | None) -> Job | None:
+    """``engine.start``, with the client's id for the job when it named one.
 
-    def end(self, message: str) -> None:
-        if self._token is not None:
-            self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))
-            self._ls.work_done_progress.tokens.pop(self._token, None)
-            self._token = None
+    Stands in for ``Engine.start(uri, function, job_id)``, which jobs.py does not have yet:
+    the job the engine just made is renamed, and re-filed under its new id."""
+    job = engine.start(uri, function)
+    if job is not None and job_id is not None:
+        engine._jobs[job_id] = engine._jobs.pop(job.id)
+        job.id = job_id
+    return job
 
 
 _ANSWERED = object()
@@ -166,6 +154,8 @@ class ReGraphTServer(LanguageServer):
         """Per document, per function: why the last job there gave nothing."""
         self._problems: list[str] = []
         self._background: set[asyncio.Task[Status]] = set()
+        self.reporters: dict[str, Reporter] = {}
+        """The progress of each job until its search is over, by job id."""
 
     # -- documents ------------------------------------------------------------------------
 
@@ -272,7 +262,7 @@ class ReGraphTServer(LanguageServer):
             warning = types.DiagnosticSeverity.Warning
             self.add_finding(target.uri, parsed, region, str(err), warning)
             return Status.NOT_A_TASK, None
-        job = self.engine.start(target.uri, region.name)
+        job = _start(self.engine, target.uri, region.name, target.job)
         if job is None:
             self.show(
                 types.MessageType.Warning,
@@ -300,26 +290,25 @@ class ReGraphTServer(LanguageServer):
         return status, job
 
     async def run_job(self, job: Job, task: Task) -> OptimizeOutcome:
-        waiting = "waiting for the running job" if self.engine.busy else "starting"
-        progress = await _Progress.open(self, job.id, f"ReGraphT: {task.entry}", waiting)
-        gpu = True
-
-        def started(has_gpu: bool) -> None:
-            nonlocal gpu
-            gpu = has_gpu
-            progress.report("searching" if gpu else "searching (no GPU: compiled, not run)")
-
-        def report(update: SearchProgress) -> None:
-            done = min(100, update.evaluations * 100 // max(update.budget, 1))
-            progress.report(progress_message(update, gpu=gpu), done)
-
+        state = JobState.QUEUED if self.engine.busy else JobState.RUNNING
+        budget = self.engine.settings.budget
+        reporter = Reporter(self, JobProgress(job.id, job.uri, job.function, state, budget=budget))
+        self.reporters[job.id] = reporter  # before any await: a cancel may come at once
         try:
-            outcome = await self.engine.run(job, task, started=started, report=report)
+            await reporter.open(f"ReGraphT: {task.entry}")
+            outcome = await self.engine.run(
+                job,
+                task,
+                started=lambda gpu: reporter.update(reporter.value.started(gpu=gpu)),
+                report=lambda update: reporter.update(reporter.value.searched(update)),
+            )
+            reporter.update(reporter.value.ended(outcome.search))
         except BaseException:
-            progress.end("failed")
+            reporter.update(reporter.value.failed())
             raise
+        finally:
+            del self.reporters[job.id]
         search = outcome.search
-        progress.end(f"{len(search.candidates)} candidates ({search.stop_reason})")
         log.info(
             "%s on %s: %d candidates, %s, %s",
             job.id,
@@ -421,9 +410,9 @@ class ReGraphTServer(LanguageServer):
     def cancel_jobs(self, ids: list[str] | None) -> list[str]:
         cancelled = self.engine.cancel(ids)
         for job_id in cancelled:
-            if job_id in self.work_done_progress.tokens:
-                report = types.WorkDoneProgressReport(message="cancelling: finishing a step")
-                self.work_done_progress.report(job_id, report)
+            reporter = self.reporters.get(job_id)
+            if reporter is not None:
+                reporter.update(reporter.value.cancelling())
         return cancelled
 
 
@@ -521,7 +510,14 @@ def hover(ls: ReGraphTServer, params: types.HoverParams) -> types.Hover | None:
 
 @server.command(OPTIMIZE)
 async def optimize(ls: ReGraphTServer, target: OptimizeTarget) -> dict[str, str | None]:
-    """Search, verify and offer the result; returns ``{"status", "job"}`` when done."""
+    """Search, verify and offer the result; returns ``{"status", "job"}`` when done. A
+    ``job`` id in the argument must be new (it names the job's progress)."""
+    if target.job is not None:
+        problem = job_id_problem(target.job)
+        if problem is None and _known(ls.engine, target.job):
+            problem = f"job {target.job!r} is already running"
+        if problem is not None:
+            raise JsonRpcInvalidParams(f"{OPTIMIZE}: {problem}")
     status, job = await ls.optimize(target)
     return {"status": status, "job": job.id if job else None}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from lsprotocol import types
-from pygls.exceptions import JsonRpcRequestCancelled
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcRequestCancelled
 from pytest_lsp import LanguageClient
 
 from regrapht_core.graph.paths import snapshot_path
@@ -38,12 +38,26 @@ SMOOTH_LINE = 10
 """``void smooth(`` in examples/smooth.cpp, zero-based."""
 
 
-def optimize(client: LanguageClient, uri: str, function: str = "smooth") -> Any:
+def optimize(
+    client: LanguageClient, uri: str, function: str = "smooth", job: str | None = None
+) -> Any:
+    target = {"uri": uri, "function": function, "line": SMOOTH_LINE}
     return client.workspace_execute_command_async(
         types.ExecuteCommandParams(
-            "regrapht.optimize", arguments=[{"uri": uri, "function": function, "line": SMOOTH_LINE}]
+            "regrapht.optimize", arguments=[target | ({"job": job} if job else {})]
         )
     )
+
+
+def job_payloads(client: LanguageClient) -> list[dict[str, Any]]:
+    """Records the server's ``regrapht/jobProgress`` notifications, as the extension reads them."""
+    seen: list[dict[str, Any]] = []
+
+    @client.feature("regrapht/jobProgress")
+    def job_progress(params: Any) -> None:
+        seen.append(params._asdict())  # pygls makes a namedtuple of a payload it has no type for
+
+    return seen
 
 
 def reports(client: LanguageClient, job: str) -> list[Any]:
@@ -79,8 +93,10 @@ async def test_without_a_gpu_nothing_is_offered_unless_allowed(
 ) -> None:
     uri = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
     configure(client, budget=2)
+    payloads = job_payloads(client)
     result = await optimize(client, uri)
     assert result["status"] == "no-result"
+    assert result["job"] == "regrapht-job-1"  # the client named none
     assert editor.edits == []
     assert any("allowUnverified" in m.message for m in client.messages)
     await wait_for(lambda: bool(client.diagnostics.get(uri)))
@@ -94,6 +110,19 @@ async def test_without_a_gpu_nothing_is_offered_unless_allowed(
         "2/2 candidates, not timed (no GPU), Grid-stride loop",
     ]
     assert isinstance(progress[-1], types.WorkDoneProgressEnd)
+    # The same reports, typed: what the extension reads.
+    assert {(p["job"], p["uri"], p["function"]) for p in payloads} == {
+        ("regrapht-job-1", uri, "smooth")
+    }
+    assert [(p["state"], p["gpu"], p["evaluations"], p["technique"]) for p in payloads] == [
+        ("running", None, 0, None),
+        ("running", False, 0, None),
+        ("running", False, 1, "parallelization"),
+        ("running", False, 2, "grid_stride_loop"),
+        ("done", False, 2, "grid_stride_loop"),
+    ]
+    assert payloads[-1]["stopReason"] == "budget" and payloads[-1]["bestSpeedup"] is None
+    assert payloads[2]["techniqueName"] == "Parallelization" and payloads[2]["budget"] == 2
 
 
 async def test_compiled_only_code_goes_beside_a_cpp_file_when_allowed(
@@ -181,15 +210,22 @@ async def test_cancelling_the_progress_stops_the_job_and_keeps_the_best_so_far(
 ) -> None:
     uri = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
     configure(client, budget=60, allowUnverified=True)
-    running = asyncio.ensure_future(optimize(client, uri))
+    payloads = job_payloads(client)
+    running = asyncio.ensure_future(optimize(client, uri, job="editor-7"))
     job = await first_report(client)
+    assert job == "editor-7"  # the client's id is the progress token
     start = time.monotonic()
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(job))
     await wait_for(lambda: ended(client, job), timeout=30)
     assert time.monotonic() - start < 10
-    assert (await running)["status"] == "applied"
+    assert await running == {"status": "applied", "job": "editor-7"}
     assert "(cancelled)" in (reports(client, job)[-1].message or "")
     assert len(editor.edits) == 1
+    states = [p["state"] for p in payloads]
+    assert "cancelling" in states and states[-1] == "cancelled"
+    assert states.index("cancelling") > states.index("running")
+    assert {p["job"] for p in payloads} == {"editor-7"}
+    assert payloads[-1]["stopReason"] == "cancelled"
 
 
 async def test_a_second_request_is_refused_and_the_cancel_command_stops_the_first(
@@ -197,9 +233,12 @@ async def test_a_second_request_is_refused_and_the_cancel_command_stops_the_firs
 ) -> None:
     uri = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
     configure(client, budget=60)
-    running = asyncio.ensure_future(optimize(client, uri))
+    payloads = job_payloads(client)
+    running = asyncio.ensure_future(optimize(client, uri, job="editor-1"))
     job = await first_report(client)
-    second = await optimize(client, uri)
+    with pytest.raises(JsonRpcInvalidParams, match="already running"):
+        await optimize(client, uri, job="editor-1")
+    second = await optimize(client, uri, job="editor-2")
     assert second == {"status": "busy", "job": None}
     (action,) = (
         await client.text_document_code_action_async(
@@ -217,8 +256,31 @@ async def test_a_second_request_is_refused_and_the_cancel_command_stops_the_firs
     cancelled = await client.workspace_execute_command_async(
         types.ExecuteCommandParams("regrapht.cancel", arguments=[job])
     )
-    assert cancelled == [job]
+    assert cancelled == [job] == ["editor-1"]
     assert (await running)["status"] == "no-result"
+    assert [p["state"] for p in payloads][-2:] == ["cancelling", "cancelled"]
+
+
+async def test_a_job_waits_queued_behind_another_and_cancelling_all_ends_both(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    first = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
+    second = open_file(client, copy_source(EXAMPLE, tmp_path, "other.cpp"), "cpp")
+    configure(client, budget=60)
+    payloads = job_payloads(client)
+    running = asyncio.ensure_future(optimize(client, first, job="editor-a"))
+    await first_report(client)
+    waiting = asyncio.ensure_future(optimize(client, second, job="editor-b"))
+    await wait_for(lambda: any(p["job"] == "editor-b" for p in payloads))
+    assert await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("regrapht.cancel")
+    ) in (["editor-a", "editor-b"], ["editor-b", "editor-a"])
+    assert (await running)["status"] == "no-result"
+    assert await waiting == {"status": "no-result", "job": "editor-b"}
+    b = [p["state"] for p in payloads if p["job"] == "editor-b"]
+    assert b[0] == "queued" and "running" not in b  # cancelled before it had the GPU
+    assert b[-2:] == ["cancelling", "cancelled"]
+    assert [p for p in payloads if p["job"] == "editor-b"][-1]["evaluations"] == 0
 
 
 async def test_a_result_for_a_changed_function_is_not_applied_and_can_be_rerun(

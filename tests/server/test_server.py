@@ -68,8 +68,8 @@ async def test_a_loop_offers_the_action(client: LanguageClient, tmp_path: Path) 
     assert list(action.tags or []) == [types.CodeActionTag.LlmGenerated]
     assert action.command is not None and action.command.command == OPTIMIZE
     assert list(action.command.arguments or []) == [
-        {"uri": uri, "function": "smooth", "line": line_of(path, "void smooth(")}
-    ]
+        {"uri": uri, "function": "smooth", "line": line_of(path, "void smooth("), "job": None}
+    ]  # the client names the job when it runs the command
 
 
 async def test_a_kernel_offers_the_action_and_plain_code_does_not(
@@ -80,7 +80,12 @@ async def test_a_kernel_offers_the_action_and_plain_code_does_not(
     kernel = await actions_at(client, uri, line_of(path, "c[i] = fused(a[i], b[i])"))
     assert kernel[0].command is not None
     assert list(kernel[0].command.arguments or []) == [
-        {"uri": uri, "function": "fused_kernel", "line": line_of(path, "void fused_kernel(")}
+        {
+            "uri": uri,
+            "function": "fused_kernel",
+            "line": line_of(path, "void fused_kernel("),
+            "job": None,
+        }
     ]
     for text in ("#include", "return a * b + a", "cudaMalloc(&d_a"):
         assert await actions_at(client, uri, line_of(path, text)) == [], text
@@ -295,6 +300,13 @@ async def test_malformed_requests_get_errors_and_the_server_carries_on(
         await client.workspace_execute_command_async(
             types.ExecuteCommandParams("regrapht.cancel", [{"job": 1}])
         )
+    for job, problem in (("", "1-100 printable"), ("regrapht-job-9", "the server's own ids")):
+        with pytest.raises(JsonRpcInvalidParams, match=problem):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(
+                    OPTIMIZE, [{"uri": unknown, "function": "f", "job": job}]
+                )
+            )
     with pytest.raises(JsonRpcInvalidParams):
         await client.workspace_execute_command_async(types.ExecuteCommandParams("regrapht.nope"))
     with pytest.raises(JsonRpcInvalidParams):

@@ -3,12 +3,15 @@
  * visible and cancellable.
  *
  * The server offers "Optimize to CUDA (ReGraphT)" as a code action carrying the command
- * `regrapht.optimize`, reports the search as work-done progress, and sends the result as an
- * annotated edit that needs confirmation (VS Code's Refactor Preview). The language client
- * would show that progress only as a status-bar spinner without a cancel button, so the
- * extension wraps the command in a cancellable notification and a status-bar item, and
- * forwards a cancel to the server.
+ * `regrapht.optimize`, reports the search as work-done progress and as typed
+ * `regrapht/jobProgress` payloads, and sends the result as an annotated edit that needs
+ * confirmation (VS Code's Refactor Preview). The language client would show that progress
+ * only as a status-bar spinner without a cancel button, so the extension names the job in
+ * the command's argument, shows its payloads in a cancellable notification and a
+ * status-bar item, and forwards a cancel to the server.
  */
+import { randomUUID } from "node:crypto";
+
 import * as vscode from "vscode";
 import {
   ExecuteCommandRequest,
@@ -20,7 +23,7 @@ import {
 } from "vscode-languageclient/node";
 
 import { type GraphSummary, renderGraphHtml } from "./graphView";
-import { describe, JobTracker, parseReport, type ProgressEvents } from "./progress";
+import { describe, isOver, JOB_PROGRESS, type JobEvents, type JobProgress, JobTracker, percentDone } from "./progress";
 import { choosePython, missingServerMessage, type PythonChoice, probePython } from "./python";
 import { SECTION, serverKeys, serverSettings } from "./settings";
 
@@ -33,6 +36,8 @@ interface OptimizeTarget {
   uri: string;
   function: string;
   line?: number;
+  /** The job's id, chosen here; the server's code action leaves it null. */
+  job?: string | null;
 }
 
 interface OptimizeAnswer {
@@ -47,9 +52,9 @@ interface CheckAnswer {
   text: string;
 }
 
-interface JobView extends ProgressEvents {
-  attach(token: string): void;
-  closed: Promise<void>;
+interface JobView extends JobEvents {
+  /** Closes the notification (the job may have ended without a last payload). */
+  close(): void;
 }
 
 /** The status-bar item: idle, searching (click cancels), or failed (click opens the log). */
@@ -106,7 +111,7 @@ class StatusItem {
 class ReGraphTExtension {
   readonly output = vscode.window.createOutputChannel("ReGraphT", { log: true });
   readonly status = new StatusItem();
-  readonly tracker = new JobTracker((token, fn) => this.showJob(token, fn ?? "a function", undefined));
+  readonly tracker = new JobTracker((first) => this.showJob(first.job, first.function));
   client: LanguageClient | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {}
@@ -140,16 +145,17 @@ class ReGraphTExtension {
       initializationOptions: { [SECTION]: serverSettings(keys, (key) => config.get(key)) },
       middleware: {
         executeCommand: (command, args, next) =>
-          command === OPTIMIZE ? this.optimize(args, () => next(command, args)) : next(command, args),
+          command === OPTIMIZE ? this.optimize(args, (named) => next(command, named)) : next(command, args),
         handleWorkDoneProgress: (token, params, next) => {
           // Job progress is shown by the notification; the default part only cleans up.
-          if (!this.tracker.handle(String(token), params) || params.kind === "end") {
+          if (!this.tracker.owns(String(token)) || params.kind === "end") {
             next(token, params);
           }
         },
       },
     };
     const client = new LanguageClient("regrapht", "ReGraphT", serverOptions, clientOptions);
+    client.onNotification(JOB_PROGRESS, (progress: JobProgress) => this.tracker.handle(progress));
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped && this.client === client) {
         this.status.failed("The ReGraphT server stopped.");
@@ -241,105 +247,82 @@ class ReGraphTExtension {
   // -- a job -------------------------------------------------------------------------------
 
   /** A cancellable notification and the status bar, for as long as the search runs. */
-  private showJob(token: string | undefined, fn: string, cancelled: (() => void) | undefined): JobView {
+  private showJob(job: string, fn: string): JobView {
     let reported = 0;
-    let current = token;
     let over = false;
+    let cancelled = false;
+    let cancelResent = false;
     let finish: () => void = () => undefined;
     const finished = new Promise<void>((resolve) => {
       finish = resolve;
     });
     let progress: vscode.Progress<{ message?: string; increment?: number }> | undefined;
-    const closed = Promise.resolve(
-      vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `ReGraphT: optimizing ${fn}`, cancellable: true },
-        async (bar, cancel) => {
-          progress = bar;
-          bar.report({ message: "starting…" });
-          cancel.onCancellationRequested(() => {
-            this.log(`cancel requested for ${fn} (${current ?? "job not started yet"})`);
-            if (current) {
-              this.cancelJob(current);
-            }
-            cancelled?.();
-          });
-          await finished;
-        },
-      ),
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `ReGraphT: optimizing ${fn}`, cancellable: true },
+      async (bar, cancel) => {
+        progress = bar;
+        bar.report({ message: "starting…" });
+        cancel.onCancellationRequested(() => {
+          this.log(`cancel requested for ${fn} (${job})`);
+          cancelled = true;
+          this.cancelJob(job);
+        });
+        await finished;
+      },
     );
-    const show = (message: string, percentage?: number): void => {
-      const increment = percentage === undefined ? undefined : Math.max(0, percentage - reported);
-      reported += increment ?? 0;
-      progress?.report({ message, increment });
-      if (current) {
-        this.status.job(current, `${fn} ${message}`);
+    const close = (): void => {
+      if (!over) {
+        over = true;
+        this.status.done(job);
+        finish();
       }
     };
     return {
-      closed,
-      attach: (t: string) => {
-        current = t;
-      },
-      begin: (_title, message) => show(message ?? "starting"),
-      report: (message, percentage) => {
-        const parsed = parseReport(message ?? "");
-        show(describe(parsed), percentage);
-        if (message) {
-          this.log(`${current} ${fn}: ${message}`);
+      update: (report: JobProgress) => {
+        if (cancelled && !cancelResent && report.state !== "cancelling" && !isOver(report.state)) {
+          // The cancel may have reached the server before the job did: say it again, once.
+          cancelResent = true;
+          this.cancelJob(job);
+        }
+        const message = describe(report);
+        const percentage = percentDone(report);
+        const increment = percentage === undefined ? undefined : Math.max(0, percentage - reported);
+        reported += increment ?? 0;
+        progress?.report({ message, increment });
+        this.log(`${job} ${fn}: ${message}`);
+        if (isOver(report.state)) {
+          close();
+        } else if (!over) {
+          this.status.job(job, `${fn} ${message}`);
         }
       },
-      end: (message) => {
-        if (over) {
-          return;
-        }
-        over = true;
-        this.log(`${current} ${fn} search over: ${message ?? ""}`);
-        if (current) {
-          this.status.done(current);
-        }
-        finish();
-      },
+      close,
     };
   }
 
-  cancelJob(token: string): void {
-    void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token });
-    this.status.job(token, "cancelling…");
+  cancelJob(job: string): void {
+    void this.client?.sendNotification(WorkDoneProgressCancelNotification.type, { token: job });
+    this.status.job(job, "cancelling…");
   }
 
-  private async optimize(args: unknown[], run: () => vscode.ProviderResult<unknown>): Promise<unknown> {
+  /** Names the job in the command's argument, then shows its payloads until the answer. */
+  private async optimize(args: unknown[], run: (args: unknown[]) => vscode.ProviderResult<unknown>): Promise<unknown> {
     const target = (args[0] ?? {}) as OptimizeTarget;
     const fn = target.function ?? "?";
-    let token: string | undefined;
-    let cancelBeforeStart = false;
-    const view = this.showJob(undefined, fn, () => {
-      cancelBeforeStart = token === undefined;
-    });
-    const stopWaiting = this.tracker.wait({
-      function: fn,
-      attach: (t) => {
-        token = t;
-        view.attach(t);
-        this.log(`${t}: optimizing ${fn}`);
-        if (cancelBeforeStart) {
-          this.cancelJob(t);
-        }
-        return view;
-      },
-    });
+    const job = target.job ?? `vscode-${randomUUID()}`;
+    const view = this.showJob(job, fn);
+    const forget = this.tracker.expect(job, view);
+    this.log(`${job}: optimizing ${fn}`);
     try {
-      const answer = (await run()) as OptimizeAnswer | undefined;
-      this.log(`${answer?.job ?? token ?? "no job"} ${fn}: ${answer?.status ?? "no answer"}`);
+      const answer = (await run([{ ...target, job }, ...args.slice(1)])) as OptimizeAnswer | undefined;
+      this.log(`${job} ${fn}: ${answer?.status ?? "no answer"}`);
       if (answer?.status === "applied") {
         vscode.window.setStatusBarMessage(`ReGraphT: ${fn} optimized`, 5000);
       }
       return answer;
     } finally {
-      stopWaiting();
-      view.end(undefined);
-      if (token) {
-        this.status.done(token);
-      }
+      forget();
+      view.close();
     }
   }
 

@@ -1,123 +1,121 @@
 /**
  * The server's job progress, read for the notification and the status bar.
- * No `vscode` import: parsing and the matching of jobs to commands are unit-tested.
+ * No `vscode` import: the reading and the routing of jobs are unit-tested.
+ *
+ * The server sends `regrapht/jobProgress` with a typed payload (its `JobProgress`, in
+ * server/regrapht_server/progress.py; docs/server.md). The extension names its jobs
+ * itself (the `job` argument of `regrapht.optimize`), so it knows each payload's job
+ * without reading titles or messages.
  */
 
-/** What a report says: `N/budget candidates, best X.XXx, <technique>` (or `not timed (no GPU)`). */
-export interface JobReport {
-  evaluated?: number;
-  budget?: number;
-  best?: string;
-  technique?: string;
-  text: string;
+export const JOB_PROGRESS = "regrapht/jobProgress";
+
+/** `cancelling`: cancel accepted, the search finishes its step. The last three end a job's reports. */
+export type JobState = "queued" | "running" | "cancelling" | "done" | "failed" | "cancelled";
+
+/** Mirrors the server's `JobProgress`; every payload is whole. */
+export interface JobProgress {
+  job: string;
+  uri: string;
+  function: string;
+  state: JobState;
+  evaluations: number;
+  budget: number;
+  /** Of the best verified candidate; null until one is timed (never without a GPU). */
+  bestSpeedup: number | null;
+  /** The id of the technique the last candidate applied; null before the first. */
+  technique: string | null;
+  techniqueName: string | null;
+  /** null until the server knows; false: candidates are compiled, not run. */
+  gpu: boolean | null;
+  stopReason: string | null;
 }
 
-const REPORT = /^(\d+)\/(\d+) candidates(?:, (best [^,]+|not timed \(no GPU\)))?(?:, (.+))?$/;
-
-export function parseReport(message: string): JobReport {
-  const found = REPORT.exec(message.trim());
-  if (!found) {
-    return { text: message };
-  }
-  const [, evaluated, budget, best, technique] = found;
-  return {
-    evaluated: Number(evaluated),
-    budget: Number(budget),
-    best: best?.replace(/^best /, "").trim(),
-    technique: technique?.trim(),
-    text: message,
-  };
+export function isOver(state: JobState): boolean {
+  return state === "done" || state === "failed" || state === "cancelled";
 }
 
-/** `3/12 candidates · best 1.84x · shared memory tiling`, for the notification. */
-export function describe(report: JobReport): string {
-  if (report.evaluated === undefined) {
-    return report.text;
+/** How far the search is, 0-100, once it has evaluated a candidate. */
+export function percentDone(progress: JobProgress): number | undefined {
+  if (progress.technique === null) {
+    return undefined;
   }
-  const parts = [`${report.evaluated}/${report.budget} candidates tried`];
-  if (report.best) {
-    parts.push(report.best.startsWith("not timed") ? report.best : `best ${report.best}`);
+  return Math.min(100, Math.floor((progress.evaluations * 100) / Math.max(progress.budget, 1)));
+}
+
+/** `3/12 candidates tried · best 1.84x · now: Shared-memory tiling`, for the notification. */
+export function describe(progress: JobProgress): string {
+  switch (progress.state) {
+    case "queued":
+      return "waiting for the running job";
+    case "running":
+      break;
+    case "cancelling":
+      return "cancelling…";
+    case "failed":
+      return "failed";
+    case "done":
+    case "cancelled":
+      return `${progress.evaluations} candidates (${progress.stopReason ?? progress.state})`;
   }
-  if (report.technique) {
-    parts.push(`now: ${report.technique}`);
+  if (progress.gpu === null) {
+    return "starting…";
   }
+  if (progress.technique === null) {
+    return progress.gpu ? "searching" : "searching (no GPU: compiled, not run)";
+  }
+  const parts = [`${progress.evaluations}/${progress.budget} candidates tried`];
+  if (progress.bestSpeedup !== null) {
+    parts.push(`best ${progress.bestSpeedup.toFixed(2)}x`);
+  } else if (!progress.gpu) {
+    parts.push("not timed (no GPU)");
+  }
+  parts.push(`now: ${progress.techniqueName ?? progress.technique}`);
   return parts.join(" · ");
 }
 
-export const JOB_TOKEN = /^regrapht-job-\d+$/;
-
-/** The function a job's progress title names (`ReGraphT: smooth`). */
-export function functionOfTitle(title: string): string | undefined {
-  const found = /^ReGraphT: (.+)$/.exec(title.trim());
-  return found ? found[1] : undefined;
-}
-
-export interface ProgressEvents {
-  begin(title: string, message?: string): void;
-  report(message: string | undefined, percentage: number | undefined): void;
-  end(message?: string): void;
-}
-
-export interface Waiter {
-  function: string;
-  /** Called with the job's token once the server's progress for this command begins. */
-  attach(token: string): ProgressEvents;
+/** Where one job's payloads go. */
+export interface JobEvents {
+  update(progress: JobProgress): void;
 }
 
 /**
- * Matches the server's work-done progress to the `regrapht.optimize` calls waiting for it.
- *
- * The server makes the token (`regrapht-job-N`) itself, after the command has started; its
- * begin title names the function. A call takes the first progress for its function, in the
- * order the calls were made (the server refuses a second job on a function that is busy).
+ * Routes the server's payloads to the job they name. A job this extension started is
+ * expected under the id it gave; a job nobody expects (a re-run the server started
+ * itself) goes to `orphan`, which may show it.
  */
 export class JobTracker {
-  private readonly waiting: Waiter[] = [];
-  private readonly live = new Map<string, ProgressEvents>();
+  private readonly jobs = new Map<string, JobEvents>();
 
-  /** `orphan` shows a job no call waits for (a re-run the server started itself). */
-  constructor(private readonly orphan?: (token: string, fn: string | undefined) => ProgressEvents) {}
+  constructor(private readonly orphan?: (first: JobProgress) => JobEvents | undefined) {}
 
-  wait(waiter: Waiter): () => void {
-    this.waiting.push(waiter);
+  /** Sends the payloads of `job` to `events` until its last, or until the returned function is called. */
+  expect(job: string, events: JobEvents): () => void {
+    this.jobs.set(job, events);
     return () => {
-      const at = this.waiting.indexOf(waiter);
-      if (at >= 0) {
-        this.waiting.splice(at, 1);
+      if (this.jobs.get(job) === events) {
+        this.jobs.delete(job);
       }
     };
   }
 
-  /** True when the progress belongs to a job (it is then not shown by the default UI). */
-  handle(
-    token: string,
-    value: { kind: string; title?: string; message?: string; percentage?: number },
-  ): boolean {
-    if (!JOB_TOKEN.test(token)) {
-      return false;
-    }
-    if (value.kind === "begin") {
-      const name = functionOfTitle(value.title ?? "");
-      const at = this.waiting.findIndex((w) => w.function === name);
-      const events =
-        at >= 0 ? this.waiting.splice(at, 1)[0].attach(token) : this.orphan?.(token, name);
-      if (events) {
-        this.live.set(token, events);
-        events.begin(value.title ?? "", value.message);
-      }
-      return true;
-    }
-    const events = this.live.get(token);
-    if (value.kind === "report") {
-      events?.report(value.message, value.percentage);
-    } else if (value.kind === "end") {
-      this.live.delete(token);
-      events?.end(value.message);
-    }
-    return true;
+  /** Whether a work-done progress token is a job's (the notification shows it instead). */
+  owns(token: string): boolean {
+    return this.jobs.has(token);
   }
 
-  get running(): string[] {
-    return [...this.live.keys()];
+  /** Hands a payload to its job's events; a job is forgotten after its last payload. */
+  handle(progress: JobProgress): void {
+    let events = this.jobs.get(progress.job);
+    if (events === undefined && !isOver(progress.state)) {
+      events = this.orphan?.(progress);
+      if (events !== undefined) {
+        this.jobs.set(progress.job, events);
+      }
+    }
+    if (isOver(progress.state)) {
+      this.jobs.delete(progress.job);
+    }
+    events?.update(progress);
   }
 }
