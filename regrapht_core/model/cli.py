@@ -9,7 +9,7 @@ import click
 
 from regrapht_core.errors import ModelError
 from regrapht_core.model.embedded import EMBEDDED, embedded_path
-from regrapht_core.model.protocol import ChatMessage
+from regrapht_core.model.protocol import ChatMessage, Sampling
 from regrapht_core.model.resolve import (
     SourceKind,
     default_cache_dir,
@@ -83,8 +83,7 @@ def check(
         click.echo("answer:   ", nl=False)
         done = llm.generate(
             [ChatMessage("user", prompt)],
-            max_tokens=max_tokens,
-            seed=seed,
+            Sampling(max_tokens, seed=seed),
             on_token=lambda piece: click.echo(piece, nl=False),
         )
     except ModelError as exc:

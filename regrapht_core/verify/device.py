@@ -15,7 +15,14 @@ from collections.abc import Callable, Sequence
 
 from regrapht_core.contracts.evaluation import DeviceInfo
 
-__all__ = ["DEFAULT_ARCH", "Query", "detect_device", "nvcc_version", "query_command"]
+__all__ = [
+    "DEFAULT_ARCH",
+    "Query",
+    "detect_device",
+    "nvcc_version",
+    "query_command",
+    "tool_query",
+]
 
 DEFAULT_ARCH = "sm_90"
 
@@ -31,6 +38,22 @@ def query_command(argv: Sequence[str]) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def tool_query(nvcc: str, gpu_index: int | None, run: Query = query_command) -> Query:
+    """``run`` asking the configured tools: ``nvcc`` is the given compiler, and
+    ``nvidia-smi``, which ignores ``CUDA_VISIBLE_DEVICES``, is asked about the chosen GPU
+    (``--id``), so the device named in a result is the one that ran it."""
+
+    def query(argv: Sequence[str]) -> str | None:
+        tool, *rest = argv
+        if tool == "nvcc":
+            return run([nvcc, *rest])
+        if tool == "nvidia-smi" and gpu_index is not None:
+            return run([tool, f"--id={gpu_index}", *rest])
+        return run(argv)
+
+    return query
 
 
 def nvcc_version(query: Query = query_command) -> str | None:
