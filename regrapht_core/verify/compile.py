@@ -97,6 +97,11 @@ class Compiler:
         }
         cache_dir.mkdir(parents=True, exist_ok=True)
 
+    @property
+    def environment(self) -> dict[str, str]:
+        """What every tool run starts from (a copy)."""
+        return dict(self._environment)
+
     def cuda_object(
         self, source: str, *, defines: Sequence[str] = (), deadline: Deadline = NO_DEADLINE
     ) -> CompileOutcome:

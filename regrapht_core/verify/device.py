@@ -21,6 +21,7 @@ __all__ = [
     "detect_device",
     "nvcc_version",
     "query_command",
+    "run_tool",
     "tool_query",
 ]
 
@@ -30,14 +31,23 @@ Query = Callable[[Sequence[str]], str | None]
 """Runs a trusted tool and returns its stdout, or ``None`` if it is missing or failed."""
 
 
-def query_command(argv: Sequence[str]) -> str | None:
-    if shutil.which(argv[0]) is None:
+def run_tool(argv: Sequence[str], *, path: str | None = None) -> str | None:
+    """A trusted tool's stdout, the tool found on ``path`` (default: ``$PATH``)."""
+    found = shutil.which(argv[0], path=path)
+    if found is None:
         return None
     try:
-        done = subprocess.run(list(argv), capture_output=True, text=True, check=False, timeout=60)
+        done = subprocess.run(
+            [found, *argv[1:]], capture_output=True, text=True, check=False, timeout=60
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def query_command(argv: Sequence[str]) -> str | None:
+    """The default :data:`Query`: tools on ``$PATH``."""
+    return run_tool(argv)
 
 
 def tool_query(nvcc: str, gpu_index: int | None, run: Query = query_command) -> Query:

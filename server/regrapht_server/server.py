@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -27,12 +27,12 @@ from pygls.workspace import TextDocument
 
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
-from regrapht_server import checks, edits
+from regrapht_server import edits
 from regrapht_server.hover import hover_markdown
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.outcomes import Offer, Refusal, judge, learn_from, progress_message
 from regrapht_server.regions import ParseCache, Parsed, Region, document_language
-from regrapht_server.settings import SECTION, parse_settings
+from regrapht_server.settings import SECTION, job_settings, parse_settings
 
 if TYPE_CHECKING:
     from regrapht_core.contracts.proposal import SearchProgress
@@ -552,22 +552,24 @@ def cancel(ls: ReGraphTServer, *job_ids: Any) -> list[str]:
 async def check(ls: ReGraphTServer, *options: Any) -> dict[str, Any]:
     """The model (a timed short answer), the GPU and nvcc, the snapshot, with the current
     settings; ``{"answer": false}`` skips loading the model. ``text`` is Markdown."""
+    from regrapht_core.checkup import check_setup  # heavy: loads with the first use
+
     answer = not (options and isinstance(options[0], dict) and options[0].get("answer") is False)
     settings = ls.engine.settings
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
-        None, lambda: checks.check_setup(settings, ls.engine.base_environ, answer=answer)
+    job = job_settings(replace(settings, use_model=True))  # describe the model even when off
+    return await asyncio.get_running_loop().run_in_executor(
+        None, lambda: check_setup(job, answer=answer, model_used=settings.use_model).as_json()
     )
 
 
 @server.command(GRAPH)
 async def graph(ls: ReGraphTServer, *_: Any) -> dict[str, Any]:
     """The snapshot's techniques and transitions (example counts, best speedup)."""
-    settings = ls.engine.settings
+    from regrapht_core.checkup import graph_summary  # heavy: loads with the first use
+
+    snapshot = job_settings(ls.engine.settings).snapshot
     try:
-        return await asyncio.get_running_loop().run_in_executor(
-            None, checks.graph_summary, settings
-        )
+        return await asyncio.get_running_loop().run_in_executor(None, graph_summary, snapshot)
     except ReGraphTError as err:
         raise JsonRpcException(f"{err} (setting {SECTION}.snapshotPath)") from err
 
