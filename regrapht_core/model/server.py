@@ -144,7 +144,8 @@ class OpenAIServerModel:
         return approx_token_count(text)
 
     def list_models(self) -> list[str]:
-        conn, response = self._request("GET", "/models", None)
+        unlimited = StopWatch(on_token=None, cancel=None, deadline=NO_DEADLINE)
+        conn, response = self._request("GET", "/models", None, unlimited)
         try:
             body = json.loads(response.read() or b"{}")
         except json.JSONDecodeError as exc:
@@ -248,7 +249,7 @@ class OpenAIServerModel:
         method: str,
         path: str,
         payload: dict[str, Any] | None,
-        watch: StopWatch | None = None,
+        watch: StopWatch,
         current: list[http.client.HTTPConnection] | None = None,
     ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         """Send with retries and back-off while nothing has been received yet.
@@ -269,23 +270,22 @@ class OpenAIServerModel:
             if attempt:
                 self._sleep(delay)
                 delay *= 2
-            if watch is not None and (stopped := watch.interrupt()) is not None:
+            if (stopped := watch.interrupt()) is not None:
                 raise _Interrupted(stopped)
-            connect_s, read_s = self._settings.connect_timeout_s, self._settings.read_timeout_s
-            if watch is not None:
-                connect_s, read_s = watch.wait_s(connect_s), watch.wait_s(read_s)
-            conn = self._connect(self._host, self._port, connect_s)
+            conn = self._connect(
+                self._host, self._port, watch.wait_s(self._settings.connect_timeout_s)
+            )
             if current is not None:
                 current.append(conn)
             try:
                 conn.connect()
                 if conn.sock is not None:
-                    conn.sock.settimeout(read_s)
+                    conn.sock.settimeout(watch.wait_s(self._settings.read_timeout_s))
                 conn.request(method, self._path + path, body=body, headers=headers)
                 response = conn.getresponse()
             except (OSError, http.client.HTTPException) as exc:
                 conn.close()
-                if watch is not None and (stopped := watch.interrupt()) is not None:
+                if (stopped := watch.interrupt()) is not None:
                     raise _Interrupted(stopped) from exc
                 last = str(exc) or type(exc).__name__
                 continue

@@ -479,7 +479,9 @@ class Verifier:
             if isinstance(expected, _Stop):
                 return result(expected.status, expected.feedback)
             if self.config.sanitizer:
-                sanitized = self._sanitize(built, cases, root / "sanitizer", flags, deadline)
+                sanitized = self._sanitize(
+                    built, root / "sanitizer", cases, flags, deadline=deadline
+                )
                 if sanitized is not None:
                     return result(sanitized.status, sanitized.feedback)
             timed = self._timing(
@@ -588,11 +590,13 @@ class Verifier:
     def _sanitize(
         self,
         built: Built,
-        cases: Sequence[Case],
         root: Path,
+        cases: Sequence[Case],
         flags: list[str],
+        *,
         deadline: Deadline,
     ) -> _Stop | None:
+        """compute-sanitizer's memcheck and racecheck on the smallest case, in ``root``."""
         tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
         if not Path(tool).exists():
             flags.append("sanitizer skipped: compute-sanitizer not found")

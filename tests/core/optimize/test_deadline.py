@@ -3,55 +3,37 @@ still end the job within seconds of its limit."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.proposal import StopReason
 from regrapht_core.cxx.parse import language_for_path
-from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling, TokenSink
+from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.verify.config import VerifyConfig
+from tests.core.optimize.test_proposers import ScriptedModel
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "smooth.cpp"
 LIMIT_S = 60.0
 SLACK_S = 10.0
 
 
-class SlowModel:
+class SlowModel(ScriptedModel):
     """Thinks for ten minutes per answer unless the deadline it is given stops it first."""
 
-    def __init__(self) -> None:
-        self.calls = 0
-
-    @property
-    def name(self) -> str:
-        return "slow"
-
-    @property
-    def context_tokens(self) -> int:
-        return 4096
-
-    def count_tokens(self, text: str) -> int:
-        return len(text) // 4
-
     def generate(
-        self,
-        messages: Sequence[ChatMessage],
-        sampling: Sampling,
-        *,
-        on_token: TokenSink | None = None,
-        cancel: threading.Event | None = None,
-        deadline: Deadline = NO_DEADLINE,
+        self, messages: Sequence[ChatMessage], sampling: Sampling, **options: Any
     ) -> Completion:
-        self.calls += 1
+        deadline: Deadline = options.get("deadline", NO_DEADLINE)
+        self.deadlines.append(deadline)
         started = time.monotonic()
         while time.monotonic() - started < 600.0:
             if deadline.expired:
@@ -62,7 +44,7 @@ class SlowModel:
 
 @pytest.mark.slow
 def test_a_job_with_a_model_step_ends_within_seconds_of_its_limit(tmp_path: Path) -> None:
-    model = SlowModel()
+    model = SlowModel("")
     settings = JobSettings(
         search=SearchConfig(budget=1000, time_limit_s=LIMIT_S),
         model=ModelSettings(),
@@ -75,7 +57,7 @@ def test_a_job_with_a_model_step_ends_within_seconds_of_its_limit(tmp_path: Path
     started = time.monotonic()
     outcome = optimizer.run(task)
     wall = time.monotonic() - started
-    assert model.calls >= 1, "the search never reached a model step"
+    assert model.deadlines, "the search never reached a model step"
     assert outcome.search.stop_reason is StopReason.TIME_LIMIT
     assert any(c.producer.startswith("rewriter:") for c in outcome.search.candidates)
     assert wall <= LIMIT_S + SLACK_S, f"the job ran {wall:.1f} s with a {LIMIT_S:.0f} s limit"
