@@ -199,10 +199,14 @@ class Verifier:
         if objects is None:
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the harness compiled")
         work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
-        linked = self._link(task, objects, candidate.path, work, deadline)
-        if isinstance(linked, CompileOutcome):
+        try:
+            failed = self._link(task, objects, candidate.path, work, deadline)
+        except TaskError:
             shutil.rmtree(work, ignore_errors=True)
-            return _not_built(linked, code_hash)
+            raise
+        if failed is not None:
+            shutil.rmtree(work, ignore_errors=True)
+            return _not_built(failed, code_hash)
         return Built(
             task,
             code_hash,
