@@ -552,24 +552,30 @@ def cancel(ls: ReGraphTServer, *job_ids: Any) -> list[str]:
 async def check(ls: ReGraphTServer, *options: Any) -> dict[str, Any]:
     """The model (a timed short answer), the GPU and nvcc, the snapshot, with the current
     settings; ``{"answer": false}`` skips loading the model. ``text`` is Markdown."""
-    from regrapht_core.checkup import check_setup  # heavy: loads with the first use
-
     answer = not (options and isinstance(options[0], dict) and options[0].get("answer") is False)
     settings = ls.engine.settings
-    job = job_settings(replace(settings, use_model=True))  # describe the model even when off
-    return await asyncio.get_running_loop().run_in_executor(
-        None, lambda: check_setup(job, answer=answer, model_used=settings.use_model).as_json()
-    )
+
+    def run() -> dict[str, Any]:
+        from regrapht_core.checkup import check_setup  # heavy: loads off the event loop
+
+        job = job_settings(replace(settings, use_model=True))  # names the model even when off
+        return check_setup(job, answer=answer, model_used=settings.use_model).as_json()
+
+    return await asyncio.get_running_loop().run_in_executor(None, run)
 
 
 @server.command(GRAPH)
 async def graph(ls: ReGraphTServer, *_: Any) -> dict[str, Any]:
     """The snapshot's techniques and transitions (example counts, best speedup)."""
-    from regrapht_core.checkup import graph_summary  # heavy: loads with the first use
+    settings = ls.engine.settings
 
-    snapshot = job_settings(ls.engine.settings).snapshot
+    def run() -> dict[str, Any]:
+        from regrapht_core.checkup import graph_summary  # heavy: loads off the event loop
+
+        return graph_summary(job_settings(settings).snapshot)
+
     try:
-        return await asyncio.get_running_loop().run_in_executor(None, graph_summary, snapshot)
+        return await asyncio.get_running_loop().run_in_executor(None, run)
     except ReGraphTError as err:
         raise JsonRpcException(f"{err} (setting {SECTION}.snapshotPath)") from err
 
