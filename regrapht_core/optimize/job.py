@@ -113,15 +113,16 @@ def optimize_task(
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
     search_fn: SearchFn = run_search,
+    deadline: Deadline | None = None,
 ) -> OptimizeOutcome:
     """Run ``search_fn`` (MCGS, or a baseline with the same signature) and time its parts.
 
-    The job's one deadline starts here, from ``config.time_limit_s``: the search checks it
-    between candidates and hands it to the proposers, and it caps every verifier timeout,
-    so the job ends within seconds of its limit."""
+    The job has one deadline (``config.time_limit_s`` from now, unless the caller started
+    it earlier): the search checks it between candidates and hands it to the proposers,
+    and it caps every verifier timeout, so the job ends within seconds of its limit."""
     wall = WallTime()
     clock = time.perf_counter
-    deadline = Deadline.after(config.time_limit_s)
+    deadline = deadline or Deadline.after(config.time_limit_s)
 
     def propose(request: ProposeRequest) -> Proposal:
         start = clock()

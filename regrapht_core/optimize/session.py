@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.proposal import ProposeFn, SearchProgress
 from regrapht_core.contracts.task import Task
 from regrapht_core.errors import ConfigError
@@ -148,9 +149,11 @@ class Optimizer:
         propose_fn: ProposeFn | None = None,
     ) -> OptimizeOutcome:
         """One job; ``search_fn`` and ``propose_fn`` replace MCGS and the step proposer
-        for the benchmark's baselines."""
-        model = self.model()
+        for the benchmark's baselines. The job's time limit counts from here, loading the
+        model included."""
         settings = self.settings
+        deadline = Deadline.after(settings.search.time_limit_s)
+        model = self.model()
         return optimize_task(
             task,
             self.graph,
@@ -162,4 +165,5 @@ class Optimizer:
             progress_fn=progress_fn,
             cancel=cancel,
             search_fn=search_fn,
+            deadline=deadline,
         )
