@@ -17,7 +17,7 @@ from regrapht_core.errors import ModelError
 from regrapht_core.model.embedded import DEFAULT_EMBEDDED, EMBEDDED, embedded_path
 from regrapht_core.model.llama import LlamaCppModel
 from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
-from regrapht_core.model.protocol import ChatMessage
+from regrapht_core.model.protocol import ChatMessage, Sampling
 from regrapht_core.model.settings import LlamaSettings
 
 ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays element-wise.")]
@@ -59,7 +59,7 @@ def test_time_to_first_token(
         return ([nonce, *messages],), {}
 
     def first_token(chat: list[ChatMessage]) -> None:
-        done = model.generate(chat, max_tokens=1, seed=0)
+        done = model.generate(chat, Sampling(1, seed=0))
         firsts.append(done.first_token_s or float("nan"))
 
     benchmark.pedantic(first_token, setup=fresh, rounds=3)  # type: ignore[no-untyped-call]
@@ -70,7 +70,7 @@ def test_time_to_first_token(
 
 def test_decode_tokens_per_second(benchmark: BenchmarkFixture, model: LlamaCppModel) -> None:
     done = benchmark.pedantic(  # type: ignore[no-untyped-call]
-        lambda: model.generate(ASK, max_tokens=128, temperature=0.7, seed=0),
+        lambda: model.generate(ASK, Sampling(128, temperature=0.7, seed=0)),
         rounds=3,
         warmup_rounds=1,
     )
@@ -172,7 +172,7 @@ def test_step_answer_quality(benchmark: BenchmarkFixture, name: str) -> None:
                     budget_tokens=2048 - 512,
                     count_tokens=llm.count_tokens,
                 )
-                done = llm.generate(prompt.messages, max_tokens=400, temperature=0.3, seed=seed)
+                done = llm.generate(prompt.messages, Sampling(400, temperature=0.3, seed=seed))
                 parsed = parse_response(done.text, entry_name=entry)
                 if isinstance(parsed, NoCode):
                     outcomes.append(parsed.reason)

@@ -10,9 +10,8 @@ from rich.console import Console
 from rich.progress import Progress
 
 from regrapht_core.bench.runner import METHODS, load_manifest, run_suite
-from regrapht_core.model.settings import ModelSettings
+from regrapht_core.optimize.options import job_options
 from regrapht_core.optimize.session import JobSettings, Optimizer
-from regrapht_core.search.config import SearchConfig
 
 __all__ = ["bench"]
 
@@ -28,39 +27,20 @@ __all__ = ["bench"]
     show_default=True,
 )
 @click.option("--only", multiple=True, help="Run only these task names (repeatable).")
-@click.option("--budget", type=click.IntRange(min=1), default=8, show_default=True)
-@click.option("--depth-cap", type=click.IntRange(min=1), default=SearchConfig().depth_cap)
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), help="Per task.")
-@click.option("--model", "model_spec", help="GGUF path, embedded model name or local server URL.")
-@click.option("--no-model", is_flag=True, help="Rewriters only.")
-@click.option("--rewriters/--no-rewriters", default=True, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--json", "out", type=click.Path(path_type=Path, dir_okay=False), required=True)
+@job_options(budget=8)
 def bench(
     *,
     manifest: Path,
     methods: tuple[str, ...],
     only: tuple[str, ...],
-    budget: int,
-    depth_cap: int,
-    time_limit: float | None,
-    model_spec: str | None,
-    no_model: bool,
-    rewriters: bool,
-    seed: int,
+    job: JobSettings,
     out: Path,
 ) -> None:
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
     tasks = [t for t in load_manifest(manifest) if not only or t.name in only]
-    optimizer = Optimizer(
-        JobSettings(
-            search=SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit),
-            model=None if no_model else ModelSettings(model=model_spec),
-            rewriters=rewriters,
-            seed=seed,
-        )
-    )
+    optimizer = Optimizer(job)
     if not optimizer.gpu:
         console.print("[yellow]No GPU: nothing can pass; results are compile-level only.[/]")
     with Progress(console=console) as bar:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import Evaluation
 from regrapht_core.contracts.task import Task
 
@@ -23,6 +25,7 @@ __all__ = [
     "SearchProgress",
     "SearchResult",
     "StepRecord",
+    "StopReason",
 ]
 
 
@@ -36,6 +39,8 @@ class ProposeRequest:
     feedback: str = ""
     """The verifier's feedback on the previous attempt at this step, for a retry."""
     cancel: threading.Event | None = None
+    deadline: Deadline = NO_DEADLINE
+    """The job's deadline: a proposer stops generating when it passes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +95,18 @@ class SearchProgress:
     best_speedup: float | None
 
 
+class StopReason(StrEnum):
+    """Why a search ended; the values are written in traces and result JSON."""
+
+    BUDGET = "budget"
+    TIME_LIMIT = "time limit"
+    CANCELLED = "cancelled"
+    EXHAUSTED = "exhausted"
+    """Every state reachable within the depth cap has been tried."""
+    ITERATIONS = "iterations"
+    """A baseline's fixed number of walks or samples is done."""
+
+
 @dataclass(frozen=True, slots=True)
 class SearchResult:
     candidates: tuple[Candidate, ...]
@@ -98,6 +115,6 @@ class SearchResult:
     best_unmeasured: Candidate | None
     """The compiled-but-not-run candidate with the most techniques applied (no-GPU machines)."""
     cancelled: bool
-    stop_reason: str
+    stop_reason: StopReason
     path: tuple[StepRecord, ...] = field(default=())
     """Steps from the sequential code to ``best`` (or ``best_unmeasured``)."""

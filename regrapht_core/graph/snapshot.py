@@ -251,39 +251,50 @@ def _typed(fields: dict[str, Any], key: str, kind: type[_T], where: str) -> _T:
 def _graph(document: Any) -> ReGraph:
     if not isinstance(document, dict) or set(document) != {"nodes", "codes", "edges"}:
         raise _Bad("malformed payload (expected a map of nodes, codes and edges)")
-    nodes = _typed(document, "nodes", list, "payload")
+    nodes = _nodes(_typed(document, "nodes", list, "payload"))
     codes = _typed(document, "codes", list, "payload")
     edges = _typed(document, "edges", list, "payload")
-    if not all(type(node) is str for node in nodes):
-        raise _Bad("wrong field type: every node must be a string")
-    if not all(NODE_ID.fullmatch(node) for node in nodes):
-        raise _Bad("malformed payload (a node id is not a snake_case slug)")
     if not all(type(code) is str for code in codes):
         raise _Bad("wrong field type: every code entry must be a string")
-    node_set = set(nodes)
-    if len(node_set) != len(nodes):
-        raise _Bad("malformed payload (a node is listed twice)")
-    if SEQUENTIAL not in node_set:
-        raise _Bad(f"malformed payload (the initial node {SEQUENTIAL!r} is missing)")
     graph = ReGraph()
     for node in nodes:
         graph.add_node(node)
+    node_set = set(nodes)
     seen: set[tuple[str, str]] = set()
     checked = []
     for i, edge in enumerate(edges):
-        if type(edge) is not list or len(edge) != 3:
-            raise _Bad(f"wrong field type: edges[{i}] must be [from, to, examples]")
-        u, v, raw = edge
-        if type(u) is not str or type(v) is not str or type(raw) is not list or not raw:
-            raise _Bad(f"wrong field type: edges[{i}] must be [str, str, non-empty list]")
-        if u not in node_set or v not in node_set:
-            raise _Bad(f"dangling edge: edges[{i}] {u!r} -> {v!r} ends at a node not listed")
+        u, v, raw = _edge(edge, i, node_set)
         if (u, v) in seen:
             raise _Bad(f"malformed payload (edge {u!r} -> {v!r} is listed twice)")
         seen.add((u, v))
         checked.append((u, v, _examples(raw, codes, i)))
     graph.add_edges(checked)
     return graph
+
+
+def _nodes(nodes: list[Any]) -> list[str]:
+    """Distinct snake_case ids, the initial node among them."""
+    if not all(type(node) is str for node in nodes):
+        raise _Bad("wrong field type: every node must be a string")
+    if not all(NODE_ID.fullmatch(node) for node in nodes):
+        raise _Bad("malformed payload (a node id is not a snake_case slug)")
+    if len(set(nodes)) != len(nodes):
+        raise _Bad("malformed payload (a node is listed twice)")
+    if SEQUENTIAL not in nodes:
+        raise _Bad(f"malformed payload (the initial node {SEQUENTIAL!r} is missing)")
+    return nodes
+
+
+def _edge(edge: Any, i: int, nodes: set[str]) -> tuple[str, str, list[Any]]:
+    """``edges[i]`` as ``(from, to, example rows)`` between listed nodes."""
+    if type(edge) is not list or len(edge) != 3:
+        raise _Bad(f"wrong field type: edges[{i}] must be [from, to, examples]")
+    u, v, raw = edge
+    if type(u) is not str or type(v) is not str or type(raw) is not list or not raw:
+        raise _Bad(f"wrong field type: edges[{i}] must be [str, str, non-empty list]")
+    if u not in nodes or v not in nodes:
+        raise _Bad(f"dangling edge: edges[{i}] {u!r} -> {v!r} ends at a node not listed")
+    return u, v, raw
 
 
 class _Examples(Sequence[EdgeExample]):

@@ -13,10 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-__all__ = ["SEQUENTIAL", "TECHNIQUES", "Technique", "display_name", "technique"]
+from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
 
-SEQUENTIAL = "sequential"
-"""The initial node: the sequential code every trajectory starts from. Not a technique."""
+__all__ = ["SEQUENTIAL", "TECHNIQUES", "Technique", "display_name", "technique"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +28,7 @@ class Technique:
 
 TECHNIQUES: tuple[Technique, ...] = (
     Technique(
-        "parallelization",
+        PARALLELIZATION,
         "Parallelization",
         "Map independent loop iterations onto CUDA threads and launch a kernel.",
         (

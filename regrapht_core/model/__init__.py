@@ -14,7 +14,13 @@ from regrapht_core.model.prompts import (
     build_step_prompt,
     parse_response,
 )
-from regrapht_core.model.protocol import ChatMessage, CodeModel, Completion, FinishReason
+from regrapht_core.model.protocol import (
+    ChatMessage,
+    CodeModel,
+    Completion,
+    FinishReason,
+    Sampling,
+)
 from regrapht_core.model.resolve import (
     ModelSource,
     Origin,
@@ -39,6 +45,7 @@ __all__ = [
     "OpenAIServerModel",
     "Origin",
     "ParsedCode",
+    "Sampling",
     "ServerSettings",
     "SourceKind",
     "StepPrompt",

@@ -3,25 +3,17 @@
 from __future__ import annotations
 
 import os
-import time
 
 import click
 
 from regrapht_core.errors import ModelError
-from regrapht_core.model.embedded import EMBEDDED, embedded_path
-from regrapht_core.model.protocol import ChatMessage
-from regrapht_core.model.resolve import (
-    SourceKind,
-    default_cache_dir,
-    load_model,
-    resolve_source,
-)
+from regrapht_core.model.check import CHECK_PROMPT, locate_model, try_model
+from regrapht_core.model.protocol import Sampling
 from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
 
 __all__ = ["model"]
 
 _LLAMA = LlamaSettings()
-_CHECK_PROMPT = "Write a CUDA kernel that adds two float arrays element-wise."
 
 
 @click.group()
@@ -42,7 +34,7 @@ def model() -> None:
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Default: llama.cpp's.")
 @click.option("--gpu-layers", type=int, default=_LLAMA.n_gpu_layers, show_default=True)
 @click.option("--chat-format", default=None, help="For GGUF files without a chat template.")
-@click.option("--prompt", default=_CHECK_PROMPT, show_default=True)
+@click.option("--prompt", default=CHECK_PROMPT, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 def check(
@@ -67,29 +59,25 @@ def check(
         server=ServerSettings(model=server_model, allow_remote=allow_remote),
     )
     try:
-        source = resolve_source(settings, os.environ)
-        click.echo(f"source:   {source.kind} ({source.origin})")
-        location = source.location
-        cache_dir = default_cache_dir(os.environ)
-        if source.kind is SourceKind.EMBEDDED:
-            found = embedded_path(EMBEDDED[source.location], cache_dir=cache_dir)
-            location = f"{source.location}: {found}"
-        click.echo(f"location: {location}")
-        started = time.monotonic()
-        llm = load_model(source, settings, cache_dir=cache_dir)
-        click.echo(f"model:    {llm.name} (context {llm.context_tokens} tokens)")
-        click.echo(f"loaded in {time.monotonic() - started:.2f} s")
+        place = locate_model(settings, os.environ)
+        click.echo(f"source:   {place.source.kind} ({place.source.origin})")
+        click.echo(f"location: {place.location}")
         click.echo(f"prompt:   {prompt}")
         click.echo("answer:   ", nl=False)
-        done = llm.generate(
-            [ChatMessage("user", prompt)],
-            max_tokens=max_tokens,
-            seed=seed,
+        trial = try_model(
+            place,
+            settings,
+            os.environ,
+            prompt=prompt,
+            sampling=Sampling(max_tokens, seed=seed),
             on_token=lambda piece: click.echo(piece, nl=False),
         )
     except ModelError as exc:
         raise click.ClickException(str(exc)) from exc
     click.echo()
+    click.echo(f"model:    {trial.name} (context {trial.context_tokens} tokens)")
+    click.echo(f"loaded in {trial.load_s:.2f} s")
+    done = trial.completion
     first = "n/a" if done.first_token_s is None else f"{done.first_token_s:.2f} s"
     speed = "n/a" if done.tokens_per_s is None else f"{done.tokens_per_s:.1f} tokens/s"
     click.echo(

@@ -8,10 +8,11 @@ lines go to ``logging`` (logger ``regrapht_core.model.llama.native``), the few P
 load messages are captured from stderr and logged at debug level. One model object is not
 safe to use from two threads, so calls are serialised.
 
-Cancellation is checked between streamed tokens, but reading a long prompt happens before
-the first token and can take seconds on a laptop CPU; during that phase llama.cpp's abort
-callback is armed so a cancel or the time limit interrupts it too. It is disarmed once
-tokens flow, because it is called for every graph node and costs decode speed.
+Cancellation and the job's deadline are checked between streamed tokens, but reading a
+long prompt happens before the first token and can take seconds on a laptop CPU; during
+that phase llama.cpp's abort callback is armed so a cancel or the deadline interrupts it
+too. It is disarmed once tokens flow, because it is called for every graph node and costs
+decode speed.
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.errors import ModelError
 from regrapht_core.model.protocol import (
     ChatMessage,
     Completion,
     FinishReason,
+    Sampling,
     StopWatch,
     TokenSink,
 )
@@ -177,17 +180,14 @@ class LlamaCppModel:
     def generate(
         self,
         messages: Sequence[ChatMessage],
+        sampling: Sampling,
         *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        stop: Sequence[str] = (),
         on_token: TokenSink | None = None,
         cancel: threading.Event | None = None,
-        time_limit_s: float | None = None,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Completion:
-        watch = StopWatch(on_token=on_token, cancel=cancel, time_limit_s=time_limit_s)
         with self._lock:
+            watch = StopWatch(on_token=on_token, cancel=cancel, deadline=deadline)
             early = watch.interrupt()
             if early is not None:
                 return watch.finish(early)
@@ -198,10 +198,10 @@ class LlamaCppModel:
                     "Generator[CreateChatCompletionStreamResponse, None, None]",
                     self._llm.create_chat_completion(
                         messages=[{"role": m.role, "content": m.content} for m in messages],  # type: ignore[misc]
-                        max_tokens=max_tokens,
-                        temperature=temperature,
-                        seed=seed,
-                        stop=list(stop),
+                        max_tokens=sampling.max_tokens,
+                        temperature=sampling.temperature,
+                        seed=sampling.seed,
+                        stop=list(sampling.stop),
                         stream=True,
                     ),
                 )

@@ -1,10 +1,10 @@
 """The one seam between the search and a language model.
 
 The search asks for a completion and must stay responsive: a user may cancel the job, and a
-stuck model must not stall a rollout. So every backend streams, checks a cancellation event
-between tokens and honours a per-call time limit, and reports *how* generation ended as a
-value rather than raising. Exceptions (``ModelError``) are kept for what a user must fix:
-a model that cannot be loaded or reached.
+stuck model must not stall a rollout or outlive the job's time limit. So every backend
+streams, checks a cancellation event and the job's deadline between tokens, and reports
+*how* generation ended as a value rather than raising. Exceptions (``ModelError``) are
+kept for what a user must fix: a model that cannot be loaded or reached.
 """
 
 from __future__ import annotations
@@ -16,11 +16,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, Protocol
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
+
 __all__ = [
     "ChatMessage",
     "CodeModel",
     "Completion",
     "FinishReason",
+    "Sampling",
     "StopWatch",
     "TokenSink",
     "approx_token_count",
@@ -45,6 +48,16 @@ class FinishReason(StrEnum):
     """``max_tokens`` reached: the answer may be truncated."""
     CANCELLED = "cancelled"
     TIMEOUT = "timeout"
+
+
+@dataclass(frozen=True, slots=True)
+class Sampling:
+    """How one answer is drawn: how long it may get, how random it is, where it stops."""
+
+    max_tokens: int
+    temperature: float = 0.0
+    seed: int | None = None
+    stop: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +97,14 @@ class CodeModel(Protocol):
     def generate(
         self,
         messages: Sequence[ChatMessage],
+        sampling: Sampling,
         *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        stop: Sequence[str] = (),
         on_token: TokenSink | None = None,
         cancel: threading.Event | None = None,
-        time_limit_s: float | None = None,
-    ) -> Completion: ...
+        deadline: Deadline = NO_DEADLINE,
+    ) -> Completion:
+        """Stream an answer; a cancel or the ``deadline`` ends it early, as a finish reason."""
+        ...
 
 
 def approx_token_count(text: str) -> int:
@@ -104,10 +116,14 @@ def approx_token_count(text: str) -> int:
     return (len(text) + 2) // 3
 
 
+_SHORTEST_WAIT_S = 0.01
+"""A socket timeout of zero would make it non-blocking: waits never go below this."""
+
+
 class StopWatch:
     """Collects pieces and decides, between tokens, whether to stop early.
 
-    Shared by the backends so cancellation, the time limit and the timing figures mean the
+    Shared by the backends so cancellation, the deadline and the timing figures mean the
     same everywhere.
     """
 
@@ -116,14 +132,14 @@ class StopWatch:
         *,
         on_token: TokenSink | None,
         cancel: threading.Event | None,
-        time_limit_s: float | None,
+        deadline: Deadline,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._on_token = on_token
         self._cancel = cancel
+        self._deadline = deadline
         self._clock = clock
         self.started = clock()
-        self.deadline = None if time_limit_s is None else self.started + time_limit_s
         self._pieces: list[str] = []
         self._first: float | None = None
 
@@ -131,12 +147,13 @@ class StopWatch:
         """Why generation must stop now, if it must."""
         if self._cancel is not None and self._cancel.is_set():
             return FinishReason.CANCELLED
-        if self.deadline is not None and self._clock() >= self.deadline:
+        if self._deadline.expired:
             return FinishReason.TIMEOUT
         return None
 
-    def remaining_s(self) -> float | None:
-        return None if self.deadline is None else max(0.0, self.deadline - self._clock())
+    def wait_s(self, timeout_s: float) -> float:
+        """``timeout_s`` for one blocking wait, cut to what is left before the deadline."""
+        return max(_SHORTEST_WAIT_S, self._deadline.cap(timeout_s))
 
     def add(self, piece: str) -> None:
         if not piece:

@@ -3,8 +3,9 @@
 Ollama, llama.cpp's server, vLLM and LM Studio all speak ``/v1/chat/completions`` with
 server-sent events, so one small client covers them; ``http.client`` keeps the dependency
 list short and gives direct access to the socket, which is how cancellation stays prompt:
-a watchdog thread shuts the socket down when the caller cancels or the time limit passes,
-waking a read that may be blocked while the server is still reading the prompt.
+a watchdog thread shuts the socket down when the caller cancels or the job's deadline
+passes, waking a read that may be blocked while the server is still reading the prompt;
+every socket timeout is also cut to what is left before the deadline.
 
 Privacy: the prompt contains the user's source. Only loopback addresses are accepted
 unless the user explicitly allows a remote endpoint. Host names other than ``localhost``
@@ -24,11 +25,13 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.errors import ModelError
 from regrapht_core.model.protocol import (
     ChatMessage,
     Completion,
     FinishReason,
+    Sampling,
     StopWatch,
     TokenSink,
     approx_token_count,
@@ -141,7 +144,8 @@ class OpenAIServerModel:
         return approx_token_count(text)
 
     def list_models(self) -> list[str]:
-        conn, response = self._request("GET", "/models", None)
+        unlimited = StopWatch(on_token=None, cancel=None, deadline=NO_DEADLINE)
+        conn, response = self._request("GET", "/models", None, unlimited)
         try:
             body = json.loads(response.read() or b"{}")
         except json.JSONDecodeError as exc:
@@ -159,27 +163,24 @@ class OpenAIServerModel:
     def generate(
         self,
         messages: Sequence[ChatMessage],
+        sampling: Sampling,
         *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        stop: Sequence[str] = (),
         on_token: TokenSink | None = None,
         cancel: threading.Event | None = None,
-        time_limit_s: float | None = None,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Completion:
-        watch = StopWatch(on_token=on_token, cancel=cancel, time_limit_s=time_limit_s)
         payload: dict[str, Any] = {
             "model": self._model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "max_tokens": max_tokens,
-            "temperature": temperature,
+            "max_tokens": sampling.max_tokens,
+            "temperature": sampling.temperature,
             "stream": True,
         }
-        if seed is not None:
-            payload["seed"] = seed
-        if stop:
-            payload["stop"] = list(stop)
+        if sampling.seed is not None:
+            payload["seed"] = sampling.seed
+        if sampling.stop:
+            payload["stop"] = list(sampling.stop)
+        watch = StopWatch(on_token=on_token, cancel=cancel, deadline=deadline)
         current: list[http.client.HTTPConnection] = []
         done = threading.Event()
         watchdog = threading.Thread(target=self._watch, args=(current, watch, done), daemon=True)
@@ -248,7 +249,7 @@ class OpenAIServerModel:
         method: str,
         path: str,
         payload: dict[str, Any] | None,
-        watch: StopWatch | None = None,
+        watch: StopWatch,
         current: list[http.client.HTTPConnection] | None = None,
     ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         """Send with retries and back-off while nothing has been received yet.
@@ -269,20 +270,22 @@ class OpenAIServerModel:
             if attempt:
                 self._sleep(delay)
                 delay *= 2
-            if watch is not None and (stopped := watch.interrupt()) is not None:
+            if (stopped := watch.interrupt()) is not None:
                 raise _Interrupted(stopped)
-            conn = self._connect(self._host, self._port, self._settings.connect_timeout_s)
+            conn = self._connect(
+                self._host, self._port, watch.wait_s(self._settings.connect_timeout_s)
+            )
             if current is not None:
                 current.append(conn)
             try:
                 conn.connect()
                 if conn.sock is not None:
-                    conn.sock.settimeout(self._settings.read_timeout_s)
+                    conn.sock.settimeout(watch.wait_s(self._settings.read_timeout_s))
                 conn.request(method, self._path + path, body=body, headers=headers)
                 response = conn.getresponse()
             except (OSError, http.client.HTTPException) as exc:
                 conn.close()
-                if watch is not None and (stopped := watch.interrupt()) is not None:
+                if (stopped := watch.interrupt()) is not None:
                     raise _Interrupted(stopped) from exc
                 last = str(exc) or type(exc).__name__
                 continue

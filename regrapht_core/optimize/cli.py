@@ -21,9 +21,9 @@ from regrapht_core.errors import GraphError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.taxonomy import display_name
-from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.learning import learn_outcome
+from regrapht_core.optimize.options import job_options
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.search.trace_log import write_trace
@@ -39,23 +39,6 @@ _DEFAULTS = SearchConfig()
 @click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--function", "function", help="The function to optimize.")
 @click.option("--loop", "loop", type=click.IntRange(min=1), help="A line inside the loop instead.")
-@click.option("--budget", type=click.IntRange(min=1), default=_DEFAULTS.budget, show_default=True)
-@click.option("--depth-cap", type=click.IntRange(min=1), default=_DEFAULTS.depth_cap)
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
-    help="Stop after this many seconds (checked between candidates); keeps the best so far.",
-)
-@click.option(
-    "--rewriters/--no-rewriters",
-    default=True,
-    show_default=True,
-    help="Let deterministic rewriters apply the techniques they can (off: model only).",
-)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--model", "model_spec", help="GGUF path, embedded model name or local server URL.")
-@click.option("--no-model", is_flag=True, help="Use no language model: rewriters only.")
-@click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Default: FILE.cu")
 @click.option("--trace", type=click.Path(path_type=Path, dir_okay=False), help="JSONL trace.")
 @click.option(
@@ -63,19 +46,13 @@ _DEFAULTS = SearchConfig()
     is_flag=True,
     help="Add a verified, faster result's steps to the snapshot as examples (it is rewritten).",
 )
+@job_options(budget=_DEFAULTS.budget)
 def optimize(
     *,
     file: Path,
     function: str | None,
     loop: int | None,
-    budget: int,
-    depth_cap: int,
-    time_limit: float | None,
-    rewriters: bool,
-    seed: int,
-    model_spec: str | None,
-    no_model: bool,
-    snapshot: Path | None,
+    job: JobSettings,
     out: Path | None,
     trace: Path | None,
     learn: bool,
@@ -92,16 +69,7 @@ def optimize(
         line=None if loop is None else loop - 1,
         origin=str(file),
     )
-    search = SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit)
-    optimizer = Optimizer(
-        JobSettings(
-            search=search,
-            model=None if no_model else ModelSettings(model=model_spec),
-            snapshot=snapshot,
-            rewriters=rewriters,
-            seed=seed,
-        )
-    )
+    optimizer = Optimizer(job)
     if not optimizer.gpu:
         console.print(
             "[yellow]No GPU found: candidates are checked and compiled, but not run or timed."
@@ -110,7 +78,7 @@ def optimize(
     outcome = _run_with_progress(
         console,
         lambda progress_fn, cancel: optimizer.run(task, progress_fn=progress_fn, cancel=cancel),
-        budget,
+        job.search.budget,
     )
     if trace is not None:
         trace.parent.mkdir(parents=True, exist_ok=True)
@@ -132,7 +100,7 @@ def optimize(
     else:
         console.print(f"wrote {target}: compiled only - not run, not timed (no GPU)")
     if learn:
-        _learn(console, outcome, snapshot_path(snapshot))
+        _learn(console, outcome, snapshot_path(job.snapshot))
 
 
 def _learn(console: Console, outcome: OptimizeOutcome, snapshot: Path) -> None:

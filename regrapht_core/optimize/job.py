@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Evaluation
 from regrapht_core.contracts.proposal import (
     Candidate,
@@ -112,10 +113,16 @@ def optimize_task(
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
     search_fn: SearchFn = run_search,
+    deadline: Deadline | None = None,
 ) -> OptimizeOutcome:
-    """Run ``search_fn`` (MCGS, or a baseline with the same signature) and time its parts."""
+    """Run ``search_fn`` (MCGS, or a baseline with the same signature) and time its parts.
+
+    The job has one deadline (``config.time_limit_s`` from now, unless the caller started
+    it earlier): the search checks it between candidates and hands it to the proposers,
+    and it caps every verifier timeout, so the job ends within seconds of its limit."""
     wall = WallTime()
     clock = time.perf_counter
+    deadline = deadline or Deadline.after(config.time_limit_s)
 
     def propose(request: ProposeRequest) -> Proposal:
         start = clock()
@@ -126,13 +133,13 @@ def optimize_task(
 
     def evaluate(code: str) -> Evaluation:
         start = clock()
-        built = verifier.build(task, code)
+        built = verifier.build(task, code, deadline=deadline)
         wall.compile += clock() - start
         if isinstance(built, Evaluation):
             return built
         start = clock()
         try:
-            return verifier.run(built)
+            return verifier.run(built, deadline=deadline)
         finally:
             wall.run += clock() - start
 
@@ -146,6 +153,7 @@ def optimize_task(
         rng=random.Random(seed),
         progress_fn=progress_fn,
         cancel=cancel,
+        deadline=deadline,
     )
     wall.total = clock() - start
     return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
+from regrapht_core.contracts.techniques import PARALLELIZATION
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
@@ -27,7 +28,7 @@ from regrapht_core.model.prompts import (
     parse_response,
     parse_statements,
 )
-from regrapht_core.model.protocol import CodeModel, FinishReason
+from regrapht_core.model.protocol import CodeModel, FinishReason, Sampling
 from regrapht_core.optimize.rewriter_proposer import RewriterProposer
 from regrapht_core.rewrite.protocol import Refusal, RewriteContext
 from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
@@ -56,11 +57,9 @@ class ModelProposer:
         temperature: float = 0.7,
         examples: int = 2,
         seed: int = 0,
-        time_limit_s: float | None = 300.0,
     ) -> None:
         self.model, self.graph = model, graph
         self.max_tokens, self.temperature, self.examples = max_tokens, temperature, examples
-        self.time_limit_s = time_limit_s
         self._seeds = itertools.count(seed)
         self.producer = f"model:{model.name}"
 
@@ -86,16 +85,17 @@ class ModelProposer:
         return Proposal(parsed.code, think=think, producer=self.producer)
 
     def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> str | Proposal:
-        """The model's answer, or a proposal without code saying why there is none."""
+        """The model's answer, or a proposal without code saying why there is none.
+
+        Generation ends when the job's deadline passes (the request carries it), so a
+        model step never outlives the job's time limit."""
         if not prompt.fits:
             return self._none("the code is too long for the model's context window")
         completion = self.model.generate(
             prompt.messages,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            seed=next(self._seeds),
+            Sampling(self.max_tokens, self.temperature, seed=next(self._seeds)),
             cancel=request.cancel,
-            time_limit_s=self.time_limit_s,
+            deadline=request.deadline,
         )
         if completion.finish_reason in (FinishReason.CANCELLED, FinishReason.TIMEOUT):
             return self._none(f"generation {completion.finish_reason}")
@@ -134,7 +134,7 @@ class HoleProposer(ModelProposer):
         self.producer = f"scaffold:parallelization+model:{model.name}"
 
     def __call__(self, request: ProposeRequest) -> Proposal:
-        if request.technique != "parallelization":
+        if request.technique != PARALLELIZATION:
             return self._refuse("scaffolds exist for parallelization only")
         try:
             scaffold = parallel_scaffold(request.code, RewriteContext(request.task))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.proposal import ProposeFn, SearchProgress
 from regrapht_core.contracts.task import Task
 from regrapht_core.errors import ConfigError
@@ -22,7 +23,7 @@ from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.model.protocol import CodeModel
 from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
-from regrapht_core.model.settings import ModelSettings
+from regrapht_core.model.settings import ModelSettings, ServerSettings
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
 from regrapht_core.optimize.rewriter_proposer import RewriterProposer
@@ -34,6 +35,8 @@ from regrapht_core.verify.pipeline import Verifier
 __all__ = ["NO_MODEL", "JobSettings", "Optimizer"]
 
 NO_MODEL = "none (rewriters only)"
+_SEARCH = SearchConfig()
+_VERIFY = VerifyConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,47 @@ class JobSettings:
     def __post_init__(self) -> None:
         if self.model is None and not self.rewriters:
             raise ConfigError("no model and no rewriters: nothing could propose a candidate")
+
+    @classmethod
+    def from_options(
+        cls,
+        *,
+        budget: int = _SEARCH.budget,
+        depth_cap: int = _SEARCH.depth_cap,
+        time_limit_s: float | None = None,
+        model: str | None = None,
+        server_model: str = "",
+        allow_remote: bool = False,
+        use_model: bool = True,
+        nvcc: Path | None = None,
+        gpu_index: int | None = None,
+        compile_timeout_s: float = _VERIFY.compile_timeout_s,
+        run_timeout_s: float = _VERIFY.run_timeout_s,
+        snapshot: Path | None = None,
+        rewriters: bool = True,
+        seed: int = 0,
+    ) -> JobSettings:
+        """The settings of a job from the plain values a user sets, the same way for the
+        command line, the benchmark and the editor. ``nvcc`` is the compiler or the folder
+        holding it; ``model`` a GGUF path, embedded model name or server URL."""
+        return cls(
+            search=SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit_s),
+            model=ModelSettings(
+                model=model or None,
+                server=ServerSettings(model=server_model, allow_remote=allow_remote),
+            )
+            if use_model
+            else None,
+            verify=VerifyConfig(
+                compile_timeout_s=compile_timeout_s,
+                run_timeout_s=run_timeout_s,
+                nvcc_path=None if nvcc is None else (nvcc / "nvcc" if nvcc.is_dir() else nvcc),
+                gpu_index=gpu_index,
+            ),
+            snapshot=snapshot,
+            rewriters=rewriters,
+            seed=seed,
+        )
 
 
 class Optimizer:
@@ -105,9 +149,11 @@ class Optimizer:
         propose_fn: ProposeFn | None = None,
     ) -> OptimizeOutcome:
         """One job; ``search_fn`` and ``propose_fn`` replace MCGS and the step proposer
-        for the benchmark's baselines."""
-        model = self.model()
+        for the benchmark's baselines. The job's time limit counts from here, loading the
+        model included."""
         settings = self.settings
+        deadline = Deadline.after(settings.search.time_limit_s)
+        model = self.model()
         return optimize_task(
             task,
             self.graph,
@@ -119,4 +165,5 @@ class Optimizer:
             progress_fn=progress_fn,
             cancel=cancel,
             search_fn=search_fn,
+            deadline=deadline,
         )

@@ -16,18 +16,16 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-import time
 from collections.abc import Callable
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.proposal import EvaluateFn, ProposeFn, SearchProgress, SearchResult
 from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.techniques import CUDA_PORT
 from regrapht_core.search.config import GraphView, SearchConfig, root_technique
 from regrapht_core.search.mcgs import _Search
 
-__all__ = ["ONE_SHOT_TECHNIQUE", "run_random_walks", "run_sampling"]
-
-ONE_SHOT_TECHNIQUE = "cuda_port"
-"""The pseudo-technique a one-shot proposer is asked for: "make this fast CUDA"."""
+__all__ = ["run_random_walks", "run_sampling"]
 
 Progress = Callable[[SearchProgress], None] | None
 
@@ -48,7 +46,7 @@ class _RandomWalks(_Search):
 
 class _Sampling(_Search):
     def iterate(self) -> None:
-        self.apply(root_technique(self.task), self.task.source, None, ONE_SHOT_TECHNIQUE, "expand")
+        self.apply(root_technique(self.task), self.task.source, None, CUDA_PORT, "expand")
 
 
 def run_random_walks(
@@ -62,12 +60,12 @@ def run_random_walks(
     attempts: int = 5,
     progress_fn: Progress = None,
     cancel: threading.Event | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    deadline: Deadline | None = None,
 ) -> SearchResult:
     limited = _with_iterations(config, attempts)
     return _RandomWalks(
         task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn, config=limited,
-        rng=rng, progress_fn=progress_fn, cancel=cancel, clock=clock,
+        rng=rng, progress_fn=progress_fn, cancel=cancel, deadline=deadline,
     ).run()  # fmt: skip
 
 
@@ -81,13 +79,13 @@ def run_sampling(
     rng: random.Random,
     progress_fn: Progress = None,
     cancel: threading.Event | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    deadline: Deadline | None = None,
 ) -> SearchResult:
     """``graph`` is unused (the baselines know no graph); it keeps one signature for all."""
     return _Sampling(
         task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn,
         config=_with_iterations(config, config.budget), rng=rng, progress_fn=progress_fn,
-        cancel=cancel, clock=clock,
+        cancel=cancel, deadline=deadline,
     ).run()  # fmt: skip
 
 

@@ -8,11 +8,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from regrapht_core.contracts.task import Task, TaskMode
+from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
 
 __all__ = ["GraphView", "SearchConfig", "root_technique"]
-
-ROOT_TECHNIQUE = "sequential"
-KERNEL_ROOT_TECHNIQUE = "parallelization"
 
 
 def root_technique(task: Task) -> str:
@@ -20,8 +18,8 @@ def root_technique(task: Task) -> str:
     so it starts where a parallelization step would have left it (the edges out of it),
     not at the sequential node whose only move, parallelization, cannot apply to a kernel."""
     if task.mode is TaskMode.KERNEL_TO_KERNEL:
-        return KERNEL_ROOT_TECHNIQUE
-    return ROOT_TECHNIQUE
+        return PARALLELIZATION
+    return SEQUENTIAL
 
 
 class GraphView(Protocol):
@@ -42,8 +40,8 @@ class SearchConfig:
     """Candidate evaluations (every proposal counts, cached or not), the paper's unit."""
     max_iterations: int | None = None
     time_limit_s: float | None = None
-    """Wall-clock limit, checked between candidates like cancellation (a model step on a
-    CPU can take a minute; the limit does not interrupt it)."""
+    """Wall-clock limit of the job: the job makes one deadline of it, which the search
+    checks between candidates and which caps model generation and the verifier's timeouts."""
     exploration: float = 1.0
     rollout_lambda: float = 0.1
     rollout_epsilon: float = 0.2

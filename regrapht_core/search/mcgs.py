@@ -7,9 +7,9 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-import time
 from collections.abc import Callable
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import (
     Candidate,
@@ -19,6 +19,7 @@ from regrapht_core.contracts.proposal import (
     SearchProgress,
     SearchResult,
     StepRecord,
+    StopReason,
 )
 from regrapht_core.contracts.task import Task
 from regrapht_core.search.config import GraphView, SearchConfig, root_technique
@@ -39,13 +40,15 @@ def run_search(
     rng: random.Random,
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
-    clock: Callable[[], float] = time.monotonic,
+    deadline: Deadline | None = None,
 ) -> SearchResult:
     """Search for the fastest verified rewrite of ``task.source``.
 
     Deterministic given ``rng``, the proposals and the verifier results, so a recorded
-    trace replays exactly. ``cancel`` and ``config.time_limit_s`` (read from ``clock``)
-    are honoured between candidates; the best verified result so far is still returned.
+    trace replays exactly. ``cancel`` and the ``deadline`` (the job's; by default one of
+    ``config.time_limit_s`` from now) are honoured between candidates, and the deadline
+    goes with every request to the proposer; the best verified result so far is still
+    returned.
     """
     search = _Search(
         task,
@@ -56,7 +59,7 @@ def run_search(
         rng=rng,
         progress_fn=progress_fn,
         cancel=cancel,
-        clock=clock,
+        deadline=deadline,
     )
     return search.run()
 
@@ -73,7 +76,7 @@ class _Search:
         rng: random.Random,
         progress_fn: Callable[[SearchProgress], None] | None,
         cancel: threading.Event | None,
-        clock: Callable[[], float],
+        deadline: Deadline | None,
     ) -> None:
         self.task, self.graph, self.config, self.rng = task, graph, config, rng
         self.propose_fn, self.evaluate_fn = propose_fn, evaluate_fn
@@ -86,30 +89,28 @@ class _Search:
         self.tree.nodes[self.tree.root] = root
         self.closed: set[tuple[str, str]] = set()
         self.best_speedup: float | None = None
-        self.clock = clock
-        limit = config.time_limit_s
-        self.deadline = None if limit is None else clock() + limit
+        self.deadline = deadline or Deadline.after(config.time_limit_s)
 
     def run(self) -> SearchResult:
         iterations = 0
         while (reason := self.stop_reason()) is None:
             if self.config.max_iterations is not None and iterations >= self.config.max_iterations:
-                reason = "iterations"
+                reason = StopReason.ITERATIONS
                 break
             if self.tree.root in self.closed:
-                reason = "exhausted"
+                reason = StopReason.EXHAUSTED
                 break
             self.iterate()
             iterations += 1
         return self.result(reason)
 
-    def stop_reason(self) -> str | None:
+    def stop_reason(self) -> StopReason | None:
         if self.cancel is not None and self.cancel.is_set():
-            return "cancelled"
+            return StopReason.CANCELLED
         if len(self.trace) >= self.config.budget:
-            return "budget"
-        if self.deadline is not None and self.clock() >= self.deadline:
-            return "time limit"
+            return StopReason.BUDGET
+        if self.deadline.expired:
+            return StopReason.TIME_LIMIT
         return None
 
     # -- one iteration -------------------------------------------------------------------
@@ -208,7 +209,9 @@ class _Search:
     def apply(
         self, technique: str, code: str, parent: int | None, action: str, phase: str
     ) -> Candidate | None:
-        request = ProposeRequest(self.task, technique, action, code, cancel=self.cancel)
+        request = ProposeRequest(
+            self.task, technique, action, code, cancel=self.cancel, deadline=self.deadline
+        )
         attempted = self.attempt(request, parent, phase)
         if attempted is None:
             return None
@@ -268,7 +271,7 @@ class _Search:
 
     # -- the answer ----------------------------------------------------------------------
 
-    def result(self, reason: str) -> SearchResult:
+    def result(self, reason: StopReason) -> SearchResult:
         verified = [c for c in self.trace if c.result.verified]
         best = max(verified, key=lambda c: c.result.speedup or 0.0, default=None)
         unmeasured = [c for c in self.trace if c.result.status is Status.NOT_RUN]
@@ -284,7 +287,7 @@ class _Search:
             candidates=tuple(self.trace),
             best=best,
             best_unmeasured=best_unmeasured,
-            cancelled=reason == "cancelled",
+            cancelled=reason is StopReason.CANCELLED,
             stop_reason=reason,
             path=path,
         )

@@ -5,7 +5,8 @@ untrusted source, so they run through the same bounded runner as candidates: a t
 that kills the whole process group (nvcc forks cicc, ptxas, the host compiler), capped
 logs, and a file-size limit that doubles as the output-size cap. Objects are cached by the
 hash of source, flags and compiler version, so repeated candidates (the search revisits
-code) and the per-task harness cost one compile each.
+code) and the per-task harness cost one compile each. Every tool run is also cut at the
+job's deadline: a compile it stops is a timed-out outcome, not an error.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.verify.device import query_command
-from regrapht_core.verify.sandbox import Limits, Runner, run_isolated
+from regrapht_core.verify.sandbox import Limits, Runner, RunOutcome, run_isolated
 
 __all__ = ["CompileOutcome", "Compiler", "trim_log"]
 
@@ -36,6 +38,8 @@ class CompileOutcome:
     path: Path | None
     log: str
     cached: bool = False
+    timed_out: bool = False
+    """Stopped by its timeout or the job's deadline: not the source's fault."""
 
 
 def trim_log(log: str, *, work_dir: Path | None = None) -> str:
@@ -50,18 +54,15 @@ def trim_log(log: str, *, work_dir: Path | None = None) -> str:
     return "\n".join(picked) + (f"\n... ({more} more lines)" if more > 0 else "")
 
 
-def _tool_environment(work: Path) -> dict[str, str]:
-    keep = ("PATH", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "LANG")
-    env = {key: os.environ[key] for key in keep if key in os.environ}
-    env.update(HOME=str(work), TMPDIR=str(work))
-    return env
+_OUT_OF_TIME = RunOutcome(None, "", "the job's time limit passed before this step", 0.0, True)
 
 
 class Compiler:
     """nvcc and g++ with a content-addressed object cache under ``cache_dir``.
 
     Safe to share between threads: each compile works in its own temp directory and
-    publishes its object with an atomic rename.
+    publishes its object with an atomic rename. ``environment`` is what every tool run
+    starts from (``VerifyConfig.tool_environment``); ``HOME`` and ``TMPDIR`` are its own.
     """
 
     def __init__(
@@ -74,6 +75,7 @@ class Compiler:
         runner: Runner = run_isolated,
         nvcc: str = "nvcc",
         cxx: str = "g++",
+        environment: Mapping[str, str] | None = None,
     ) -> None:
         self.cache_dir = cache_dir
         self.arch = arch
@@ -89,30 +91,56 @@ class Compiler:
         self._runner = runner
         self._nvcc = nvcc
         self._cxx = cxx
+        self._environment = dict(os.environ if environment is None else environment)
         self._versions = {
             tool: query_command([tool, "--version"]) or "missing" for tool in (nvcc, cxx)
         }
         cache_dir.mkdir(parents=True, exist_ok=True)
 
-    def cuda_object(self, source: str, *, defines: Sequence[str] = ()) -> CompileOutcome:
+    @property
+    def environment(self) -> dict[str, str]:
+        """What every tool run starts from (a copy)."""
+        return dict(self._environment)
+
+    def cuda_object(
+        self, source: str, *, defines: Sequence[str] = (), deadline: Deadline = NO_DEADLINE
+    ) -> CompileOutcome:
         """A ``.o`` from CUDA source: ``nvcc -c -arch=<arch> -O3 -lineinfo -std=c++17``."""
         flags = (f"-arch={self.arch}", *_CUDA_FLAGS, *(f"-D{d}" for d in defines))
-        return self._object(self._nvcc, "cu", source, flags)
+        return self._object(self._nvcc, "cu", source, flags, deadline=deadline)
 
-    def host_object(self, source: str, *, defines: Sequence[str] = ()) -> CompileOutcome:
+    def host_object(
+        self, source: str, *, defines: Sequence[str] = (), deadline: Deadline = NO_DEADLINE
+    ) -> CompileOutcome:
         """A ``.o`` from the sequential reference: ``g++ -c -O3 -std=c++17``, one thread."""
         flags = (*_HOST_FLAGS, *(f"-D{d}" for d in defines))
-        return self._object(self._cxx, "cpp", source, flags)
+        return self._object(self._cxx, "cpp", source, flags, deadline=deadline)
 
-    def cuda_module(self, source: str) -> CompileOutcome:
+    def cuda_module(self, source: str, *, deadline: Deadline = NO_DEADLINE) -> CompileOutcome:
         """A ``.cubin`` (device code only) for the driver to load: the kernel→kernel mode's
         unit, where candidate and reference define the same kernel and must never share one
         module. Host code in ``source`` is parsed but not compiled."""
         flags = (f"-arch={self.arch}", *_CUDA_FLAGS)
-        return self._object(self._nvcc, "cu", source, flags, output="-cubin")
+        return self._object(self._nvcc, "cu", source, flags, output="-cubin", deadline=deadline)
+
+    def _run(self, argv: Sequence[str], work: Path, deadline: Deadline) -> RunOutcome:
+        """One tool run in ``work``, its timeout cut to what is left before the deadline."""
+        if deadline.expired:
+            return _OUT_OF_TIME
+        limits = replace(self._limits, wall_s=deadline.cap(self._limits.wall_s))
+        return self._runner(
+            argv, work, limits, {**self._environment, "HOME": str(work), "TMPDIR": str(work)}
+        )
 
     def _object(
-        self, tool: str, suffix: str, source: str, flags: Sequence[str], *, output: str = "-c"
+        self,
+        tool: str,
+        suffix: str,
+        source: str,
+        flags: Sequence[str],
+        *,
+        output: str = "-c",
+        deadline: Deadline,
     ) -> CompileOutcome:
         key = hashlib.sha256(
             "\0".join((tool, self._versions[tool], output, *flags, source)).encode()
@@ -126,15 +154,10 @@ class Compiler:
             src = work / f"unit.{suffix}"
             src.write_text(source)
             obj = work / f"unit{extension}"
-            outcome = self._runner(
-                [tool, output, *flags, src.name, "-o", obj.name],
-                work,
-                self._limits,
-                _tool_environment(work),
-            )
+            outcome = self._run([tool, output, *flags, src.name, "-o", obj.name], work, deadline)
             log = trim_log(outcome.stderr + outcome.stdout, work_dir=work)
             if not outcome.ok or not obj.exists():
-                return CompileOutcome(False, None, log or outcome.describe())
+                return _failed(outcome, log)
             if obj.stat().st_size > self._max_output:
                 size = obj.stat().st_size
                 return CompileOutcome(
@@ -145,7 +168,16 @@ class Compiler:
             staged.replace(target)
         return CompileOutcome(True, target, log)
 
-    def rename_symbol(self, obj: Path, old: str, new: str, out: Path, *, only_global: bool) -> bool:
+    def rename_symbol(
+        self,
+        obj: Path,
+        old: str,
+        new: str,
+        out: Path,
+        *,
+        only_global: bool,
+        deadline: Deadline = NO_DEADLINE,
+    ) -> bool:
         """Copy ``obj`` to ``out`` with ``old`` renamed to ``new``.
 
         With ``only_global`` every other defined symbol becomes local, so the reference's
@@ -153,16 +185,21 @@ class Compiler:
         called by, the candidate it is linked next to.
         """
         keep = ["-G", new] if only_global else []
-        outcome = self._runner(
+        outcome = self._run(
             ["objcopy", "--redefine-sym", f"{old}={new}", *keep, str(obj), str(out)],
             out.parent,
-            self._limits,
-            _tool_environment(out.parent),
+            deadline,
         )
         return outcome.ok and out.exists()
 
     def link(
-        self, objects: Sequence[Path], out: Path, *, wraps: Sequence[str] = (), cuda: bool = True
+        self,
+        objects: Sequence[Path],
+        out: Path,
+        *,
+        wraps: Sequence[str] = (),
+        cuda: bool = True,
+        deadline: Deadline = NO_DEADLINE,
     ) -> CompileOutcome:
         """Link with nvcc (static cudart) or, for the host-only reference, with g++."""
         wrap_flags = [f"-Wl,--wrap={symbol}" for symbol in wraps]
@@ -172,8 +209,15 @@ class Compiler:
                 argv += ["-Xlinker", f"--wrap={symbol}"]
         else:
             argv = [self._cxx, "-o", str(out), *map(str, objects), *wrap_flags]
-        outcome = self._runner(argv, out.parent, self._limits, _tool_environment(out.parent))
+        outcome = self._run(argv, out.parent, deadline)
         log = trim_log(outcome.stderr + outcome.stdout, work_dir=out.parent)
         if not outcome.ok or not out.exists():
-            return CompileOutcome(False, None, log or outcome.describe())
+            return _failed(outcome, log)
         return CompileOutcome(True, out, log)
+
+
+def _failed(outcome: RunOutcome, log: str) -> CompileOutcome:
+    if outcome.timed_out:
+        why = outcome.stderr if outcome is _OUT_OF_TIME else outcome.describe()
+        return CompileOutcome(False, None, why, timed_out=True)
+    return CompileOutcome(False, None, log or outcome.describe())

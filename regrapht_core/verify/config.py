@@ -1,7 +1,14 @@
-"""Settings of one verification session, fixed when it starts."""
+"""Settings of one verification session, fixed when it starts.
+
+The toolkit and the GPU are settings like any other: the verifier builds the environment
+of every child process (compiler, candidate run, device query) from them, and never reads
+them from, or writes them into, its own process environment beyond the variables it copies.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +42,13 @@ class VerifyConfig:
     """Written between timed calls so the CPU reference does not run from a warm cache."""
     drop_privileges: bool = True
     isolate_network: bool = True
+    nvcc_path: Path | None = None
+    """The nvcc executable; ``None``: ``cuda_home/bin/nvcc``, else ``nvcc`` on ``PATH``."""
+    cuda_home: Path | None = None
+    """The CUDA toolkit the compiler is given (``CUDA_HOME``, its ``bin`` first on ``PATH``)."""
+    gpu_index: int | None = None
+    """The GPU that runs candidates (their ``CUDA_VISIBLE_DEVICES``, ``nvidia-smi --id``);
+    ``None``: whatever the environment makes visible."""
 
     def __post_init__(self) -> None:
         if self.seeds < 1 or self.timed_runs < 30 or self.warmups < 1:
@@ -42,3 +56,37 @@ class VerifyConfig:
                 "verify settings: need seeds >= 1, warmups >= 1 and timed_runs >= 30 "
                 f"(got {self.seeds}, {self.warmups}, {self.timed_runs})"
             )
+
+    @property
+    def nvcc(self) -> str:
+        """The compiler command: the configured path, the toolkit's, or ``nvcc``."""
+        if self.nvcc_path is not None:
+            return str(self.nvcc_path)
+        return str(self.cuda_home / "bin" / "nvcc") if self.cuda_home else "nvcc"
+
+    def tool_environment(self, base: Mapping[str, str] = os.environ) -> dict[str, str]:
+        """What compilers and linkers see: the toolkit variables of ``base``, the configured
+        toolkit's ``bin`` (and nvcc's folder) searched first."""
+        keep = ("PATH", "CUDA_HOME", "CUDA_PATH", "LD_LIBRARY_PATH", "LANG")
+        env = {key: base[key] for key in keep if key in base}
+        first = [str(folder) for folder in self._tool_folders()]
+        if first:
+            env["PATH"] = os.pathsep.join([*first, *filter(None, [env.get("PATH")])])
+        if self.cuda_home is not None:
+            env["CUDA_HOME"] = str(self.cuda_home)
+        return env
+
+    def run_environment(self, base: Mapping[str, str] = os.environ) -> dict[str, str]:
+        """The GPU-related variables of a candidate's run: ``base``'s, the chosen GPU's."""
+        keep = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "LANG")
+        env = {key: base[key] for key in keep if key in base}
+        if self.gpu_index is not None:
+            env["CUDA_VISIBLE_DEVICES"] = str(self.gpu_index)
+        return env
+
+    def _tool_folders(self) -> list[Path]:
+        nvcc = self.nvcc_path
+        folders = [nvcc.parent] if nvcc is not None and nvcc.parent != Path() else []
+        if self.cuda_home is not None:
+            folders.append(self.cuda_home / "bin")
+        return list(dict.fromkeys(folders))

@@ -15,7 +15,15 @@ from collections.abc import Callable, Sequence
 
 from regrapht_core.contracts.evaluation import DeviceInfo
 
-__all__ = ["DEFAULT_ARCH", "Query", "detect_device", "nvcc_version", "query_command"]
+__all__ = [
+    "DEFAULT_ARCH",
+    "Query",
+    "detect_device",
+    "nvcc_version",
+    "query_command",
+    "run_tool",
+    "tool_query",
+]
 
 DEFAULT_ARCH = "sm_90"
 
@@ -23,14 +31,39 @@ Query = Callable[[Sequence[str]], str | None]
 """Runs a trusted tool and returns its stdout, or ``None`` if it is missing or failed."""
 
 
-def query_command(argv: Sequence[str]) -> str | None:
-    if shutil.which(argv[0]) is None:
+def run_tool(argv: Sequence[str], *, path: str | None = None) -> str | None:
+    """A trusted tool's stdout, the tool found on ``path`` (default: ``$PATH``)."""
+    found = shutil.which(argv[0], path=path)
+    if found is None:
         return None
     try:
-        done = subprocess.run(list(argv), capture_output=True, text=True, check=False, timeout=60)
+        done = subprocess.run(
+            [found, *argv[1:]], capture_output=True, text=True, check=False, timeout=60
+        )
     except (OSError, subprocess.TimeoutExpired):
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def query_command(argv: Sequence[str]) -> str | None:
+    """The default :data:`Query`: tools on ``$PATH``."""
+    return run_tool(argv)
+
+
+def tool_query(nvcc: str, gpu_index: int | None, run: Query = query_command) -> Query:
+    """``run`` asking the configured tools: ``nvcc`` is the given compiler, and
+    ``nvidia-smi``, which ignores ``CUDA_VISIBLE_DEVICES``, is asked about the chosen GPU
+    (``--id``), so the device named in a result is the one that ran it."""
+
+    def query(argv: Sequence[str]) -> str | None:
+        tool, *rest = argv
+        if tool == "nvcc":
+            return run([nvcc, *rest])
+        if tool == "nvidia-smi" and gpu_index is not None:
+            return run([tool, f"--id={gpu_index}", *rest])
+        return run(argv)
+
+    return query
 
 
 def nvcc_version(query: Query = query_command) -> str | None:

@@ -8,13 +8,15 @@ code here. The work splits in two so a pool can overlap them: :meth:`Verifier.bu
 compile, link; CPU only, safe to run in parallel) and :meth:`Verifier.run` (the GPU, one
 candidate at a time per device). Without a GPU, a candidate that builds ends ``NOT_RUN``:
 compiled, never called verified, no timing, no reward.
+
+Every timeout (compile, run, sanitizer, timing, canary) is cut to what is left before the
+job's deadline; a candidate the deadline stops ends ``TIMEOUT``, like one that hangs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import secrets
 import shutil
 import tempfile
@@ -24,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
 from regrapht_core.contracts.task import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.errors import TaskError
@@ -37,9 +40,9 @@ from regrapht_core.verify.cases import (
     write_cases,
 )
 from regrapht_core.verify.compare import first_mismatch
-from regrapht_core.verify.compile import Compiler
+from regrapht_core.verify.compile import CompileOutcome, Compiler
 from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, query_command
+from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, tool_query
 from regrapht_core.verify.harness import (
     LINK_WRAPS,
     REFERENCE_SYMBOL,
@@ -85,6 +88,7 @@ _SANITIZER_EXIT = 86
 _HOST_TIMED = (("e", TimingMode.END_TO_END), ("k", TimingMode.KERNEL_ONLY))
 _KERNEL_TIMED = (("k", TimingMode.KERNEL_ONLY),)
 _KERNEL_MODULE = "reference module"
+_LATE = "the job's time limit passed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,11 @@ def _trim(text: str) -> str:
     return text if len(text) <= _FEEDBACK_CHARS else text[:_FEEDBACK_CHARS] + " ..."
 
 
+def _not_built(outcome: CompileOutcome, code_hash: str) -> Evaluation:
+    status = Status.TIMEOUT if outcome.timed_out else Status.COMPILE_ERROR
+    return Evaluation(status, code_hash, _trim(outcome.log))
+
+
 def _default_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, object]:
     from regrapht_core.tasks.inputs import generate_inputs
 
@@ -125,13 +134,6 @@ def _default_gate(source: str, task: Task) -> str | None:
 
     verdict = check(source, task)
     return None if verdict.ok else verdict.feedback
-
-
-def _run_environment(home: Path) -> dict[str, str]:
-    keep = ("LD_LIBRARY_PATH", "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "LANG")
-    env = {key: os.environ[key] for key in keep if key in os.environ}
-    env.update(PATH="/usr/local/bin:/usr/bin:/bin", HOME=str(home), CUDA_CACHE_DISABLE="1")
-    return env
 
 
 class Verifier:
@@ -146,18 +148,26 @@ class Verifier:
         config: VerifyConfig,
         *,
         runner: Runner = run_isolated,
-        query: Query = query_command,
+        query: Query | None = None,
         make_inputs: InputMaker = _default_inputs,
         gate: GateCheck = _default_gate,
         device: DeviceInfo | bool | None = True,
     ) -> None:
-        """``device=True`` detects the GPU; ``None`` forces the no-GPU path (or pass one)."""
+        """``device=True`` detects the GPU (asking the configured nvcc and GPU unless a
+        ``query`` is given); ``None`` forces the no-GPU path (or pass one)."""
         self.config = config
+        query = query or tool_query(config.nvcc, config.gpu_index)
         self.device = detect_device(query) if device is True else device or None
         arch = config.arch or (self.device.arch if self.device else DEFAULT_ARCH)
         self.compiler = Compiler(
-            config.cache_dir, arch, timeout_s=config.compile_timeout_s, runner=runner
+            config.cache_dir,
+            arch,
+            timeout_s=config.compile_timeout_s,
+            runner=runner,
+            nvcc=config.nvcc,
+            environment=config.tool_environment(),
         )
+        self._run_base = config.run_environment()
         self._runner = runner
         self._make_inputs = make_inputs
         self._gate = gate
@@ -171,46 +181,32 @@ class Verifier:
 
     # ---------------------------------------------------------------- build (CPU)
 
-    def build(self, task: Task, source: str) -> Built | Evaluation:
+    def build(
+        self, task: Task, source: str, *, deadline: Deadline = NO_DEADLINE
+    ) -> Built | Evaluation:
         code_hash = hashlib.sha256(source.encode()).hexdigest()[:16]
+        if deadline.expired:
+            return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} before this candidate was built")
         rejected = self._gate(source, task)
         if rejected is not None:
             return Evaluation(Status.GATE_REJECTED, code_hash, _trim(rejected))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
-            return self._build_kernel(task, source, code_hash)
-        candidate = self.compiler.cuda_object(source)
+            return self._build_kernel(task, source, code_hash, deadline)
+        candidate = self.compiler.cuda_object(source, deadline=deadline)
         if not candidate.ok or candidate.path is None:
-            return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
-        objects = self._task_objects(task)
+            return _not_built(candidate, code_hash)
+        objects = self._task_objects(task, deadline)
+        if objects is None:
+            return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the harness compiled")
         work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
-        token = "r_" + secrets.token_hex(12)
-        harness_t, ref_t = work / "harness_t.o", work / "reference_t.o"
-        renamed = self.compiler.rename_symbol(
-            objects[HarnessKind.TIMING], REFERENCE_SYMBOL, token, harness_t, only_global=False
-        ) and self.compiler.rename_symbol(
-            objects["task source with bridge"], REFERENCE_SYMBOL, token, ref_t, only_global=True
-        )
-        if not renamed:
+        try:
+            failed = self._link(task, objects, candidate.path, work, deadline)
+        except TaskError:
             shutil.rmtree(work, ignore_errors=True)
-            raise TaskError(f"task {task.name}: objcopy could not rename the reference entry")
-        reference = self.compiler.link(
-            [objects[HarnessKind.REFERENCE], objects["task source"]],
-            work / "reference",
-            cuda=task.language is SourceLanguage.CUDA,
-        )
-        check = self.compiler.link(
-            [objects[HarnessKind.CHECK], candidate.path], work / "check", wraps=LINK_WRAPS
-        )
-        timing = self.compiler.link(
-            [harness_t, candidate.path, ref_t], work / "timing", wraps=LINK_WRAPS
-        )
-        if not reference.ok:
+            raise
+        if failed is not None:
             shutil.rmtree(work, ignore_errors=True)
-            raise TaskError(f"task {task.name}: the reference does not link: {reference.log}")
-        for linked in (check, timing):
-            if not linked.ok:
-                shutil.rmtree(work, ignore_errors=True)
-                return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(linked.log))
+            return _not_built(failed, code_hash)
         return Built(
             task,
             code_hash,
@@ -220,12 +216,67 @@ class Verifier:
             reference=native_program(work / "reference"),
         )
 
-    def _build_kernel(self, task: Task, source: str, code_hash: str) -> Built | Evaluation:
+    def _link(
+        self, task: Task, objects: dict[str, Path], candidate: Path, work: Path, deadline: Deadline
+    ) -> CompileOutcome | None:
+        """The reference, check and timing programs in ``work``; the failed step, if one did.
+
+        The reference's entry is renamed to a secret token in the timing program, so the
+        candidate can neither call nor replace it. A reference that does not rename or link
+        is the task's fault (``TaskError``) unless the deadline cut it short.
+        """
+        token = "r_" + secrets.token_hex(12)
+        harness_t, ref_t = work / "harness_t.o", work / "reference_t.o"
+        renamed = self.compiler.rename_symbol(
+            objects[HarnessKind.TIMING],
+            REFERENCE_SYMBOL,
+            token,
+            harness_t,
+            only_global=False,
+            deadline=deadline,
+        ) and self.compiler.rename_symbol(
+            objects["task source with bridge"],
+            REFERENCE_SYMBOL,
+            token,
+            ref_t,
+            only_global=True,
+            deadline=deadline,
+        )
+        if not renamed and deadline.expired:
+            return CompileOutcome(False, None, f"{_LATE} while linking", timed_out=True)
+        if not renamed:
+            raise TaskError(f"task {task.name}: objcopy could not rename the reference entry")
+        reference = self.compiler.link(
+            [objects[HarnessKind.REFERENCE], objects["task source"]],
+            work / "reference",
+            cuda=task.language is SourceLanguage.CUDA,
+            deadline=deadline,
+        )
+        if reference.timed_out:
+            return reference
+        if not reference.ok:
+            raise TaskError(f"task {task.name}: the reference does not link: {reference.log}")
+        programs = {
+            "check": [objects[HarnessKind.CHECK], candidate],
+            "timing": [harness_t, candidate, ref_t],
+        }
+        for name, parts in programs.items():
+            linked = self.compiler.link(parts, work / name, wraps=LINK_WRAPS, deadline=deadline)
+            if not linked.ok:
+                return linked
+        return None
+
+    def _build_kernel(
+        self, task: Task, source: str, code_hash: str, deadline: Deadline
+    ) -> Built | Evaluation:
         """The candidate kernel as a module of its own, next to the original kernel's."""
-        candidate = self.compiler.cuda_module(source)
+        candidate = self.compiler.cuda_module(source, deadline=deadline)
         if not candidate.ok or candidate.path is None:
-            return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(candidate.log))
-        reference = self._task_objects(task)[_KERNEL_MODULE]
+            return _not_built(candidate, code_hash)
+        objects = self._task_objects(task, deadline)
+        if objects is None:
+            return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the original compiled")
+        reference = objects[_KERNEL_MODULE]
         work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
         try:
             check, timing, original = kernel_programs(task, candidate.path, reference, work)
@@ -234,8 +285,9 @@ class Verifier:
             return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
         return Built(task, code_hash, work, check, timing, original, timed=_KERNEL_TIMED)
 
-    def _task_objects(self, task: Task) -> dict[str, Path]:
-        """Harness builds and the reference, compiled once per task and session.
+    def _task_objects(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
+        """Harness builds and the reference, compiled once per task and session; ``None``
+        when the deadline stopped them (nothing is kept, a later job compiles them again).
 
         A lock per task keeps concurrent builds of one task's candidates from compiling the
         same five units side by side; the units themselves compile in parallel.
@@ -245,10 +297,13 @@ class Verifier:
             lock = self._task_locks.setdefault(key, threading.Lock())
         with lock:
             if key not in self._objects:
-                self._objects[key] = self._compile_task(task)
+                compiled = self._compile_task(task, deadline)
+                if compiled is None:
+                    return None
+                self._objects[key] = compiled
             return self._objects[key]
 
-    def _compile_task(self, task: Task) -> dict[str, Path]:
+    def _compile_task(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
         compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object
         compile_task = compile_cuda if task.language is SourceLanguage.CUDA else compile_host
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
@@ -265,10 +320,15 @@ class Verifier:
                 "task source with bridge": (compile_task, reference_source(task)),
             }
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
-            futures = {name: pool.submit(fn, source) for name, (fn, source) in units.items()}
+            futures = {
+                name: pool.submit(fn, source, deadline=deadline)
+                for name, (fn, source) in units.items()
+            }
+        outcomes = {name: future.result() for name, future in futures.items()}
+        if any(outcome.timed_out for outcome in outcomes.values()):
+            return None
         paths: dict[str, Path] = {}
-        for name, future in futures.items():
-            outcome = future.result()
+        for name, outcome in outcomes.items():
             if not outcome.ok or outcome.path is None:
                 raise TaskError(
                     f"task {task.name}: the {name} unit does not compile: {outcome.log}"
@@ -278,7 +338,7 @@ class Verifier:
 
     # ---------------------------------------------------------------- run (GPU)
 
-    def run(self, built: Built) -> Evaluation:
+    def run(self, built: Built, *, deadline: Deadline = NO_DEADLINE) -> Evaluation:
         try:
             if self.device is None:
                 return self._not_run(built, "no GPU on this machine: compiled, not run")
@@ -287,13 +347,17 @@ class Verifier:
             if missing is not None:
                 return self._not_run(built, f"{missing}: compiled, not run")
             with self._gpu:
-                return self._run_on_gpu(built)
+                if deadline.expired:
+                    return Evaluation(
+                        Status.TIMEOUT, built.code_hash, f"{_LATE} before this candidate ran"
+                    )
+                return self._run_on_gpu(built, deadline)
         finally:
             shutil.rmtree(built.work, ignore_errors=True)
 
-    def verify(self, task: Task, source: str) -> Evaluation:
-        built = self.build(task, source)
-        return built if isinstance(built, Evaluation) else self.run(built)
+    def verify(self, task: Task, source: str, *, deadline: Deadline = NO_DEADLINE) -> Evaluation:
+        built = self.build(task, source, deadline=deadline)
+        return built if isinstance(built, Evaluation) else self.run(built, deadline=deadline)
 
     def _not_run(self, built: Built, why: str) -> Evaluation:
         return Evaluation(
@@ -305,11 +369,14 @@ class Verifier:
             flags=(why,),
         )
 
-    def _limits_for(self, built: Built, wall_s: float, cases: Sequence[Case]) -> Limits:
+    def _limits_for(
+        self, built: Built, wall_s: float, cases: Sequence[Case], deadline: Deadline
+    ) -> Limits:
+        """Bounds for one run of ``built``; ``wall_s`` cut to what the deadline leaves."""
         biggest = max((a.nbytes for c in cases for a in c.arrays), default=0)
         kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
         return Limits(
-            wall_s=wall_s,
+            wall_s=deadline.cap(wall_s),
             cpu_s=int(wall_s * 2) + 5,
             file_bytes=4 * biggest + (64 << 20),
             output_bytes=self.config.output_bytes,
@@ -318,7 +385,7 @@ class Verifier:
             and (not kernel or bool(self._python_drops)),
         )
 
-    def _probe_python(self, flags: list[str]) -> None:
+    def _probe_python(self, flags: list[str], deadline: Deadline) -> None:
         """Whether the kernel runner's interpreter starts as ``nobody``; checked once.
 
         An interpreter or packages under a private home (``/root/...``) cannot be read once
@@ -328,7 +395,8 @@ class Verifier:
         if self._python_drops is None:
             with tempfile.TemporaryDirectory(prefix="regrapht-python-") as tmp:
                 root = Path(tmp)
-                limits = Limits(wall_s=60.0, drop_privileges=True, isolate_network=False)
+                wall_s = deadline.cap(60.0)
+                limits = Limits(wall_s=wall_s, drop_privileges=True, isolate_network=False)
                 self._python_drops = self._exec(python_probe(), root, limits).ok
         if not self._python_drops and self.config.drop_privileges:
             flags.append(
@@ -345,8 +413,12 @@ class Verifier:
         if program.interpreted:
             allow_traversal(root)
         argv = [*prefix, *program.argv, "."]
-        env = {**_run_environment(root), **program.environment}
+        env = {**self._run_environment(root), **program.environment}
         return self._runner(argv, root, limits, env)
+
+    def _run_environment(self, home: Path) -> dict[str, str]:
+        fixed = {"PATH": "/usr/local/bin:/usr/bin:/bin", "CUDA_CACHE_DISABLE": "1"}
+        return {**self._run_base, **fixed, "HOME": str(home)}
 
     @staticmethod
     def _write_cases(task: Task, root: Path, cases: Sequence[Case], reps: int) -> None:
@@ -355,14 +427,20 @@ class Verifier:
         if task.launch is not None:
             write_plan(root, task, cases)
 
-    def _canary(self, flags: list[str]) -> bool:
+    def _canary(self, flags: list[str], deadline: Deadline) -> bool:
         if not self._suspect:
             return True
+        limits = Limits(
+            wall_s=deadline.cap(60.0),
+            drop_privileges=self.config.drop_privileges,
+            isolate_network=False,
+        )
         probe = run_probe(
             self.compiler,
             self._runner,
-            Limits(wall_s=60.0, drop_privileges=self.config.drop_privileges, isolate_network=False),
-            _run_environment(Path("/tmp")),
+            limits,
+            self._run_environment(Path("/tmp")),
+            deadline=deadline,
         )
         if isinstance(probe, str):
             flags.append(probe)
@@ -371,14 +449,16 @@ class Verifier:
         self._suspect = False
         return True
 
-    def _run_on_gpu(self, built: Built) -> Evaluation:
+    def _run_on_gpu(self, built: Built, deadline: Deadline) -> Evaluation:
         task = built.task
         flags: list[str] = []
-        if not self._canary(flags):
+        if not self._canary(flags, deadline):
+            if deadline.expired:
+                return Evaluation(Status.TIMEOUT, built.code_hash, f"{_LATE} during the canary")
             unusable = self._not_run(built, "the GPU failed its canary check")
             return replace(unusable, flags=(*unusable.flags, *flags))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
-            self._probe_python(flags)
+            self._probe_python(flags, deadline)
         seeds = [secrets.randbits(63) for _ in range(self.config.seeds)]
         plan = [(binding, seed) for seed in seeds for binding in task.correctness_sizes]
         plan.append((task.timing_size, seeds[0]))
@@ -399,14 +479,18 @@ class Verifier:
 
         with tempfile.TemporaryDirectory(prefix="regrapht-run-") as tmp:
             root = Path(tmp)
-            expected = self._correctness(built, cases, root, flags)
+            expected = self._correctness(built, cases, root, flags, deadline)
             if isinstance(expected, _Stop):
                 return result(expected.status, expected.feedback)
             if self.config.sanitizer:
-                sanitized = self._sanitize(built, cases, root / "sanitizer", flags)
+                sanitized = self._sanitize(
+                    built, root / "sanitizer", cases, flags, deadline=deadline
+                )
                 if sanitized is not None:
                     return result(sanitized.status, sanitized.feedback)
-            timed = self._timing(built, cases[-1], expected[-1], root / "timing", flags)
+            timed = self._timing(
+                built, cases[-1], expected[-1], root / "timing", flags, deadline=deadline
+            )
         if isinstance(timed, _Stop):
             return result(timed.status, timed.feedback)
         primary, every = timed
@@ -428,11 +512,16 @@ class Verifier:
         return _Stop(Status.CRASH, f"{what} {outcome.describe()}: {said[-600:]}")
 
     def _correctness(
-        self, built: Built, cases: Sequence[Case], root: Path, flags: list[str]
+        self,
+        built: Built,
+        cases: Sequence[Case],
+        root: Path,
+        flags: list[str],
+        deadline: Deadline,
     ) -> _Stop | list[dict[str, Array]]:
         """Candidate first (twice per case), then the reference, each in its own process."""
         task = built.task
-        limits = self._limits_for(built, self.config.run_timeout_s, cases)
+        limits = self._limits_for(built, self.config.run_timeout_s, cases, deadline)
         if not limits.isolate_network and self.config.isolate_network:
             flags.append("network not isolated: no permission to create a network namespace")
         candidate_root, reference_root = root / "candidate", root / "reference"
@@ -442,6 +531,8 @@ class Verifier:
             return self._stopped(outcome, "the candidate")
         self._write_cases(task, reference_root, cases, reps=1)
         reference = self._exec(built.reference, reference_root, limits)
+        if reference.timed_out and deadline.expired:
+            return _Stop(Status.TIMEOUT, f"{_LATE} while the reference ran")
         if not reference.ok:
             raise TaskError(
                 f"task {task.name}: the reference itself failed ({reference.describe()}): "
@@ -501,8 +592,15 @@ class Verifier:
         return got
 
     def _sanitize(
-        self, built: Built, cases: Sequence[Case], root: Path, flags: list[str]
+        self,
+        built: Built,
+        root: Path,
+        cases: Sequence[Case],
+        flags: list[str],
+        *,
+        deadline: Deadline,
     ) -> _Stop | None:
+        """compute-sanitizer's memcheck and racecheck on the smallest case, in ``root``."""
         tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
         if not Path(tool).exists():
             flags.append("sanitizer skipped: compute-sanitizer not found")
@@ -511,7 +609,7 @@ class Verifier:
         # compute-sanitizer talks to its target over a loopback socket, which is down in a
         # fresh network namespace; this binary already ran isolated in the stages before.
         limits = replace(
-            self._limits_for(built, self.config.run_timeout_s * 10, small),
+            self._limits_for(built, self.config.run_timeout_s * 10, small, deadline),
             isolate_network=False,
         )
         # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
@@ -539,6 +637,8 @@ class Verifier:
         want: dict[str, Array],
         root: Path,
         flags: list[str],
+        *,
+        deadline: Deadline,
     ) -> _Stop | tuple[Timing, tuple[Timing, ...]]:
         """Interleaved timed calls, then the last call of each mode re-checked."""
         task = built.task
@@ -549,9 +649,8 @@ class Verifier:
             f"{self.config.warmups} {self.config.timed_runs} {flush} "
             f"{self.config.host_flush_bytes} {secrets.randbits(63)}\n"
         )
-        outcome = self._exec(
-            built.timing, root, self._limits_for(built, self.config.timing_timeout_s, [case])
-        )
+        limits = self._limits_for(built, self.config.timing_timeout_s, [case], deadline)
+        outcome = self._exec(built.timing, root, limits)
         if not outcome.ok:
             return self._stopped(outcome, "the timed run")
         for tag, mode in built.timed:
@@ -593,7 +692,7 @@ def verify(
     *,
     config: VerifyConfig,
     runner: Runner = run_isolated,
-    query: Query = query_command,
+    query: Query | None = None,
     make_inputs: InputMaker = _default_inputs,
     gate: GateCheck = _default_gate,
 ) -> Evaluation:

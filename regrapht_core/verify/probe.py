@@ -11,6 +11,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.sandbox import Limits, Runner, prepare_private_dir
 
@@ -45,15 +46,20 @@ class DeviceLimits:
 
 
 def run_probe(
-    compiler: Compiler, runner: Runner, limits: Limits, env: dict[str, str]
+    compiler: Compiler,
+    runner: Runner,
+    limits: Limits,
+    env: dict[str, str],
+    *,
+    deadline: Deadline = NO_DEADLINE,
 ) -> DeviceLimits | str:
     """The device's limits, or why the canary failed (a string, for the result's flags)."""
-    obj = compiler.cuda_object(PROBE_SOURCE)
+    obj = compiler.cuda_object(PROBE_SOURCE, deadline=deadline)
     if not obj.ok or obj.path is None:
         return f"canary did not compile: {obj.log}"
     with tempfile.TemporaryDirectory(prefix="regrapht-canary-") as tmp:
         work = Path(tmp)
-        linked = compiler.link([obj.path], work / "canary")
+        linked = compiler.link([obj.path], work / "canary", deadline=deadline)
         if not linked.ok:
             return f"canary did not link: {linked.log}"
         prepare_private_dir(work)

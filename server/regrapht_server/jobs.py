@@ -14,17 +14,15 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import os
 import threading
-from collections.abc import Callable, Iterable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from regrapht_core.contracts.task import Task
-from regrapht_core.verify.device import Query, query_command
-from regrapht_server.settings import Settings, environment, job_settings
+from regrapht_server.settings import Settings, job_settings
 
 if TYPE_CHECKING:
     from regrapht_core.contracts.proposal import SearchProgress
@@ -59,43 +57,17 @@ class Job:
     cancel: threading.Event = field(default_factory=threading.Event)
 
 
-def _device_query(index: int | None) -> Query:
-    """``nvidia-smi`` ignores ``CUDA_VISIBLE_DEVICES``: ask it about the chosen GPU, so the
-    device named in a result is the one that ran it."""
-    if index is None:
-        return query_command
-
-    def query(argv: Sequence[str]) -> str | None:
-        if argv and argv[0] == "nvidia-smi":
-            argv = [argv[0], f"--id={index}", *argv[1:]]
-        return query_command(argv)
-
-    return query
-
-
 class Engine:
-    def __init__(
-        self,
-        build: Callable[[Settings], Runner] | None = None,
-        *,
-        environ: MutableMapping[str, str] = os.environ,
-    ) -> None:
+    def __init__(self, build: Callable[[Settings], Runner] | None = None) -> None:
         self.settings = Settings()
         """Replaced whole on a settings change; read when the next job starts."""
         self._build = build or self._build_optimizer
-        self._environ = environ
-        self._base_environ = dict(environ)
         self._runner: Runner | None = None
         self._built_for: Settings | None = None
         self._gpu = asyncio.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="regrapht-job")
         self._jobs: dict[str, Job] = {}
         self._ids = itertools.count(1)
-
-    @property
-    def base_environ(self) -> dict[str, str]:
-        """The environment the server started with, before any setting changed it."""
-        return dict(self._base_environ)
 
     @property
     def busy(self) -> bool:
@@ -105,13 +77,18 @@ class Engine:
         """Whether a job on this function is queued or running."""
         return any(job.uri == uri and job.function == function for job in self._jobs.values())
 
-    def start(self, uri: str, function: str) -> Job | None:
-        """A new job, or ``None`` while one on the same function is queued or running."""
+    def start(self, uri: str, function: str, job_id: str | None = None) -> Job | None:
+        """A new job, or ``None`` while one on the same function is queued or running.
+        ``job_id``: the client's name for it (the server checked it); else regrapht-job-N."""
         if self.has_job(uri, function):
             return None
-        job = Job(f"regrapht-job-{next(self._ids)}", uri, function)
+        job = Job(job_id or f"regrapht-job-{next(self._ids)}", uri, function)
         self._jobs[job.id] = job
         return job
+
+    def known(self, job_id: str) -> bool:
+        """Whether a job with this id is queued or running."""
+        return job_id in self._jobs
 
     def finish(self, job: Job) -> None:
         self._jobs.pop(job.id, None)
@@ -167,16 +144,13 @@ class Engine:
             self._built_for = settings
         return self._runner
 
-    def _build_optimizer(self, settings: Settings) -> Runner:
-        for key in ("PATH", "CUDA_VISIBLE_DEVICES"):
-            self._environ.pop(key, None)
-        self._environ.update(environment(settings, self._base_environ))
+    @staticmethod
+    def _build_optimizer(settings: Settings) -> Runner:
+        """The nvcc path and GPU index travel in the job's settings to the verifier, which
+        builds its child processes' environments from them; the server's is left alone."""
         # The engine's heavy parts (networkx, numpy, the verifier) load with the first job,
         # not while the editor waits for the server to start.
         from regrapht_core.optimize.session import Optimizer
-        from regrapht_core.verify.pipeline import Verifier
 
-        job = job_settings(settings)
-        verifier = Verifier(job.verify, query=_device_query(settings.gpu_index))
         log.info("optimizer for %s", settings)
-        return Optimizer(job, verifier=verifier)
+        return Optimizer(job_settings(settings))

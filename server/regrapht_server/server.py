@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -28,11 +28,11 @@ from pygls.workspace import TextDocument
 from regrapht_core import api
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
-from regrapht_server import checks, edits
+from regrapht_server import edits
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.positions import to_core, to_range
 from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
-from regrapht_server.settings import SECTION, parse_settings
+from regrapht_server.settings import SECTION, job_settings, parse_settings
 
 if TYPE_CHECKING:
     from regrapht_core.api import OptimizeOutcome
@@ -102,25 +102,6 @@ def _version() -> str:
         return version("regrapht")
     except PackageNotFoundError:  # a checkout run without installing
         return "0+unknown"
-
-
-def _known(engine: Engine, job_id: str) -> bool:
-    """Whether a job with this id is queued or running.
-
-    Stands in for an ``Engine`` method that jobs.py does not have yet."""
-    return job_id in engine._jobs
-
-
-def _start(engine: Engine, uri: str, function: str, job_id: str | None) -> Job | None:
-    """``engine.start``, with the client's id for the job when it named one.
-
-    Stands in for ``Engine.start(uri, function, job_id)``, which jobs.py does not have yet:
-    the job the engine just made is renamed, and re-filed under its new id."""
-    job = engine.start(uri, function)
-    if job is not None and job_id is not None:
-        engine._jobs[job_id] = engine._jobs.pop(job.id)
-        job.id = job_id
-    return job
 
 
 _ANSWERED = object()
@@ -262,7 +243,7 @@ class ReGraphTServer(LanguageServer):
             warning = types.DiagnosticSeverity.Warning
             self.add_finding(target.uri, parsed, region, str(err), warning)
             return Status.NOT_A_TASK, None
-        job = _start(self.engine, target.uri, region.name, target.job)
+        job = self.engine.start(target.uri, region.name, target.job)
         if job is None:
             self.show(
                 types.MessageType.Warning,
@@ -514,7 +495,7 @@ async def optimize(ls: ReGraphTServer, target: OptimizeTarget) -> dict[str, str 
     ``job`` id in the argument must be new (it names the job's progress)."""
     if target.job is not None:
         problem = job_id_problem(target.job)
-        if problem is None and _known(ls.engine, target.job):
+        if problem is None and ls.engine.known(target.job):
             problem = f"job {target.job!r} is already running"
         if problem is not None:
             raise JsonRpcInvalidParams(f"{OPTIMIZE}: {problem}")
@@ -536,20 +517,28 @@ async def check(ls: ReGraphTServer, *options: Any) -> dict[str, Any]:
     settings; ``{"answer": false}`` skips loading the model. ``text`` is Markdown."""
     answer = not (options and isinstance(options[0], dict) and options[0].get("answer") is False)
     settings = ls.engine.settings
-    loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(
-        None, lambda: checks.check_setup(settings, ls.engine.base_environ, answer=answer)
-    )
+
+    def run() -> dict[str, Any]:
+        from regrapht_core.checkup import check_setup  # heavy: loads off the event loop
+
+        job = job_settings(replace(settings, use_model=True))  # names the model even when off
+        return check_setup(job, answer=answer, model_used=settings.use_model).as_json()
+
+    return await asyncio.get_running_loop().run_in_executor(None, run)
 
 
 @server.command(GRAPH)
 async def graph(ls: ReGraphTServer, *_: Any) -> dict[str, Any]:
     """The snapshot's techniques and transitions (example counts, best speedup)."""
     settings = ls.engine.settings
+
+    def run() -> dict[str, Any]:
+        from regrapht_core.checkup import graph_summary  # heavy: loads off the event loop
+
+        return graph_summary(job_settings(settings).snapshot)
+
     try:
-        return await asyncio.get_running_loop().run_in_executor(
-            None, checks.graph_summary, settings
-        )
+        return await asyncio.get_running_loop().run_in_executor(None, run)
     except ReGraphTError as err:
         raise JsonRpcException(f"{err} (setting {SECTION}.snapshotPath)") from err
 

@@ -8,21 +8,18 @@ naming the setting, so the user can fix it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regrapht_core.model.settings import ModelSettings
-from regrapht_core.model.settings import ServerSettings as ModelServerSettings
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 
 if TYPE_CHECKING:
     from regrapht_core.optimize.session import JobSettings
 
-__all__ = ["SECTION", "Settings", "environment", "job_settings", "parse_settings"]
+__all__ = ["SECTION", "Settings", "job_settings", "parse_settings"]
 
 SECTION = "regrapht"
 
@@ -144,41 +141,21 @@ def parse_settings(raw: object) -> tuple[Settings, list[str]]:
 
 
 def job_settings(settings: Settings) -> JobSettings:
+    """What the next job uses; rewriters stay on without a model, so a job can always run."""
     from regrapht_core.optimize.session import JobSettings  # heavy: loads with the first job
 
-    return JobSettings(
-        search=SearchConfig(
-            budget=settings.budget,
-            depth_cap=settings.depth_cap,
-            time_limit_s=settings.time_limit_seconds,
-        ),
-        model=ModelSettings(
-            model=settings.model or None,
-            server=ModelServerSettings(
-                model=settings.model_server_model, allow_remote=settings.allow_remote
-            ),
-        )
-        if settings.use_model
-        else None,
-        verify=VerifyConfig(
-            compile_timeout_s=settings.compile_timeout_seconds,
-            run_timeout_s=settings.run_timeout_seconds,
-        ),
+    return JobSettings.from_options(
+        budget=settings.budget,
+        depth_cap=settings.depth_cap,
+        time_limit_s=settings.time_limit_seconds,
+        model=settings.model,
+        server_model=settings.model_server_model,
+        allow_remote=settings.allow_remote,
+        use_model=settings.use_model,
+        nvcc=Path(settings.nvcc_path) if settings.nvcc_path else None,
+        gpu_index=settings.gpu_index,
+        compile_timeout_s=settings.compile_timeout_seconds,
+        run_timeout_s=settings.run_timeout_seconds,
         snapshot=Path(settings.snapshot_path).expanduser() if settings.snapshot_path else None,
         rewriters=settings.rewriters or not settings.use_model,
     )
-
-
-def environment(settings: Settings, base: Mapping[str, str]) -> dict[str, str]:
-    """``PATH`` and ``CUDA_VISIBLE_DEVICES`` for the verifier's child processes.
-
-    The core reads both from the server's environment (it has no settings for them), so
-    the server sets them there before it builds the optimizer; ``base`` is the environment
-    the server started with, so clearing a setting restores it.
-    """
-    env = {key: base[key] for key in ("PATH", "CUDA_VISIBLE_DEVICES") if key in base}
-    if settings.nvcc_path:
-        env["PATH"] = os.pathsep.join(p for p in (settings.nvcc_path, env.get("PATH")) if p)
-    if settings.gpu_index is not None:
-        env["CUDA_VISIBLE_DEVICES"] = str(settings.gpu_index)
-    return env

@@ -6,7 +6,7 @@ import asyncio
 import os
 import shutil
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -160,30 +160,19 @@ async def test_a_failure_reaches_the_caller_and_the_engine_carries_on() -> None:
     engine.close()
 
 
-async def test_the_real_optimizer_gets_the_gpu_and_nvcc_through_the_environment(
+async def test_the_real_optimizer_gets_the_gpu_and_nvcc_as_settings_not_environment(
     tmp_path: Path,
 ) -> None:
     (tmp_path / "nvcc").symlink_to(shutil.which("nvcc") or "nvcc")
-    environ = {"PATH": os.environ["PATH"], "HOME": "/root"}
-    engine = Engine(environ=environ)
+    before = dict(os.environ)
+    engine = Engine()
     engine.settings = Settings(gpu_index=1, nvcc_path=str(tmp_path))
     optimizer = engine._current()
     assert isinstance(optimizer, Optimizer)
-    assert environ["CUDA_VISIBLE_DEVICES"] == "1"
-    assert environ["PATH"].startswith(f"{tmp_path}{os.pathsep}")
+    verify = optimizer.settings.verify
+    assert (verify.nvcc_path, verify.gpu_index) == (tmp_path / "nvcc", 1)
+    assert optimizer.verifier.compiler.environment["PATH"].startswith(f"{tmp_path}{os.pathsep}")
+    assert dict(os.environ) == before
     engine.settings = Settings()
     assert engine._current() is not optimizer
-    assert environ == {"PATH": os.environ["PATH"], "HOME": "/root"}
     engine.close()
-
-
-def test_the_chosen_gpu_is_the_one_nvidia_smi_describes(monkeypatch: pytest.MonkeyPatch) -> None:
-    asked: list[Sequence[str]] = []
-    monkeypatch.setattr(jobs, "query_command", lambda argv: asked.append(argv) or None)
-    jobs._device_query(2)(["nvidia-smi", "--query-gpu=name", "--format=csv"])
-    jobs._device_query(2)(["nvcc", "--version"])
-    assert asked == [
-        ["nvidia-smi", "--id=2", "--query-gpu=name", "--format=csv"],
-        ["nvcc", "--version"],
-    ]
-    assert jobs._device_query(None) is jobs.query_command

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from pathlib import Path
 
 import pytest
-from regrapht_server.settings import Settings, environment, job_settings, parse_settings
+from regrapht_server.settings import Settings, job_settings, parse_settings
 
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
@@ -120,13 +119,10 @@ def test_nvcc_must_be_named_nvcc(tmp_path: Path) -> None:
     assert parse_settings({"nvccPath": str(tmp_path)})[0].nvcc_path == str(tmp_path)
 
 
-def test_the_environment_adds_to_what_the_server_started_with() -> None:
-    base = {"PATH": "/usr/bin", "HOME": "/root"}
-    assert environment(Settings(), base) == {"PATH": "/usr/bin"}
-    changed = environment(Settings(nvcc_path="/opt/cuda/bin", gpu_index=2), base)
-    assert changed == {"PATH": f"/opt/cuda/bin{os.pathsep}/usr/bin", "CUDA_VISIBLE_DEVICES": "2"}
-    chosen = {"PATH": "/usr/bin", "CUDA_VISIBLE_DEVICES": "3"}
-    assert environment(Settings(), chosen) == chosen
+def test_the_nvcc_folder_and_the_gpu_reach_the_verifier_as_settings(tmp_path: Path) -> None:
+    verify = job_settings(Settings(nvcc_path=str(tmp_path), gpu_index=2)).verify
+    assert (verify.nvcc_path, verify.gpu_index) == (tmp_path / "nvcc", 2)
+    assert job_settings(Settings()).verify.nvcc == "nvcc"
 
 
 def test_every_setting_is_documented_once() -> None:

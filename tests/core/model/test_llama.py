@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.errors import ModelError
 from regrapht_core.model.llama import LlamaCppModel
-from regrapht_core.model.protocol import ChatMessage, FinishReason
+from regrapht_core.model.protocol import ChatMessage, FinishReason, Sampling
 from regrapht_core.model.settings import LlamaSettings
 
 ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays.")]
@@ -20,10 +21,8 @@ ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays.")]
 
 def test_seeded_generation_is_repeatable_and_streams(small_model: LlamaCppModel) -> None:
     pieces: list[str] = []
-    first = small_model.generate(
-        ASK, max_tokens=16, temperature=0.8, seed=7, on_token=pieces.append
-    )
-    again = small_model.generate(ASK, max_tokens=16, temperature=0.8, seed=7)
+    first = small_model.generate(ASK, Sampling(16, temperature=0.8, seed=7), on_token=pieces.append)
+    again = small_model.generate(ASK, Sampling(16, temperature=0.8, seed=7))
     assert first.text.strip()
     assert first.text == again.text
     assert "".join(pieces) == first.text
@@ -34,9 +33,9 @@ def test_seeded_generation_is_repeatable_and_streams(small_model: LlamaCppModel)
 
 
 def test_stop_sequence_ends_the_answer(small_model: LlamaCppModel) -> None:
-    free = small_model.generate(ASK, max_tokens=12, seed=1)
+    free = small_model.generate(ASK, Sampling(12, seed=1))
     assert "#include" in free.text  # what this model says first; the stop must cut it
-    done = small_model.generate(ASK, max_tokens=12, seed=1, stop=["#include"])
+    done = small_model.generate(ASK, Sampling(12, seed=1, stop=("#include",)))
     assert done.finish_reason is FinishReason.STOP
     assert "#include" not in done.text
     assert free.text.startswith(done.text)
@@ -65,7 +64,7 @@ def test_cancellation_stops_generation_within_a_second(small_model: LlamaCppMode
 
     canceller = threading.Thread(target=cancel_soon)
     canceller.start()
-    done = small_model.generate(ASK, max_tokens=2000, seed=3, on_token=on_token, cancel=cancel)
+    done = small_model.generate(ASK, Sampling(2000, seed=3), on_token=on_token, cancel=cancel)
     returned_at = time.monotonic()
     canceller.join()
     assert done.finish_reason is FinishReason.CANCELLED
@@ -79,26 +78,26 @@ def test_cancellation_interrupts_reading_a_long_prompt(small_model: LlamaCppMode
     timer = threading.Timer(0.2, cancel.set)
     started = time.monotonic()
     timer.start()
-    done = small_model.generate(long_prompt, max_tokens=8, cancel=cancel)
+    done = small_model.generate(long_prompt, Sampling(8), cancel=cancel)
     elapsed = time.monotonic() - started
     timer.join()
     assert done.finish_reason is FinishReason.CANCELLED
     assert done.tokens == 0
     assert elapsed < 1.2
-    after = small_model.generate(ASK, max_tokens=4, seed=0)  # the context is still usable
+    after = small_model.generate(ASK, Sampling(4, seed=0))  # the context is still usable
     assert after.tokens == 4
 
 
 def test_already_cancelled_returns_at_once(small_model: LlamaCppModel) -> None:
     cancel = threading.Event()
     cancel.set()
-    done = small_model.generate(ASK, max_tokens=100, cancel=cancel)
+    done = small_model.generate(ASK, Sampling(100), cancel=cancel)
     assert done.finish_reason is FinishReason.CANCELLED
     assert done.text == ""
 
 
-def test_time_limit_ends_generation_as_a_value(small_model: LlamaCppModel) -> None:
-    done = small_model.generate(ASK, max_tokens=2000, seed=3, time_limit_s=0.3)
+def test_the_deadline_ends_generation_as_a_value(small_model: LlamaCppModel) -> None:
+    done = small_model.generate(ASK, Sampling(2000, seed=3), deadline=Deadline.after(0.3))
     assert done.finish_reason is FinishReason.TIMEOUT
     assert done.total_s < 5.0
 
@@ -106,14 +105,14 @@ def test_time_limit_ends_generation_as_a_value(small_model: LlamaCppModel) -> No
 def test_prompt_longer_than_the_context_names_the_setting(small_model: LlamaCppModel) -> None:
     huge = [ChatMessage("user", "float x = 1.0f; " * 2000)]
     with pytest.raises(ModelError, match="n_ctx"):
-        small_model.generate(huge, max_tokens=8)
+        small_model.generate(huge, Sampling(8))
 
 
 def test_nothing_is_written_to_stdout(
     embedded_gguf: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     model = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=512, n_threads=2))
-    model.generate(ASK, max_tokens=4, seed=0)
+    model.generate(ASK, Sampling(4, seed=0))
     assert capfd.readouterr().out == ""
 
 

@@ -11,8 +11,9 @@ from typing import ClassVar
 
 import pytest
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.errors import ModelError
-from regrapht_core.model.protocol import ChatMessage, FinishReason
+from regrapht_core.model.protocol import ChatMessage, FinishReason, Sampling
 from regrapht_core.model.server import OpenAIServerModel, check_local, normalise_base_url
 from regrapht_core.model.settings import ServerSettings
 
@@ -23,8 +24,8 @@ def test_streams_a_seeded_answer_from_a_real_server(llama_server: str) -> None:
     model = OpenAIServerModel.connect(llama_server, ServerSettings())
     assert model.name == f"smollm2 @ {llama_server}"
     pieces: list[str] = []
-    done = model.generate(ASK, max_tokens=16, seed=5, temperature=0.7, on_token=pieces.append)
-    again = model.generate(ASK, max_tokens=16, seed=5, temperature=0.7)
+    done = model.generate(ASK, Sampling(16, temperature=0.7, seed=5), on_token=pieces.append)
+    again = model.generate(ASK, Sampling(16, temperature=0.7, seed=5))
     assert done.text.strip()
     assert done.text == again.text
     assert "".join(pieces) == done.text
@@ -35,7 +36,7 @@ def test_streams_a_seeded_answer_from_a_real_server(llama_server: str) -> None:
 def test_base_url_without_path_gets_v1(llama_server: str) -> None:
     root = llama_server.removesuffix("/v1")
     model = OpenAIServerModel.connect(root, ServerSettings(model="smollm2"))
-    assert model.generate(ASK, max_tokens=2).tokens > 0
+    assert model.generate(ASK, Sampling(2)).tokens > 0
 
 
 def test_unknown_model_name_lists_what_the_server_has(llama_server: str) -> None:
@@ -58,7 +59,7 @@ def test_cancellation_stops_a_streamed_answer_within_a_second(llama_server: str)
     canceller = threading.Thread(target=cancel_soon)
     canceller.start()
     done = model.generate(
-        ASK, max_tokens=1500, seed=3, on_token=lambda _: first.set(), cancel=cancel
+        ASK, Sampling(1500, seed=3), on_token=lambda _: first.set(), cancel=cancel
     )
     returned_at = time.monotonic()
     canceller.join()
@@ -68,7 +69,7 @@ def test_cancellation_stops_a_streamed_answer_within_a_second(llama_server: str)
 
 def test_time_limit_is_a_value(llama_server: str) -> None:
     model = OpenAIServerModel.connect(llama_server, ServerSettings())
-    done = model.generate(ASK, max_tokens=1500, seed=3, time_limit_s=0.5)
+    done = model.generate(ASK, Sampling(1500, seed=3), deadline=Deadline.after(0.5))
     assert done.finish_reason is FinishReason.TIMEOUT
 
 
@@ -160,7 +161,7 @@ def test_busy_server_is_retried_with_back_off(scripted: str) -> None:
     ]
     delays: list[float] = []
     model = OpenAIServerModel(scripted, "m", ServerSettings(backoff_s=0.1), sleep=delays.append)
-    done = model.generate(ASK, max_tokens=8)
+    done = model.generate(ASK, Sampling(8))
     assert done.text == "__global__ void"
     assert done.finish_reason is FinishReason.STOP
     assert delays == [0.1, 0.2]
@@ -174,15 +175,15 @@ def test_error_event_and_garbage_are_model_errors(scripted: str) -> None:
     ]
     model = OpenAIServerModel(scripted, "m", ServerSettings())
     with pytest.raises(ModelError, match="out of memory"):
-        model.generate(ASK, max_tokens=8)
+        model.generate(ASK, Sampling(8))
     with pytest.raises(ModelError, match="malformed"):
-        model.generate(ASK, max_tokens=8)
+        model.generate(ASK, Sampling(8))
     with pytest.raises(ModelError, match="closed the stream mid-answer"):
-        model.generate(ASK, max_tokens=8)
+        model.generate(ASK, Sampling(8))
 
 
 def test_client_errors_are_not_retried(scripted: str) -> None:
     _Scripted.script = [(400, b'{"error": "bad request"}')]
     model = OpenAIServerModel(scripted, "m", ServerSettings())
     with pytest.raises(ModelError, match="HTTP 400"):
-        model.generate(ASK, max_tokens=8)
+        model.generate(ASK, Sampling(8))

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
-from regrapht_core.contracts.proposal import Candidate, SearchResult, StepRecord
-from regrapht_core.contracts.task import TimingMode
-from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.contracts.proposal import (
+    Candidate,
+    Proposal,
+    ProposeRequest,
+    SearchResult,
+    StepRecord,
+)
+from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
+from regrapht_core.search.config import SearchConfig
 from tests.core.search.test_mcgs import TASK
 
 H100 = DeviceInfo("NVIDIA H100 80GB HBM3", "580.95", "13.0", "sm_90")
@@ -77,3 +87,44 @@ def test_the_failure_summary_counts_statuses_and_quotes_the_first_problem() -> N
     ]
     summary = outcome(failures, gpu=True).failure_summary()
     assert summary == "2 compile_error, 1 wrong_output; first problem: error: x undeclared"
+
+
+class RecordingVerifier:
+    """Fails every build, remembering the deadline it was given."""
+
+    device = None
+
+    def __init__(self) -> None:
+        self.deadlines: list[Deadline] = []
+
+    def build(self, task: Task, code: str, *, deadline: Deadline) -> Evaluation:
+        self.deadlines.append(deadline)
+        return Evaluation(Status.COMPILE_ERROR, code, "error: no")
+
+
+class Line:
+    def successors(self, node: str) -> Sequence[str]:
+        return ["parallelization"] if node == "sequential" else []
+
+
+def test_one_deadline_from_the_time_limit_reaches_the_proposer_and_the_verifier() -> None:
+    verifier = RecordingVerifier()
+    asked: list[ProposeRequest] = []
+
+    def propose(request: ProposeRequest) -> Proposal:
+        asked.append(request)
+        return Proposal(f"// attempt {len(asked)}\n{request.code}")
+
+    config = SearchConfig(budget=4, time_limit_s=600.0)
+    optimize_task(
+        TASK,
+        Line(),
+        propose_fn=propose,
+        verifier=verifier,
+        config=config,
+        model="m",  # type: ignore[arg-type]
+    )
+    deadlines = {id(r.deadline) for r in asked} | {id(d) for d in verifier.deadlines}
+    assert len(asked) == len(verifier.deadlines) == 2 and len(deadlines) == 1
+    remaining = verifier.deadlines[0].remaining()
+    assert remaining is not None and 590.0 < remaining <= 600.0

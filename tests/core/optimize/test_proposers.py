@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import Task
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
-from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, TokenSink
+from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling, TokenSink
 from regrapht_core.optimize.proposers import (
     HoleProposer,
     ModelProposer,
@@ -35,6 +37,7 @@ class ScriptedModel:
     finish: FinishReason = FinishReason.STOP
     prompts: list[str] = field(default_factory=list)
     seeds: list[int | None] = field(default_factory=list)
+    deadlines: list[Deadline] = field(default_factory=list)
 
     @property
     def name(self) -> str:
@@ -50,17 +53,15 @@ class ScriptedModel:
     def generate(
         self,
         messages: Sequence[ChatMessage],
+        sampling: Sampling,
         *,
-        max_tokens: int,
-        temperature: float = 0.0,
-        seed: int | None = None,
-        stop: Sequence[str] = (),
         on_token: TokenSink | None = None,
         cancel: threading.Event | None = None,
-        time_limit_s: float | None = None,
+        deadline: Deadline = NO_DEADLINE,
     ) -> Completion:
         self.prompts.append(messages[-1].content)
-        self.seeds.append(seed)
+        self.seeds.append(sampling.seed)
+        self.deadlines.append(deadline)
         return Completion(self.answer, self.finish, 10, 0.01, 0.1)
 
 
@@ -120,6 +121,15 @@ def test_cancelled_generation_is_a_refusal() -> None:
     model = ScriptedModel("```cuda\n__global__", finish=FinishReason.CANCELLED)
     proposal = ModelProposer(model, graph_with_example())(request())
     assert proposal.code is None and "cancelled" in proposal.message
+
+
+def test_the_generation_ends_at_the_jobs_deadline_not_a_fixed_limit() -> None:
+    model = ScriptedModel("", finish=FinishReason.TIMEOUT)
+    deadline = Deadline.after(42.0, clock=lambda: 0.0)
+    asked = dataclasses.replace(request(), deadline=deadline)
+    proposal = ModelProposer(model, graph_with_example())(asked)
+    assert model.deadlines == [deadline]
+    assert proposal.code is None and proposal.message == "generation timeout"
 
 
 def test_first_of_takes_the_first_proposer_with_code() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
-from regrapht_core.search.baselines import ONE_SHOT_TECHNIQUE, run_random_walks, run_sampling
+from regrapht_core.contracts.techniques import CUDA_PORT
+from regrapht_core.search.baselines import run_random_walks, run_sampling
 from regrapht_core.search.config import SearchConfig
 from tests.core.search.test_mcgs import TASK, Graph, Verifier, propose, techniques
 
@@ -58,11 +59,11 @@ def test_sampling_asks_for_one_shot_ports_of_the_sequential_code_within_the_budg
         TASK,
         Graph({}),
         propose_fn=port,
-        evaluate_fn=Verifier({(f"{ONE_SHOT_TECHNIQUE} 2",): 5.0}),
+        evaluate_fn=Verifier({(f"{CUDA_PORT} 2",): 5.0}),
         config=SearchConfig(budget=4, retry_with_feedback=False),
         rng=random.Random(0),
     )
     assert len(result.candidates) == 4 and result.stop_reason == "budget"
     assert {r.code for r in asked} == {TASK.source}
-    assert {r.technique for r in asked} == {ONE_SHOT_TECHNIQUE}
+    assert {r.technique for r in asked} == {CUDA_PORT}
     assert result.best is not None and result.best.result.speedup == 5.0

@@ -13,8 +13,9 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
-from regrapht_core.contracts.proposal import Proposal, ProposeRequest, SearchProgress
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest, SearchProgress, StopReason
 from regrapht_core.contracts.task import (
     ArgSpec,
     LaunchSpec,
@@ -91,7 +92,7 @@ def search(
         rng=random.Random(seed),
         progress_fn=progress.append,
         cancel=None,
-        clock=lambda: 0.0,
+        deadline=None,
     )
     state.run()
     return state, progress
@@ -166,7 +167,7 @@ def test_p_ucb_prefers_the_better_child_after_the_first_visits() -> None:
     # and both children close as depth-capped leaves: exactly two evaluations.
     assert sorted(verifier.calls) == [("A",), ("B",)]
     assert stats(state) == (2, round((3.0 + 1.2) / 2, 6))
-    assert state.result("x").stop_reason == "x"
+    assert state.result(StopReason.BUDGET).stop_reason == "budget"
 
 
 def test_identical_code_is_one_state_and_is_verified_once() -> None:
@@ -285,11 +286,31 @@ def test_time_limit_stops_between_candidates_and_keeps_the_best_so_far() -> None
         evaluate_fn=slow,
         config=SearchConfig(budget=100, depth_cap=40, rollout_epsilon=0.0, time_limit_s=25.0),
         rng=random.Random(0),
-        clock=lambda: now[0],
+        deadline=Deadline.after(25.0, clock=lambda: now[0]),
     )
     assert result.stop_reason == "time limit" and not result.cancelled
     assert len(result.candidates) == 3
     assert result.best is not None and result.best.result.speedup == 3.0
+
+
+def test_the_deadline_goes_with_every_request_to_the_proposer() -> None:
+    deadline = Deadline.after(60.0, clock=lambda: 0.0)
+    seen: list[Deadline] = []
+
+    def remember(request: ProposeRequest) -> Proposal:
+        seen.append(request.deadline)
+        return propose(request)
+
+    run_search(
+        TASK,
+        Graph({"sequential": ["A"], "A": []}),
+        propose_fn=remember,
+        evaluate_fn=Verifier({("A",): 2.0}),
+        config=SearchConfig(budget=3),
+        rng=random.Random(0),
+        deadline=deadline,
+    )
+    assert seen and all(given is deadline for given in seen)
 
 
 def test_without_gpu_nothing_is_best_but_the_deepest_compiled_candidate_is_kept() -> None:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.harness import HarnessKind, harness_source, reference_source
+from regrapht_core.verify.sandbox import Limits, RunOutcome
 from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SAXPY_CUDA, SUM, VECTOR_INT
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
@@ -62,3 +65,24 @@ def test_every_harness_build_compiles(compiler: Compiler, task: Task) -> None:
         outcome = build(source)
         assert outcome.ok, f"{kind}: {outcome.log}"
     assert compiler.host_object(reference_source(task)).ok
+
+
+def test_the_deadline_caps_the_compile_timeout_and_stops_a_late_compile(tmp_path: Path) -> None:
+    now = [0.0]
+    deadline = Deadline.after(5.0, clock=lambda: now[0])
+    given: list[Limits] = []
+
+    def runner(
+        argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]
+    ) -> RunOutcome:
+        given.append(limits)
+        return RunOutcome(None, "", "", limits.wall_s, timed_out=True)
+
+    capped = Compiler(tmp_path, "sm_90", timeout_s=120.0, runner=runner)
+    cut = capped.cuda_object("// 1\n", deadline=deadline)
+    assert [limits.wall_s for limits in given] == [5.0]
+    assert cut.timed_out and not cut.ok
+    now[0] = 5.0
+    late = capped.cuda_object("// 2\n", deadline=deadline)
+    assert len(given) == 1, "nothing runs once the deadline has passed"
+    assert late.timed_out and "time limit" in late.log

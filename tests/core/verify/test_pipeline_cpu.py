@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from regrapht_core.contracts.evaluation import DeviceInfo, Status
+from regrapht_core.contracts.deadline import Deadline
+from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status
 from regrapht_core.contracts.task import Task
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.verify.cases import build_case, read_hashes, read_outputs, write_cases
@@ -189,3 +190,17 @@ def test_a_kernel_is_not_run_where_pycuda_is_missing(cache: Path) -> None:
     result = Verifier(VerifyConfig(cache_dir=cache), device=device).verify(SAXPY_KERNEL, KERNEL)
     assert result.status is Status.NOT_RUN
     assert "pycuda" in result.feedback and result.reward is None
+
+
+def test_a_candidate_the_deadline_cuts_is_a_timeout_value(cache: Path) -> None:
+    now = [0.0]
+    deadline = Deadline.after(60.0, clock=lambda: now[0])
+    device = DeviceInfo("NVIDIA H100 80GB HBM3", "580.95", "13.0", "sm_90")
+    verifier = Verifier(VerifyConfig(cache_dir=cache), device=device)
+    built = verifier.build(SAXPY, SAXPY_CUDA, deadline=deadline)
+    assert not isinstance(built, Evaluation), built
+    now[0] = 60.0  # the GPU was busy until the job's limit
+    late = verifier.run(built, deadline=deadline)
+    assert late.status is Status.TIMEOUT and "time limit" in late.feedback
+    never = verifier.verify(SAXPY, SAXPY_CUDA + "\n// other\n", deadline=deadline)
+    assert never.status is Status.TIMEOUT and "before this candidate was built" in never.feedback

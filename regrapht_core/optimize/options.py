@@ -1,0 +1,84 @@
+"""The command-line options of a job, written once for ``regrapht optimize`` and ``bench``.
+
+``job_options`` adds the options to a click command and hands the command one
+:class:`JobSettings` (argument ``job``) built by ``JobSettings.from_options``, the same
+constructor the language server uses, so a setting means the same everywhere.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from regrapht_core.optimize.session import JobSettings
+
+__all__ = ["job_options"]
+
+_Command = Callable[..., None]
+
+
+def _options(budget: int) -> list[Callable[[_Command], _Command]]:
+    defaults = JobSettings.from_options()
+    return [
+        click.option(
+            "--budget", type=click.IntRange(min=1), default=budget, show_default=True,
+            help="Candidates to evaluate.",
+        ),
+        click.option(
+            "--depth-cap", type=click.IntRange(min=1), default=defaults.search.depth_cap,
+            show_default=True,
+        ),
+        click.option(
+            "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True),
+            help="Seconds; the job ends within seconds of it (model steps and verifier "
+            "timeouts are cut) and keeps the best so far.",
+        ),
+        click.option(
+            "--model", help="GGUF path, embedded model name or local server URL.",
+        ),
+        click.option("--server-model", default="", help="Model name on the server (or first)."),
+        click.option("--allow-remote", is_flag=True, help="Accept a model server off loopback."),
+        click.option("--no-model", is_flag=True, help="Use no language model: rewriters only."),
+        click.option(
+            "--rewriters/--no-rewriters", default=True, show_default=True,
+            help="Let deterministic rewriters apply the techniques they can (off: model only).",
+        ),
+        click.option(
+            "--nvcc", type=click.Path(path_type=Path, exists=True),
+            help="The nvcc to compile with, or its folder (default: nvcc on PATH).",
+        ),
+        click.option(
+            "--gpu", "gpu_index", type=click.IntRange(min=0),
+            help="Index of the GPU that runs candidates (default: the first visible).",
+        ),
+        click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False)),
+        click.option("--seed", type=int, default=0, show_default=True),
+    ]  # fmt: skip
+
+
+_NAMES = (
+    "budget", "depth_cap", "time_limit_s", "model", "server_model", "allow_remote",
+    "rewriters", "nvcc", "gpu_index", "snapshot", "seed",
+)  # fmt: skip
+
+
+def job_options(*, budget: int) -> Callable[[_Command], _Command]:
+    """Decorate a click command function taking ``job: JobSettings`` (and its own options)."""
+
+    def decorate(command: _Command) -> _Command:
+        @functools.wraps(command)
+        def run(**options: Any) -> None:
+            values = {name: options.pop(name) for name in _NAMES}
+            use_model = not options.pop("no_model")
+            command(job=JobSettings.from_options(**values, use_model=use_model), **options)
+
+        decorated: _Command = run
+        for option in reversed(_options(budget)):
+            decorated = option(decorated)
+        return decorated
+
+    return decorate
