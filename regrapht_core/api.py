@@ -43,9 +43,13 @@ from regrapht_core.errors import TaskError
 from regrapht_core.optimize.record import ResultRecord, header_rows
 
 if TYPE_CHECKING:
-    from regrapht_core.contracts.proposal import SearchProgress
+    from regrapht_core.checkup import check_setup, graph_summary
+    from regrapht_core.contracts.proposal import SearchProgress, SearchResult
+    from regrapht_core.graph.taxonomy import display_name
     from regrapht_core.optimize.job import OptimizeOutcome
     from regrapht_core.optimize.session import JobSettings, Optimizer
+    from regrapht_core.search.config import SearchConfig
+    from regrapht_core.verify.config import VerifyConfig
 
 __all__ = [
     "Document",
@@ -61,15 +65,23 @@ __all__ = [
     "ReadFile",
     "Refusal",
     "ResultRecord",
+    "SearchConfig",
     "SearchProgress",
+    "SearchResult",
     "Sidecar",
+    "SourceLanguage",
     "Span",
     "Target",
+    "Task",
     "TextChange",
+    "VerifyConfig",
+    "check_setup",
+    "display_name",
     "document_language",
     "eligible_functions",
     "extract",
     "function_at",
+    "graph_summary",
     "hover_record",
     "judge",
     "learn",
@@ -90,7 +102,13 @@ _LAZY = {
     "JobSettings": "regrapht_core.optimize.session",
     "OptimizeOutcome": "regrapht_core.optimize.job",
     "Optimizer": "regrapht_core.optimize.session",
+    "SearchConfig": "regrapht_core.search.config",
     "SearchProgress": "regrapht_core.contracts.proposal",
+    "SearchResult": "regrapht_core.contracts.proposal",
+    "VerifyConfig": "regrapht_core.verify.config",
+    "check_setup": "regrapht_core.checkup",
+    "display_name": "regrapht_core.graph.taxonomy",
+    "graph_summary": "regrapht_core.checkup",
 }
 """Re-exported on first use: running a job brings numpy, networkx and the verifier, which an
 editor's start (code actions, hover) never needs."""

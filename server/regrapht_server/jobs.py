@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
-from regrapht_core.contracts.task import Task
+from regrapht_core import api
 from regrapht_server.settings import Settings, job_settings
 
 if TYPE_CHECKING:
-    from regrapht_core.contracts.proposal import SearchProgress
-    from regrapht_core.optimize.job import OptimizeOutcome
+    from regrapht_core.api import OptimizeOutcome, SearchProgress, Task
 
 __all__ = ["Engine", "Job", "Runner"]
 
@@ -150,7 +149,5 @@ class Engine:
         builds its child processes' environments from them; the server's is left alone."""
         # The engine's heavy parts (networkx, numpy, the verifier) load with the first job,
         # not while the editor waits for the server to start.
-        from regrapht_core.optimize.session import Optimizer
-
         log.info("optimizer for %s", settings)
-        return Optimizer(job_settings(settings))
+        return api.Optimizer(job_settings(settings))

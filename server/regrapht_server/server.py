@@ -26,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from regrapht_core import api
-from regrapht_core.contracts.task import SourceLanguage, Task
+from regrapht_core.api import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_server import edits
 from regrapht_server.jobs import Engine, Job
@@ -519,10 +519,8 @@ async def check(ls: ReGraphTServer, *options: Any) -> dict[str, Any]:
     settings = ls.engine.settings
 
     def run() -> dict[str, Any]:
-        from regrapht_core.checkup import check_setup  # heavy: loads off the event loop
-
         job = job_settings(replace(settings, use_model=True))  # names the model even when off
-        return check_setup(job, answer=answer, model_used=settings.use_model).as_json()
+        return api.check_setup(job, answer=answer, model_used=settings.use_model).as_json()
 
     return await asyncio.get_running_loop().run_in_executor(None, run)
 
@@ -533,9 +531,7 @@ async def graph(ls: ReGraphTServer, *_: Any) -> dict[str, Any]:
     settings = ls.engine.settings
 
     def run() -> dict[str, Any]:
-        from regrapht_core.checkup import graph_summary  # heavy: loads off the event loop
-
-        return graph_summary(job_settings(settings).snapshot)
+        return api.graph_summary(job_settings(settings).snapshot)
 
     try:
         return await asyncio.get_running_loop().run_in_executor(None, run)

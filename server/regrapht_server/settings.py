@@ -13,18 +13,17 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from regrapht_core.search.config import SearchConfig
-from regrapht_core.verify.config import VerifyConfig
+from regrapht_core import api
 
 if TYPE_CHECKING:
-    from regrapht_core.optimize.session import JobSettings
+    from regrapht_core.api import JobSettings
 
 __all__ = ["SECTION", "Settings", "job_settings", "parse_settings"]
 
 SECTION = "regrapht"
 
-_SEARCH = SearchConfig()
-_VERIFY = VerifyConfig()
+_SEARCH = api.SearchConfig()
+_VERIFY = api.VerifyConfig()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +141,7 @@ def parse_settings(raw: object) -> tuple[Settings, list[str]]:
 
 def job_settings(settings: Settings) -> JobSettings:
     """What the next job uses; rewriters stay on without a model, so a job can always run."""
-    from regrapht_core.optimize.session import JobSettings  # heavy: loads with the first job
-
-    return JobSettings.from_options(
+    return api.JobSettings.from_options(  # heavy: loads with the first job
         budget=settings.budget,
         depth_cap=settings.depth_cap,
         time_limit_s=settings.time_limit_seconds,
