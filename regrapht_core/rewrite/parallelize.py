@@ -1,7 +1,7 @@
 """Parallelization: one thread per iteration of the entry's independent loop.
 
 The first step of every sequential-to-CUDA trajectory, and the one small models fail at
-most. The loop must pass :func:`~regrapht_core.rewrite.dependence.analyse_loop` with no
+most. The loop must pass :func:`~regrapht_core.cxx.dependence.analyse_loop` with no
 reduction (those go to :mod:`regrapht_core.rewrite.reduction`). The kernel gets the loop
 body verbatim under a bounds guard; the wrapper keeps the entry's signature and moves data.
 A perfectly nested pair of independent loops is also offered as a 2-D launch (x over the
@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import affine
+from regrapht_core.cxx.affine import affine
+from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
+from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit
+from regrapht_core.cxx.symbols import file_symbols
+from regrapht_core.cxx.syntax import NameAllocator, canon, parse
 from regrapht_core.rewrite.assemble import (
     assemble,
     body_lines,
@@ -24,10 +29,7 @@ from regrapht_core.rewrite.assemble import (
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.dependence import LoopFacts, analyse_loop
-from regrapht_core.rewrite.entry import EntryFunction, entry_function
 from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
-from regrapht_core.rewrite.loops import CountedLoop, counted_loop
 from regrapht_core.rewrite.protocol import (
     Applicability,
     Refusal,
@@ -35,8 +37,6 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.symbols import file_symbols
-from regrapht_core.rewrite.syntax import Edit, NameAllocator, canon, parse, text, walk
 
 __all__ = ["Parallelize", "SequentialLoop", "candidate_1d", "map_loop", "sequential_loop"]
 
@@ -47,7 +47,7 @@ _GRID_Y_MAX = 65535
 class SequentialLoop:
     """A parsed, analysed sequential entry: what both loop rewriters start from."""
 
-    root: tree_sitter.Node
+    root: Node
     entry: EntryFunction
     facts: LoopFacts
 
@@ -103,7 +103,7 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     outer_names = {p.name for p in found.entry.params} | set(found.entry.locals)
     for bound in (inner.lower, inner.upper):
         for node in walk(bound):
-            if node.type == "identifier" and text(node) not in outer_names:
+            if node.type == "identifier" and node_text(node) not in outer_names:
                 return None
             if node.type in ("subscript_expression", "call_expression"):
                 return None

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "Applicability",
@@ -26,18 +27,6 @@ __all__ = [
 
 RewriteParams = Mapping[str, int | float | str | bool]
 """Knobs a rewriter documents for itself (e.g. ``block_size``); unknown keys are ignored."""
-
-
-class Refusal(Exception):
-    """Raised inside an analysis to stop at the first reason the rewrite would be unsafe.
-
-    Rewriters turn it into an :class:`Applicability` or an empty candidate list; it never
-    leaves the package.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,8 @@ default 8).
 
 from __future__ import annotations
 
+from regrapht_core.cxx.dependence import Reduction, ReductionOp
+from regrapht_core.cxx.syntax import NameAllocator
 from regrapht_core.rewrite.assemble import (
     assemble,
     body_lines,
@@ -25,7 +27,6 @@ from regrapht_core.rewrite.assemble import (
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.dependence import Reduction, ReductionOp
 from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
@@ -35,7 +36,6 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.syntax import NameAllocator
 
 __all__ = ["ParallelReduction"]
 

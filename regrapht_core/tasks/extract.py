@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from tree_sitter import Node, QueryCursor
-
 from regrapht_core.contracts.task import (
     ArgSpec,
     Distribution,
@@ -25,8 +23,10 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.cxx.functions import function_name
 from regrapht_core.cxx.parse import (
-    function_name,
+    Node,
+    QueryCursor,
     node_text,
     parse_source,
     query,

@@ -14,10 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
-
 from regrapht_core.contracts.task import ParamKind, Role
-from regrapht_core.cxx.parse import node_text, walk
+from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate

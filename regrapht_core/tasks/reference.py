@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from tree_sitter import Node, QueryCursor
-
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import function_name, node_text, parse_source, query, walk
+from regrapht_core.cxx.functions import function_name
+from regrapht_core.cxx.parse import Node, QueryCursor, node_text, parse_source, query, walk
 
 __all__ = ["reference_unit"]
 

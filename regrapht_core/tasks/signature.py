@@ -10,10 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
 from regrapht_core.contracts.task import ParamKind
-from regrapht_core.cxx.parse import node_text
+from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
 

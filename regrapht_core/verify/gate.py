@@ -43,10 +43,8 @@ from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
-import tree_sitter_cuda
-from tree_sitter import Language, Node, Parser, Tree
-
 from regrapht_core.contracts.task import Task, TaskMode
+from regrapht_core.cxx.parse import Node, Tree, parse_isolated
 from regrapht_core.errors import TaskError
 
 __all__ = ["GatePolicy", "GateResult", "Rule", "Violation", "check"]
@@ -382,7 +380,6 @@ _RESERVED_MACRO_NAMES = _words(
 
 # --- Parsing ------------------------------------------------------------------------------
 
-_LANGUAGE = Language(tree_sitter_cuda.language())
 _TRIGRAPH_ENDS = frozenset(b"=/'()!<>-")
 _NAME_NODES = frozenset({"identifier", "type_identifier"})
 _TRANSPARENT_SCOPES = frozenset(
@@ -412,8 +409,7 @@ _DECLARING = frozenset(
 
 
 def _parse(code: bytes) -> Tree:
-    # A fresh parser per call: parsers are not safe to share between threads.
-    return Parser(_LANGUAGE).parse(code)
+    return parse_isolated(code)
 
 
 class _Spliced(NamedTuple):

@@ -21,7 +21,8 @@ import tree_sitter
 from lsprotocol import types
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import function_name, node_text, parse_source
+from regrapht_core.cxx.functions import function_name
+from regrapht_core.cxx.parse import node_text, parse_source
 from regrapht_server.header import header_rows, pointer_comment, pointer_target
 from regrapht_server.outcomes import Offer
 from regrapht_server.regions import Parsed, Region, comment_block

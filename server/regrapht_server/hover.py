@@ -12,7 +12,7 @@ from collections.abc import Callable
 from lsprotocol import types
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import function_name
+from regrapht_core.cxx.functions import function_name
 from regrapht_server.header import header_rows, parse_header, pointer_target
 from regrapht_server.regions import Parsed, comment_block
 

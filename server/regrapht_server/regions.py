@@ -18,8 +18,8 @@ from pygls.workspace.position_codec import PositionCodec
 from tree_sitter import QueryCursor
 
 from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.cxx.functions import function_name
 from regrapht_core.cxx.parse import (
-    function_name,
     language_for_path,
     node_text,
     parse_source,

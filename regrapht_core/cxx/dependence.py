@@ -2,7 +2,7 @@
 
 The analysis is deliberately syntactic and conservative. It accepts a loop when every name
 the body uses means the same on the device, every array it writes is accessed only inside
-the slice the current iteration owns (see :mod:`regrapht_core.rewrite.affine`), no scalar
+the slice the current iteration owns (see :mod:`regrapht_core.cxx.affine`), no scalar
 from outside the loop is written except as a recognised reduction (sum, min, max, count),
 and control never leaves the loop early. Everything it cannot prove is a refusal with the
 offending code quoted, because a wrong "parallel" answer is worse than none.
@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import Affine, affine, literal_int, mentions, stride_key
-from regrapht_core.rewrite.entry import EntryFunction
-from regrapht_core.rewrite.loops import CountedLoop, counted_loop
-from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.symbols import DEVICE_MATH, IO_NAMES, FileSymbols, local_names
-from regrapht_core.rewrite.syntax import Edit, canon, strip_parens, text, walk
+from regrapht_core.cxx.affine import Affine, affine, literal_int, mentions, stride_key
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.splice import Edit
+from regrapht_core.cxx.symbols import DEVICE_MATH, IO_NAMES, FileSymbols, local_names
+from regrapht_core.cxx.syntax import canon, strip_parens
 
 __all__ = ["Access", "LoopFacts", "Reduction", "ReductionOp", "analyse_loop"]
 
@@ -72,10 +72,10 @@ class Reduction:
 @dataclass(frozen=True, slots=True)
 class Access:
     array: str
-    index: tree_sitter.Node
+    index: Node
     write: bool
     read: bool
-    node: tree_sitter.Node
+    node: Node
     """The subscript expression."""
 
 
@@ -89,7 +89,7 @@ class LoopFacts:
     """Changes device code needs (``std::max`` -> ``max``, helpers marked for the device)."""
     used: set[str] = field(default_factory=set)
     """Parameters and prelude locals the loop (body or bounds) reads."""
-    outer_continues: list[tree_sitter.Node] = field(default_factory=list)
+    outer_continues: list[Node] = field(default_factory=list)
     inner_loops: dict[str, list[CountedLoop]] = field(default_factory=dict)
     """Counted inner loops by variable; sibling loops may reuse a name."""
     unowned: str = ""
@@ -105,14 +105,14 @@ class LoopFacts:
         return {a.array for a in self.accesses if a.read}
 
 
-def _quote(node: tree_sitter.Node) -> str:
-    snippet = " ".join(text(node).split())
+def _quote(node: Node) -> str:
+    snippet = " ".join(node_text(node).split())
     return f"`{snippet[:60]}{'...' if len(snippet) > 60 else ''}`"
 
 
-def _operator(node: tree_sitter.Node) -> str:
+def _operator(node: Node) -> str:
     op = node.child_by_field_name("operator")
-    return text(op) if op is not None else text(node.children[1])
+    return node_text(op) if op is not None else node_text(node.children[1])
 
 
 class _Analysis:
@@ -158,9 +158,9 @@ class _Analysis:
                         continue
                     self.outer_name(node, "the loop bound")
 
-    def outer_name(self, node: tree_sitter.Node, where: str) -> None:
+    def outer_name(self, node: Node, where: str) -> None:
         """A name from outside the loop: a scalar parameter, prelude scalar or constant."""
-        name = text(node)
+        name = node_text(node)
         param = self.params.get(name)
         if param is not None:
             self.facts.used.add(name)
@@ -191,7 +191,7 @@ class _Analysis:
                 raise Refusal(f"the loop uses {kind.split('_')[0]}, which cannot be split")
             if kind in ("lambda_expression", "gnu_asm_expression", "asm_statement"):
                 raise Refusal(f"the loop contains {_quote(node)}, which is not supported")
-            if kind == "storage_class_specifier" and text(node) == "static":
+            if kind == "storage_class_specifier" and node_text(node) == "static":
                 raise Refusal("the loop declares a static variable, shared by all iterations")
             if kind == "break_statement" and self.target(node, _BREAK_TARGETS) is None:
                 raise Refusal(
@@ -200,7 +200,7 @@ class _Analysis:
             if kind == "continue_statement" and self.target(node, _CONTINUE_TARGETS) is None:
                 self.facts.outer_continues.append(node)
 
-    def target(self, node: tree_sitter.Node, kinds: frozenset[str]) -> tree_sitter.Node | None:
+    def target(self, node: Node, kinds: frozenset[str]) -> Node | None:
         current = node.parent
         while current is not None and current != self.loop.node:
             if current.type in kinds:
@@ -225,11 +225,11 @@ class _Analysis:
     # -- writes ----------------------------------------------------------------------------
 
     @staticmethod
-    def is_write(node: tree_sitter.Node) -> bool:
+    def is_write(node: Node) -> bool:
         return node.type in ("assignment_expression", "update_expression")
 
     @staticmethod
-    def written_node(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    def written_node(node: Node) -> Node | None:
         field_name = "left" if node.type == "assignment_expression" else "argument"
         target = node.child_by_field_name(field_name)
         while target is not None:
@@ -240,13 +240,13 @@ class _Analysis:
             return target
         return None
 
-    def target_name(self, node: tree_sitter.Node) -> str | None:
+    def target_name(self, node: Node) -> str | None:
         target = self.written_node(node)
-        return text(target) if target is not None and target.type == "identifier" else None
+        return node_text(target) if target is not None and target.type == "identifier" else None
 
-    def writes(self) -> dict[str, list[tree_sitter.Node]]:
+    def writes(self) -> dict[str, list[Node]]:
         """Check every write's target; return writes to outer scalars (reduction candidates)."""
-        candidates: dict[str, list[tree_sitter.Node]] = {}
+        candidates: dict[str, list[Node]] = {}
         for node in walk(self.loop.body):
             if not self.is_write(node):
                 continue
@@ -254,7 +254,7 @@ class _Analysis:
             if target is None:
                 raise Refusal(f"cannot tell what {_quote(node)} writes")
             if target.type == "identifier":
-                name = text(target)
+                name = node_text(target)
                 if name in self.body_locals:
                     continue
                 if name == self.loop.var:
@@ -268,9 +268,9 @@ class _Analysis:
             if target.type == "subscript_expression":
                 base = target.child_by_field_name("argument")
                 if base is not None and base.type == "identifier":
-                    if text(base) in self.body_locals:
+                    if node_text(base) in self.body_locals:
                         continue
-                    if text(base) in self.params and self.params[text(base)].pointer:
+                    if node_text(base) in self.params and self.params[node_text(base)].pointer:
                         continue
             if target.type == "pointer_expression":
                 raise Refusal(f"the loop writes through a pointer ({_quote(node)})")
@@ -283,7 +283,7 @@ class _Analysis:
         for node in walk(self.loop.body):
             if node.type != "identifier" or node.parent is None:
                 continue
-            name = text(node)
+            name = node_text(node)
             parent = node.parent
             if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
                 continue
@@ -298,7 +298,7 @@ class _Analysis:
                 continue
             self.outer_name(node, "the loop")
 
-    def qualified_name(self, node: tree_sitter.Node) -> None:
+    def qualified_name(self, node: Node) -> None:
         """``std::sqrt(...)`` is checked as a call; ``std::cout`` and the like are refused."""
         holder = node.parent
         while holder is not None and holder.type == "qualified_identifier":
@@ -310,12 +310,12 @@ class _Analysis:
         ):
             return
         name = node.child_by_field_name("name")
-        if name is not None and text(name) in IO_NAMES:
-            raise Refusal(f"the loop does I/O (`{text(node)}`)")
-        raise Refusal(f"the loop uses `{text(node)}`, which device code may not see")
+        if name is not None and node_text(name) in IO_NAMES:
+            raise Refusal(f"the loop does I/O (`{node_text(node)}`)")
+        raise Refusal(f"the loop uses `{node_text(node)}`, which device code may not see")
 
-    def pointer_use(self, node: tree_sitter.Node) -> None:
-        name = text(node)
+    def pointer_use(self, node: Node) -> None:
+        name = node_text(node)
         parent = node.parent
         assert parent is not None
         self.facts.used.add(name)
@@ -332,7 +332,7 @@ class _Analysis:
             return
         self.facts.accesses.append(Access(name, node, False, True, node))
 
-    def access_kind(self, subscript: tree_sitter.Node) -> tuple[bool, bool]:
+    def access_kind(self, subscript: Node) -> tuple[bool, bool]:
         target = subscript
         while target.parent is not None and target.parent.type in (
             "field_expression",
@@ -348,33 +348,33 @@ class _Analysis:
             return True, _operator(parent) != "="
         if parent.type == "update_expression":
             return True, True
-        if parent.type == "pointer_expression" and text(parent.children[0]) == "&":
+        if parent.type == "pointer_expression" and node_text(parent.children[0]) == "&":
             raise Refusal(f"the loop takes the address {_quote(parent)}")
         return False, True
 
     # -- calls -----------------------------------------------------------------------------
 
-    def math_call(self, call: tree_sitter.Node) -> str | None:
+    def math_call(self, call: Node) -> str | None:
         """The function name when ``call`` is a device math function, else ``None``."""
         function = call.child_by_field_name("function")
         if function is None:
             return None
-        if function.type == "identifier" and text(function) in DEVICE_MATH:
-            return text(function)
+        if function.type == "identifier" and node_text(function) in DEVICE_MATH:
+            return node_text(function)
         if function.type == "qualified_identifier":
             scope = function.child_by_field_name("scope")
             name = function.child_by_field_name("name")
             if (
                 scope is not None
                 and name is not None
-                and text(scope) == "std"
+                and node_text(scope) == "std"
                 and name.type == "identifier"
-                and text(name) in DEVICE_MATH
+                and node_text(name) in DEVICE_MATH
             ):
-                return text(name)
+                return node_text(name)
         return None
 
-    def calls(self, scope: tree_sitter.Node, names: set[str], where: str) -> None:
+    def calls(self, scope: Node, names: set[str], where: str) -> None:
         for node in walk(scope):
             if node.type != "call_expression":
                 continue
@@ -389,7 +389,7 @@ class _Analysis:
                     # std::min/max are host-only constexpr functions; CUDA's overloads are not.
                     self.facts.edits.append(Edit.replace(function, math))
                 continue
-            name = text(function)
+            name = node_text(function)
             if function.type == "identifier" and name in names:
                 raise Refusal(f"{where} calls `{name}` through a variable")
             if function.type == "identifier" and name in self.symbols.helpers:
@@ -397,7 +397,7 @@ class _Analysis:
                 continue
             if function.type == "identifier" and name in self.symbols.function_macros:
                 continue
-            leaf = text(function.child_by_field_name("name") or function)
+            leaf = node_text(function.child_by_field_name("name") or function)
             if leaf in IO_NAMES:
                 raise Refusal(f"{where} does I/O ({_quote(node)})")
             raise Refusal(
@@ -418,7 +418,7 @@ class _Analysis:
                 if parameter.type != "parameter_declaration":
                     continue
                 declarator = parameter.child_by_field_name("declarator")
-                const = any(text(c) == "const" for c in parameter.children)
+                const = any(node_text(c) == "const" for c in parameter.children)
                 mutable = declarator is not None and declarator.type in (
                     "pointer_declarator",
                     "reference_declarator",
@@ -431,7 +431,7 @@ class _Analysis:
                 continue
             names = local_names(definition)
             for node in walk(body):
-                if node.type == "storage_class_specifier" and text(node) == "static":
+                if node.type == "storage_class_specifier" and node_text(node) == "static":
                     raise Refusal(f"{where} keeps a static variable")
                 if node.type != "identifier" or node.parent is None:
                     continue
@@ -441,15 +441,15 @@ class _Analysis:
                     and parent.child_by_field_name("function") == node
                 ):
                     continue
-                if text(node) in IO_NAMES:
-                    raise Refusal(f"{where} does I/O (`{text(parent)}`)")
-                if parent.type == "qualified_identifier" or text(node) in names:
+                if node_text(node) in IO_NAMES:
+                    raise Refusal(f"{where} does I/O (`{node_text(parent)}`)")
+                if parent.type == "qualified_identifier" or node_text(node) in names:
                     continue
-                if self.symbols.plain_name(text(node)):
+                if self.symbols.plain_name(node_text(node)):
                     continue
-                if text(node) in IO_NAMES:
-                    raise Refusal(f"{where} does I/O (`{text(node)}`)")
-                raise Refusal(f"{where} uses `{text(node)}`, which device code cannot see")
+                if node_text(node) in IO_NAMES:
+                    raise Refusal(f"{where} does I/O (`{node_text(node)}`)")
+                raise Refusal(f"{where} uses `{node_text(node)}`, which device code cannot see")
             self.calls(body, names, where)
             if not any(c.type == "__device__" for c in definition.children):
                 self.facts.edits.append(Edit.insert(definition.start_byte, "__host__ __device__ "))
@@ -459,7 +459,7 @@ class _Analysis:
 
     # -- reductions ------------------------------------------------------------------------
 
-    def reductions(self, candidates: dict[str, list[tree_sitter.Node]]) -> None:
+    def reductions(self, candidates: dict[str, list[Node]]) -> None:
         for name, writes in candidates.items():
             ops, covered = set(), []
             for write in writes:
@@ -469,7 +469,7 @@ class _Analysis:
             if len(ops) != 1:
                 raise Refusal(f"`{name}` is combined with different operations in the loop")
             for node in walk(self.loop.body):
-                if node.type == "identifier" and text(node) == name:
+                if node.type == "identifier" and node_text(node) == name:
                     inside = any(r.start_byte <= node.start_byte < r.end_byte for r in covered)
                     if not inside:
                         raise Refusal(
@@ -483,9 +483,7 @@ class _Analysis:
                 raise Refusal(f"`{name}` is a {kind}; reductions support int, long and float types")
             self.facts.reductions.append(Reduction(name, ops.pop(), plain))
 
-    def reduction_step(
-        self, name: str, write: tree_sitter.Node
-    ) -> tuple[ReductionOp, tree_sitter.Node]:
+    def reduction_step(self, name: str, write: Node) -> tuple[ReductionOp, Node]:
         """The operation a write to ``name`` performs, and the code it spans."""
         why = f"`{name}` is assigned in the loop ({_quote(write)}), but not as a sum, min or max"
         if write.type == "update_expression":
@@ -512,7 +510,7 @@ class _Analysis:
         if value.type == "call_expression":
             function = value.child_by_field_name("function")
             arguments = value.child_by_field_name("arguments")
-            args: list[tree_sitter.Node] = arguments.named_children if arguments else []
+            args: list[Node] = arguments.named_children if arguments else []
             called = self.math_call(value)
             if function is not None and called in _MAX_CALLS | _MIN_CALLS and len(args) == 2:
                 mine = [a for a in args if canon(a) == name]
@@ -526,8 +524,8 @@ class _Analysis:
         raise Refusal(why)
 
     def guarded_extreme(
-        self, name: str, write: tree_sitter.Node, value: tree_sitter.Node
-    ) -> tuple[ReductionOp, tree_sitter.Node] | None:
+        self, name: str, write: Node, value: Node
+    ) -> tuple[ReductionOp, Node] | None:
         """``if (e > m) m = e;`` (and its mirror images) as a max or min."""
         statement = write.parent
         if statement is None or statement.type != "expression_statement":
@@ -560,14 +558,14 @@ class _Analysis:
 
     # -- ownership of written arrays -------------------------------------------------------
 
-    def invariant(self, node: tree_sitter.Node) -> bool:
+    def invariant(self, node: Node) -> bool:
         reductions = {r.var for r in self.facts.reductions}
         for leaf in walk(node):
             if leaf.type in ("subscript_expression", "call_expression", "pointer_expression"):
                 return False
             if leaf.type != "identifier":
                 continue
-            name = text(leaf)
+            name = node_text(leaf)
             if name in self.body_locals or name == self.loop.var or name in reductions:
                 return False
             param = self.params.get(name)
@@ -575,10 +573,10 @@ class _Analysis:
                 return False
         return True
 
-    def inner_offset(self, term: tree_sitter.Node, stride: str, access: tree_sitter.Node) -> bool:
+    def inner_offset(self, term: Node, stride: str, access: Node) -> bool:
         """``term`` is an inner loop variable running over ``[0, stride)`` around ``access``."""
         term = strip_parens(term)
-        loops = self.facts.inner_loops.get(text(term), []) if term.type == "identifier" else []
+        loops = self.facts.inner_loops.get(node_text(term), []) if term.type == "identifier" else []
         around = [
             loop for loop in loops if loop.body.start_byte <= access.start_byte < loop.body.end_byte
         ]
