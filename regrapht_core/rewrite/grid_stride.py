@@ -19,8 +19,8 @@ from regrapht_core.cxx.syntax import NameAllocator, loop_ancestor, parse
 from regrapht_core.rewrite.kernels import GuardedKernel, guarded_kernel, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -80,25 +80,12 @@ def _in_switch(node: Node, stop: Node) -> bool:
     return False
 
 
-class GridStrideLoop:
+class GridStrideLoop(RefusingRewriter):
     technique = "grid_stride_loop"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         root = parse(code).root_node
         edits: list[Edit] = []
         reasons, converted = [], []

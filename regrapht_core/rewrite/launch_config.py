@@ -23,8 +23,8 @@ from regrapht_core.cxx.syntax import NameAllocator, declared_name, parse, strip_
 from regrapht_core.rewrite.kernels import Kernel, enclosing_function, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits, is_dim3
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -143,25 +143,12 @@ def _grid_stride(kernel: Kernel) -> bool:
     )
 
 
-class LaunchConfiguration:
+class LaunchConfiguration(RefusingRewriter):
     technique = "launch_configuration"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         root = parse(code).root_node
         source = code.encode("utf-8")
         tunable: list[tuple[Kernel, list[_Site], list[Node]]] = []

@@ -31,8 +31,8 @@ from regrapht_core.rewrite.assemble import (
 )
 from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -230,26 +230,11 @@ def _candidate_2d(
     return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
 
 
-class Parallelize:
+class Parallelize(RefusingRewriter):
     technique = "parallelization"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context, None)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
-    ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context, params)
-        except Refusal:
-            return []
-
-    def _build(
-        self, code: str, context: RewriteContext, params: RewriteParams | None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = int((params or {}).get("block_size", 256))
         if not 32 <= block <= 1024:

@@ -30,8 +30,8 @@ from regrapht_core.rewrite.assemble import (
 from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -241,26 +241,11 @@ def _candidate(
     return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
 
 
-class ParallelReduction:
+class ParallelReduction(RefusingRewriter):
     technique = "warp_shuffle_reduction"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context, None)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
-    ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context, params)
-        except Refusal:
-            return []
-
-    def _build(
-        self, code: str, context: RewriteContext, params: RewriteParams | None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         settings = params or {}
         block = int(settings.get("block_size", 256))

@@ -22,8 +22,8 @@ from regrapht_core.rewrite.kernels import (
     launches,
 )
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -107,25 +107,12 @@ def _distinct_buffers(root: Node, kernel: Kernel, mode: TaskMode) -> str | None:
     return None
 
 
-class ReadOnlyRestrict:
+class ReadOnlyRestrict(RefusingRewriter):
     technique = "read_only_cache"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context)
-        except Refusal:
-            return []
-
-    def _build(self, code: str, context: RewriteContext) -> list[RewriteCandidate]:
         root = parse(code).root_node
         edits, done, reasons = [], [], []
         prototypes = {

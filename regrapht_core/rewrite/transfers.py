@@ -24,8 +24,8 @@ from regrapht_core.cxx.syntax import canon, declared_name, parse, strip_parens
 from regrapht_core.rewrite.hostcode import length_in_params
 from regrapht_core.rewrite.kernels import Kernel, guarded_kernel, kernels
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -162,25 +162,13 @@ def _statement(node: Node) -> Node:
     return node
 
 
-class TransferMinimization:
+class TransferMinimization(RefusingRewriter):
     technique = "transfer_minimization"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context.task)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context.task)
-        except Refusal:
-            return []
-
-    def _build(self, code: str, task: Task) -> list[RewriteCandidate]:
+        task = context.task
         root = parse(code).root_node
         edits, dropped = [], []
         for call, arguments in _calls(root, "cudaMemcpy"):
@@ -203,25 +191,12 @@ class TransferMinimization:
         ]
 
 
-class PinnedMemory:
+class PinnedMemory(RefusingRewriter):
     technique = "pinned_memory"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code)
-        except Refusal:
-            return []
-
-    def _build(self, code: str) -> list[RewriteCandidate]:
         root = parse(code).root_node
         copied = {
             node_text(strip_parens(a))

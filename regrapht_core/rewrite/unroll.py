@@ -16,8 +16,8 @@ from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -46,25 +46,12 @@ def _has_pragma(node: Node) -> bool:
     )
 
 
-class LoopUnrolling:
+class LoopUnrolling(RefusingRewriter):
     technique = "loop_unrolling"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         factor = int(params.get("factor", 4))
         if not 2 <= factor <= 32:
             raise Refusal(f"unroll factor {factor} is outside 2..32")

@@ -28,8 +28,8 @@ from regrapht_core.rewrite.kernels import (
 )
 from regrapht_core.rewrite.launch_grid import is_dim3
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
@@ -208,25 +208,12 @@ def _vector_body(
     return "\n".join(lines)
 
 
-class VectorizedAccess:
+class VectorizedAccess(RefusingRewriter):
     technique = "vectorized_access"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code)
-        except Refusal:
-            return []
-
-    def _build(self, code: str) -> list[RewriteCandidate]:
         root = parse(code).root_node
         names = NameAllocator(root)
         edits, done, reasons = [], [], []
