@@ -8,6 +8,7 @@ read of the documentation.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -35,6 +36,7 @@ from regrapht_core.cxx.parse import (
 )
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import (
+    MARKER,
     Annotation,
     annotation_text,
     default_dist,
@@ -55,6 +57,7 @@ from regrapht_core.tasks.signature import (
     typedefs,
 )
 from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
+from regrapht_core.tasks.validate import HOST_COMPILER, validate_task
 
 __all__ = ["extract_task", "suggested_annotation"]
 
@@ -73,8 +76,16 @@ def extract_task(
     function: str | None = None,
     line: int | None = None,
     origin: str = "<source>",
+    validate: bool | None = None,
 ) -> Task:
-    """The task for ``function``, or for the function around zero-based ``line``."""
+    """The task for ``function``, or for the function around zero-based ``line``.
+
+    A spec that inference completed (any pointer or vector whose length or role the
+    annotation does not give) is checked by running the reference under AddressSanitizer
+    (:func:`~regrapht_core.tasks.validate.validate_task`): ``validate=None`` does so when a
+    host compiler is installed, ``True`` requires it, ``False`` skips it (the caller takes
+    the spec on trust). A fully annotated spec is the user's word and is not run.
+    """
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
@@ -125,7 +136,40 @@ def extract_task(
         correctness.append(binding)
     task = replace(task, correctness_sizes=tuple(correctness))
     check_task(task, where)
+    if _should_validate(validate, task, params, note):
+        _validate(task, where)
     return task
+
+
+def _should_validate(
+    validate: bool | None, task: Task, params: tuple[Param, ...], note: Annotation
+) -> bool:
+    if validate is not None:
+        return validate
+    annotated = all(
+        (given := note.arrays.get(p.name)) is not None and given.length and given.role
+        for p in params
+        if p.kind is not ParamKind.SCALAR
+    )
+    runnable = task.language is SourceLanguage.CPP and shutil.which(HOST_COMPILER) is not None
+    return runnable and not annotated
+
+
+def _validate(task: Task, where: str) -> None:
+    try:
+        validate_task(task, compiler=HOST_COMPILER)
+    except TaskError as err:
+        hint = (
+            ""
+            if MARKER in str(err)
+            else "\nIf inference got a length or role wrong, annotate it directly above "
+            f"{task.entry!r}, starting from what was inferred:\n    "
+            + render_annotation(task.args, task.timing_size)
+        )
+        raise TaskError(
+            f"{where}: the inferred spec of {task.entry!r} fails when the reference runs "
+            f"under AddressSanitizer: {err}{hint}"
+        ) from None
 
 
 def suggested_annotation(task: Task) -> str:
