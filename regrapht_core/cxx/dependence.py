@@ -115,6 +115,18 @@ def _operator(node: Node) -> str:
     return node_text(op) if op is not None else node_text(node.children[1])
 
 
+def _is_sum_of(value: Node, name: str) -> bool:
+    """``name + e``, ``name - e`` or ``e + name`` with ``e`` free of ``name``."""
+    if value.type != "binary_expression" or _operator(value) not in ("+", "-"):
+        return False
+    left, other = value.child_by_field_name("left"), value.child_by_field_name("right")
+    if left is None or other is None:
+        return False
+    if canon(left) == name and not mentions(other, name):
+        return True
+    return _operator(value) == "+" and canon(other) == name and not mentions(left, name)
+
+
 class _Analysis:
     def __init__(self, entry: EntryFunction, symbols: FileSymbols) -> None:
         self.entry, self.symbols = entry, symbols
@@ -254,28 +266,38 @@ class _Analysis:
             if target is None:
                 raise Refusal(f"cannot tell what {_quote(node)} writes")
             if target.type == "identifier":
-                name = node_text(target)
-                if name in self.body_locals:
-                    continue
-                if name == self.loop.var:
-                    raise Refusal(f"the body modifies the loop variable `{name}`")
-                if name in self.params:
-                    raise Refusal(f"the loop modifies the parameter `{name}` ({_quote(node)})")
-                if name in self.entry.locals and self.entry.locals[name].scalar:
-                    candidates.setdefault(name, []).append(node)
-                    continue
-                raise Refusal(f"the loop writes `{name}`, which device code cannot see")
-            if target.type == "subscript_expression":
-                base = target.child_by_field_name("argument")
-                if base is not None and base.type == "identifier":
-                    if node_text(base) in self.body_locals:
-                        continue
-                    if node_text(base) in self.params and self.params[node_text(base)].pointer:
-                        continue
+                if self.outer_scalar_write(node_text(target), node):
+                    candidates.setdefault(node_text(target), []).append(node)
+                continue
+            if self.array_write(target):
+                continue
             if target.type == "pointer_expression":
                 raise Refusal(f"the loop writes through a pointer ({_quote(node)})")
             raise Refusal(f"the loop writes {_quote(target)}, which is not supported")
         return candidates
+
+    def outer_scalar_write(self, name: str, node: Node) -> bool:
+        """``True`` for a write to a prelude scalar (a reduction candidate), ``False`` for a
+        local of the body; a refusal for anything else."""
+        if name in self.body_locals:
+            return False
+        if name == self.loop.var:
+            raise Refusal(f"the body modifies the loop variable `{name}`")
+        if name in self.params:
+            raise Refusal(f"the loop modifies the parameter `{name}` ({_quote(node)})")
+        if name in self.entry.locals and self.entry.locals[name].scalar:
+            return True
+        raise Refusal(f"the loop writes `{name}`, which device code cannot see")
+
+    def array_write(self, target: Node) -> bool:
+        """An element of a body-local array or of a pointer parameter."""
+        if target.type != "subscript_expression":
+            return False
+        base = target.child_by_field_name("argument")
+        if base is None or base.type != "identifier":
+            return False
+        name = node_text(base)
+        return name in self.body_locals or (name in self.params and self.params[name].pointer)
 
     # -- names and array accesses ----------------------------------------------------------
 
@@ -414,48 +436,52 @@ class _Analysis:
         for definition in self.symbols.helpers[name]:
             if name in self.symbols.kernels:
                 raise Refusal(f"the loop calls the kernel `{name}`")
-            for parameter in walk(definition.child_by_field_name("declarator") or definition):
-                if parameter.type != "parameter_declaration":
-                    continue
-                declarator = parameter.child_by_field_name("declarator")
-                const = any(node_text(c) == "const" for c in parameter.children)
-                mutable = declarator is not None and declarator.type in (
-                    "pointer_declarator",
-                    "reference_declarator",
-                    "array_declarator",
-                )
-                if mutable and not const:
-                    raise Refusal(f"{where} takes {_quote(parameter)}, through which it may write")
+            self.helper_parameters(definition, where)
             body = definition.child_by_field_name("body")
             if body is None:
                 continue
             names = local_names(definition)
-            for node in walk(body):
-                if node.type == "storage_class_specifier" and node_text(node) == "static":
-                    raise Refusal(f"{where} keeps a static variable")
-                if node.type != "identifier" or node.parent is None:
-                    continue
-                parent = node.parent
-                if (
-                    parent.type == "call_expression"
-                    and parent.child_by_field_name("function") == node
-                ):
-                    continue
-                if node_text(node) in IO_NAMES:
-                    raise Refusal(f"{where} does I/O (`{node_text(parent)}`)")
-                if parent.type == "qualified_identifier" or node_text(node) in names:
-                    continue
-                if self.symbols.plain_name(node_text(node)):
-                    continue
-                if node_text(node) in IO_NAMES:
-                    raise Refusal(f"{where} does I/O (`{node_text(node)}`)")
-                raise Refusal(f"{where} uses `{node_text(node)}`, which device code cannot see")
+            self.helper_names(body, names, where)
             self.calls(body, names, where)
             if not any(c.type == "__device__" for c in definition.children):
                 self.facts.edits.append(Edit.insert(definition.start_byte, "__host__ __device__ "))
         for prototype in self.symbols.prototypes.get(name, []):
             if not any(c.type == "__device__" for c in prototype.children):
                 self.facts.edits.append(Edit.insert(prototype.start_byte, "__host__ __device__ "))
+
+    @staticmethod
+    def helper_parameters(definition: Node, where: str) -> None:
+        """A helper may not take a non-const pointer, reference or array: it could write."""
+        for parameter in walk(definition.child_by_field_name("declarator") or definition):
+            if parameter.type != "parameter_declaration":
+                continue
+            declarator = parameter.child_by_field_name("declarator")
+            const = any(node_text(c) == "const" for c in parameter.children)
+            mutable = declarator is not None and declarator.type in (
+                "pointer_declarator",
+                "reference_declarator",
+                "array_declarator",
+            )
+            if mutable and not const:
+                raise Refusal(f"{where} takes {_quote(parameter)}, through which it may write")
+
+    def helper_names(self, body: Node, names: set[str], where: str) -> None:
+        """Every name a helper's body uses is its own, a compile-time value, or a call."""
+        for node in walk(body):
+            if node.type == "storage_class_specifier" and node_text(node) == "static":
+                raise Refusal(f"{where} keeps a static variable")
+            if node.type != "identifier" or node.parent is None:
+                continue
+            parent = node.parent
+            if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+                continue
+            if node_text(node) in IO_NAMES:
+                raise Refusal(f"{where} does I/O (`{node_text(parent)}`)")
+            if parent.type == "qualified_identifier" or node_text(node) in names:
+                continue
+            if self.symbols.plain_name(node_text(node)):
+                continue
+            raise Refusal(f"{where} uses `{node_text(node)}`, which device code cannot see")
 
     # -- reductions ------------------------------------------------------------------------
 
@@ -499,29 +525,31 @@ class _Analysis:
         if op != "=":
             raise Refusal(f"`{name}` is combined with `{op}`; only sums, min and max are reduced")
         value = strip_parens(right)
-        if value.type == "binary_expression" and _operator(value) in ("+", "-"):
-            left, other = value.child_by_field_name("left"), value.child_by_field_name("right")
-            if left is not None and other is not None:
-                if canon(left) == name and not mentions(other, name):
-                    return ReductionOp.SUM, write
-                plus = _operator(value) == "+"
-                if plus and canon(other) == name and not mentions(left, name):
-                    return ReductionOp.SUM, write
-        if value.type == "call_expression":
-            function = value.child_by_field_name("function")
-            arguments = value.child_by_field_name("arguments")
-            args: list[Node] = arguments.named_children if arguments else []
-            called = self.math_call(value)
-            if function is not None and called in _MAX_CALLS | _MIN_CALLS and len(args) == 2:
-                mine = [a for a in args if canon(a) == name]
-                rest = [a for a in args if canon(a) != name]
-                if len(mine) == 1 and len(rest) == 1 and not mentions(rest[0], name):
-                    return (ReductionOp.MAX if called in _MAX_CALLS else ReductionOp.MIN), write
+        if _is_sum_of(value, name):
+            return ReductionOp.SUM, write
+        extreme = self.extreme_call(value, name)
+        if extreme is not None:
+            return extreme, write
         if not mentions(value, name):
             guarded = self.guarded_extreme(name, write, value)
             if guarded is not None:
                 return guarded
         raise Refusal(why)
+
+    def extreme_call(self, value: Node, name: str) -> ReductionOp | None:
+        """``max(name, e)`` / ``fminf(e, name)`` and the like, ``e`` free of ``name``."""
+        if value.type != "call_expression" or value.child_by_field_name("function") is None:
+            return None
+        arguments = value.child_by_field_name("arguments")
+        args: list[Node] = arguments.named_children if arguments else []
+        called = self.math_call(value)
+        if called not in _MAX_CALLS | _MIN_CALLS or len(args) != 2:
+            return None
+        mine = [a for a in args if canon(a) == name]
+        rest = [a for a in args if canon(a) != name]
+        if len(mine) == 1 and len(rest) == 1 and not mentions(rest[0], name):
+            return ReductionOp.MAX if called in _MAX_CALLS else ReductionOp.MIN
+        return None
 
     def guarded_extreme(
         self, name: str, write: Node, value: Node
@@ -641,17 +669,27 @@ class _Analysis:
             if not all(self.invariant(f) for f in form.stride_factors):
                 raise Refusal(f"the stride in {_quote(access.node)} changes inside the loop")
         if first.stride == "":
-            if all(self.column_owned(access, form) for access, form in forms):
-                return
-            key = first.rest_key()
-            for access, form in forms:
-                if form.rest_key() != key or not all(self.invariant(n) for _, n in form.rest):
-                    raise Refusal(
-                        f"the loop writes {_quote(first_access.node)} but also touches "
-                        f"{_quote(access.node)}, which another iteration owns: "
-                        "a loop-carried dependence"
-                    )
+            self.check_elements(forms)
+        else:
+            self.check_rows(array, forms)
+
+    def check_elements(self, forms: list[tuple[Access, Affine]]) -> None:
+        """Unit stride: every access is the same element, or each owns a column."""
+        if all(self.column_owned(access, form) for access, form in forms):
             return
+        first_access, first = forms[0]
+        key = first.rest_key()
+        for access, form in forms:
+            if form.rest_key() != key or not all(self.invariant(n) for _, n in form.rest):
+                raise Refusal(
+                    f"the loop writes {_quote(first_access.node)} but also touches "
+                    f"{_quote(access.node)}, which another iteration owns: "
+                    "a loop-carried dependence"
+                )
+
+    def check_rows(self, array: str, forms: list[tuple[Access, Affine]]) -> None:
+        """Stride ``S``: every access stays in ``[S*i, S*i + S)``, the row iteration i owns."""
+        first = forms[0][1]
         literal_stride = (
             literal_int(first.stride_factors[0]) if len(first.stride_factors) == 1 else None
         )
@@ -660,20 +698,19 @@ class _Analysis:
                 raise Refusal(f"{_quote(access.node)} walks `{array}` backwards by rows")
             if len(form.rest) == 0 and literal_stride is not None and literal_stride > 0:
                 continue
-            if len(form.rest) != 1 or form.rest[0][0] < 0:
+            single = len(form.rest) == 1 and form.rest[0][0] > 0
+            if not single or not self.in_row(form.rest[0][1], first.stride, literal_stride, access):
                 raise Refusal(
                     f"cannot prove {_quote(access.node)} stays inside the row of `{array}` "
                     "that its iteration owns"
                 )
-            term = form.rest[0][1]
-            value = literal_int(term)
-            if literal_stride is not None and value is not None and 0 <= value < literal_stride:
-                continue
-            if not self.inner_offset(term, first.stride, access.node):
-                raise Refusal(
-                    f"cannot prove {_quote(access.node)} stays inside the row of `{array}` "
-                    "that its iteration owns"
-                )
+
+    def in_row(self, term: Node, stride: str, literal_stride: int | None, access: Access) -> bool:
+        """The offset ``term`` stays in ``[0, stride)``: a literal, or an inner loop variable."""
+        value = literal_int(term)
+        if literal_stride is not None and value is not None and 0 <= value < literal_stride:
+            return True
+        return self.inner_offset(term, stride, access.node)
 
 
 def analyse_loop(

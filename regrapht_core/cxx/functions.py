@@ -21,6 +21,7 @@ __all__ = [
     "function_name",
     "is_kernel",
     "signature_text",
+    "unqualified",
 ]
 
 _NAMES = frozenset(
@@ -53,6 +54,12 @@ def function_name(definition: Node) -> str | None:
     if name is None or name.type not in _NAMES:
         return None
     return "".join(node_text(name).split())
+
+
+def unqualified(name: str) -> str:
+    """The last component of a :func:`function_name` (``ns::f`` -> ``f``): what a use of
+    the function inside its own scope is spelled as."""
+    return name.rsplit("::", 1)[-1]
 
 
 def function_definitions(root: Node) -> Iterator[Node]:

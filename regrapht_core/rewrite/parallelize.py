@@ -107,33 +107,37 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
                 return None
             if node.type in ("subscript_expression", "call_expression"):
                 return None
-    for node in walk(inner.body):
-        if node.type in ("break_statement",):
-            return None
+    if any(node.type == "break_statement" for node in walk(inner.body)):
+        return None
     for array in facts.written:
-        keys = set()
-        for access in (a for a in facts.accesses if a.array == array):
-            by_row = affine(access.index, outer.var)
-            by_col = affine(access.index, inner.var)
-            if (
-                by_row is not None
-                and by_row.sign > 0
-                and inner.inside(by_row.stride)
-                and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
-            ):
-                keys.add("row")
-            elif (
-                by_col is not None
-                and by_col.sign > 0
-                and outer.inside(by_col.stride)
-                and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
-            ):
-                keys.add("column")
-            else:
-                return None
-        if len(keys) != 1:
+        keys = {
+            _owner(access.index, outer, inner) for access in facts.accesses if access.array == array
+        }
+        if len(keys) != 1 or None in keys:
             return None
     return inner
+
+
+def _owner(index: Node, outer: CountedLoop, inner: CountedLoop) -> str | None:
+    """``"row"`` for ``S*i + j`` with ``j`` inside the row, ``"column"`` for ``S*j + i``
+    with ``i`` inside the column, ``None`` when (i, j) may not own the element alone."""
+    by_row = affine(index, outer.var)
+    if (
+        by_row is not None
+        and by_row.sign > 0
+        and inner.inside(by_row.stride)
+        and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
+    ):
+        return "row"
+    by_col = affine(index, inner.var)
+    if (
+        by_col is not None
+        and by_col.sign > 0
+        and outer.inside(by_col.stride)
+        and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
+    ):
+        return "column"
+    return None
 
 
 def _kernel_1d(

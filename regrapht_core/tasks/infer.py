@@ -131,20 +131,24 @@ class _Analyzer:
         elif kind == "if_statement":
             self._if(node, env, cond)
         elif kind in ("while_statement", "do_statement", "for_range_loop"):
-            self.loop_depth += 1
-            for child in node.named_children:
-                if child.type == "condition_clause" or child.type.endswith("expression"):
-                    self._expr(child, env, True)
-                elif kind == "for_range_loop" and child.type == "identifier":
-                    self._whole(node_text(child), "iterated with a range-for loop")
-                else:
-                    self._stmt(child, dict(env), True)
-            self.loop_depth -= 1
+            self._uncounted_loop(node, env)
         elif kind.endswith("_statement") or kind in ("else_clause", "condition_clause"):
             for child in node.named_children:
                 self._stmt(child, env, cond)
         elif kind not in ("comment", "type_definition"):
             self._expr(node, env, cond)
+
+    def _uncounted_loop(self, node: Node, env: dict[str, Interval]) -> None:
+        """A loop without a counted header: everything in it is conditional."""
+        self.loop_depth += 1
+        for child in node.named_children:
+            if child.type == "condition_clause" or child.type.endswith("expression"):
+                self._expr(child, env, True)
+            elif node.type == "for_range_loop" and child.type == "identifier":
+                self._whole(node_text(child), "iterated with a range-for loop")
+            else:
+                self._stmt(child, dict(env), True)
+        self.loop_depth -= 1
 
     def _declaration(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for decl in node.children_by_field_name("declarator"):
@@ -522,11 +526,7 @@ class _Analyzer:
     def _value(self, node: Node, env: Mapping[str, Interval]) -> Interval:
         kind = node.type
         if kind == "number_literal":
-            try:
-                number = evaluate(node_text(node), {}, where="literal")
-            except TaskError:
-                return Interval()
-            return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
+            return _literal(node)
         if kind == "identifier":
             return env.get(node_text(node), Interval())
         if kind in ("parenthesized_expression", "cast_expression"):
@@ -542,24 +542,24 @@ class _Analyzer:
         if kind == "binary_expression":
             return self._binary(node, env)
         if kind == "sizeof_expression":
-            type_node = node.child_by_field_name("type")
-            try:
-                size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
-            except TaskError:
-                return Interval()
-            return Interval.exact(Poly.const(size))
+            return _sizeof(node)
         if kind == "field_expression":
             obj = node.child_by_field_name("argument")
             base = node_text(obj) if obj is not None else ""
             if base in _THREAD:
                 return Interval(Poly.const(_THREAD[base]), None)
         if kind == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None and function.type == "field_expression":
-                obj = function.child_by_field_name("argument")
-                method = node_text(function.child_by_field_name("field") or function)
-                if obj is not None and node_text(obj) in self.tracked and method == "size":
-                    return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
+            return self._size_call(node)
+        return Interval()
+
+    def _size_call(self, node: Node) -> Interval:
+        """``v.size()`` of a tracked vector: its size variable; any other call: unknown."""
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "field_expression":
+            obj = function.child_by_field_name("argument")
+            method = node_text(function.child_by_field_name("field") or function)
+            if obj is not None and node_text(obj) in self.tracked and method == "size":
+                return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
         return Interval()
 
     def _binary(self, node: Node, env: Mapping[str, Interval]) -> Interval:
@@ -583,6 +583,23 @@ class _Analyzer:
             factor = Interval.exact(Poly.const(2 ** int(shift)))
             return a * factor if op == "<<" else a.divided(factor)
         return Interval()
+
+
+def _literal(node: Node) -> Interval:
+    try:
+        number = evaluate(node_text(node), {}, where="literal")
+    except TaskError:
+        return Interval()
+    return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
+
+
+def _sizeof(node: Node) -> Interval:
+    type_node = node.child_by_field_name("type")
+    try:
+        size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
+    except TaskError:
+        return Interval()
+    return Interval.exact(Poly.const(size))
 
 
 def _substitute(poly: Poly | None, mapping: Mapping[str, Interval], *, low: bool) -> Poly | None:
@@ -689,56 +706,62 @@ def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferr
 
 
 def _decide(param: Param, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
-    accesses = usage.accesses
-    writes = [a for a in accesses if a.write]
-    role: Role | None
-    if param.const or not writes:
-        role = Role.IN if (param.const or not usage.role_unknown) else None
-    elif usage.role_unknown:
-        role = None
-    else:
-        first = accesses[0]
-        partial = first.read or first.conditional
-        role = Role.INOUT if partial else Role.OUT
+    role = _role(param, usage)
     if usage.grows and param.kind is ParamKind.VECTOR:
         if role is None:
             return None, None, usage.role_unknown
-        return (
-            (Role.OUT if role is Role.INOUT and not any(a.read for a in accesses) else role),
-            Poly.const(0),
-            None,
-        )
-    if (
-        usage.resized is not None
-        and usage.resized.hi is not None
-        and usage.resized.lo == usage.resized.hi
-    ):
-        return role, usage.resized.hi, None
-    length: Poly | None = None
-    reason = usage.length_unknown
-    if not accesses and reason is None:
-        reason = "the function never indexes it"
-    if reason is None:
-        for access in accesses:
-            assert access.index.hi is not None
-            length = access.index.hi if length is None else larger(length, access.index.hi)
-            if length is None:
-                reason = "its indices have bounds that cannot be compared symbolically"
-                break
-    if reason is not None or length is None:
-        return role, None, reason or "no bound"
+        only_written = not any(a.read for a in usage.accesses)
+        return (Role.OUT if role is Role.INOUT and only_written else role), Poly.const(0), None
+    resized = usage.resized
+    if resized is not None and resized.hi is not None and resized.lo == resized.hi:
+        return role, resized.hi, None
+    length, reason = _highest_index(usage)
+    if length is None:
+        return role, None, reason
     exact = length + Poly.const(1)
     rounded = exact.rounded_up()
-    if role is Role.OUT:
-        lows = [a.index.lo for a in writes]
-        covers = all(lo is not None for lo in lows) and rounded == exact
-        start: Poly | None = Poly.const(0)
-        for lo in lows:
-            start = None if start is None or lo is None else smaller(start, lo)
-        highest: Poly | None = None
-        for w in writes:
-            hi = w.index.hi
-            highest = hi if highest is None or hi is None else larger(highest, hi)
-        if not covers or start != Poly.const(0) or highest != length:
-            role = Role.INOUT
+    if role is Role.OUT and not _writes_cover(usage, length, whole=rounded == exact):
+        role = Role.INOUT
     return role, rounded, None
+
+
+def _role(param: Param, usage: _Usage) -> Role | None:
+    accesses = usage.accesses
+    if param.const or not any(a.write for a in accesses):
+        return Role.IN if (param.const or not usage.role_unknown) else None
+    if usage.role_unknown:
+        return None
+    first = accesses[0]
+    return Role.INOUT if first.read or first.conditional else Role.OUT
+
+
+def _highest_index(usage: _Usage) -> tuple[Poly | None, str]:
+    """The largest index used, or why it is not known."""
+    reason = usage.length_unknown
+    if not usage.accesses and reason is None:
+        reason = "the function never indexes it"
+    if reason is not None:
+        return None, reason
+    length: Poly | None = None
+    for access in usage.accesses:
+        assert access.index.hi is not None
+        length = access.index.hi if length is None else larger(length, access.index.hi)
+        if length is None:
+            return None, "its indices have bounds that cannot be compared symbolically"
+    return length, "no bound"
+
+
+def _writes_cover(usage: _Usage, length: Poly, *, whole: bool) -> bool:
+    """The writes alone cover ``[0, length]``: an output needs no initial contents."""
+    writes = [a for a in usage.accesses if a.write]
+    lows = [a.index.lo for a in writes]
+    if not whole or any(lo is None for lo in lows):
+        return False
+    start: Poly | None = Poly.const(0)
+    for lo in lows:
+        start = None if start is None or lo is None else smaller(start, lo)
+    highest: Poly | None = None
+    for w in writes:
+        hi = w.index.hi
+        highest = hi if highest is None or hi is None else larger(highest, hi)
+    return start == Poly.const(0) and highest == length
