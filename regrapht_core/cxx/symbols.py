@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.parse import Node, node_text
-from regrapht_core.cxx.syntax import declared_name
+from regrapht_core.cxx.syntax import declared_name, words
 
 __all__ = [
     "DEVICE_MATH",
@@ -24,11 +24,7 @@ __all__ = [
 ]
 
 
-def _words(*chunks: str) -> frozenset[str]:
-    return frozenset(" ".join(chunks).split())
-
-
-DEVICE_MATH = _words(
+DEVICE_MATH = words(
     "sqrt sqrtf rsqrt rsqrtf cbrt cbrtf exp expf exp2 exp2f expm1 expm1f exp10 exp10f",
     "log logf log2 log2f log10 log10f log1p log1pf pow powf sin sinf cos cosf tan tanf",
     "asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf tanh tanhf",
@@ -40,12 +36,12 @@ DEVICE_MATH = _words(
 )
 """Functions nvcc provides in device code under these names (``std::`` forms included)."""
 
-IO_NAMES = _words(
+IO_NAMES = words(
     "printf fprintf sprintf snprintf puts putchar fputs scanf fscanf fopen fclose fread",
     "fwrite fflush getchar fgets cout cerr clog cin endl perror",
 )
 
-KNOWN_CONSTANTS = _words(
+KNOWN_CONSTANTS = words(
     "INFINITY NAN HUGE_VAL HUGE_VALF FLT_MAX FLT_MIN FLT_EPSILON DBL_MAX DBL_MIN",
     "DBL_EPSILON INT_MAX INT_MIN UINT_MAX LONG_MAX LONG_MIN LLONG_MAX LLONG_MIN ULLONG_MAX",
     "SIZE_MAX CHAR_BIT M_PI M_PI_2 M_PI_4 M_1_PI M_2_PI M_E M_LN2 M_LN10 M_LOG2E M_LOG10E",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import affine
 from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
 from regrapht_core.cxx.entry import EntryFunction, entry_function
@@ -23,13 +24,14 @@ from regrapht_core.cxx.splice import Edit
 from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import NameAllocator, canon, parse
 from regrapht_core.rewrite.assemble import (
+    KernelInterface,
     assemble,
     body_lines,
     kernel_interface,
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
+from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.protocol import (
     Refusal,
     RefusingRewriter,
@@ -50,6 +52,19 @@ class SequentialLoop:
     root: Node
     entry: EntryFunction
     facts: LoopFacts
+
+    def interface(
+        self, task: Task, names: NameAllocator
+    ) -> tuple[list[DeviceBuffer], KernelInterface]:
+        """The device buffers the loop needs, and the kernel's parameters and arguments."""
+        buffers = buffer_plan(self.entry, self.facts, task, names)
+        return buffers, kernel_interface(self.entry, self.facts, buffers)
+
+    def candidate(self, code: str, kernel: str, gpu_lines: list[str]) -> str:
+        """``code`` with ``kernel`` added and the loop replaced by ``gpu_lines``."""
+        return assemble(
+            code, self.root, self.entry, self.facts, kernels=kernel, gpu_lines=gpu_lines
+        )
 
 
 def sequential_loop(
@@ -192,8 +207,7 @@ def candidate_1d(
 ) -> str:
     """One thread per iteration; ``body`` replaces the loop body in the kernel when given."""
     names = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, names)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, names)
     kernel_name = names.fresh(f"{context.task.entry}_kernel")
     host = HostNames.allocate(names)
     launch = [
@@ -205,15 +219,14 @@ def candidate_1d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_1d(found, kernel_name, interface.parameters, body)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
 def _candidate_2d(
     code: str, found: SequentialLoop, inner: CountedLoop, context: RewriteContext
 ) -> str:
     names = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, names)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, names)
     kernel_name = names.fresh(f"{context.task.entry}_kernel")
     host = HostNames.allocate(names)
     columns = names.fresh("columns")
@@ -231,7 +244,7 @@ def _candidate_2d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_2d(found, inner, kernel_name, interface.parameters)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
 class Parallelize(RefusingRewriter):

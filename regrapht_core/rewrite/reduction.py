@@ -20,14 +20,8 @@ from __future__ import annotations
 
 from regrapht_core.cxx.dependence import Reduction, ReductionOp
 from regrapht_core.cxx.syntax import NameAllocator
-from regrapht_core.rewrite.assemble import (
-    assemble,
-    body_lines,
-    kernel_interface,
-    loop_var_type,
-    thread_index,
-)
-from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
+from regrapht_core.rewrite.assemble import body_lines, loop_var_type, thread_index
+from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
     Refusal,
@@ -185,8 +179,7 @@ def _candidate(
     code: str, found: SequentialLoop, context: RewriteContext, block: int, per_sm: int
 ) -> str:
     allocator = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, allocator)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, allocator)
     names = _Names(allocator, found, context.task.entry)
     reductions = found.facts.reductions
     parameters, arguments = list(interface.parameters), list(interface.arguments)
@@ -238,7 +231,7 @@ def _candidate(
     declarations += [f"int {names.device_id} = 0;", f"int {names.sms} = 0;"]
     lines[2:2] = [f"  {d}" for d in declarations]
     kernel = _kernel(found, names, parameters)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
 class ParallelReduction(RefusingRewriter):

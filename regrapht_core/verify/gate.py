@@ -45,6 +45,7 @@ from typing import NamedTuple
 
 from regrapht_core.contracts.task import Task, TaskMode
 from regrapht_core.cxx.parse import Node, Tree, parse_isolated
+from regrapht_core.cxx.syntax import words
 from regrapht_core.errors import TaskError
 
 __all__ = ["GatePolicy", "GateResult", "Rule", "Violation", "check"]
@@ -106,10 +107,6 @@ class GateResult:
         if len(self.violations) > len(shown):
             shown.append(f"... and {len(self.violations) - len(shown)} more")
         return "\n".join(shown)
-
-
-def _words(*chunks: str) -> frozenset[str]:
-    return frozenset(" ".join(chunks).split())
 
 
 # --- What is allowed --------------------------------------------------------------------
@@ -226,7 +223,7 @@ _INTERPOSE_WHY = (
     "a definition under a runtime or C library name replaces that function for the "
     "harness too (a no-op cudaDeviceSynchronize would blind the timer)"
 )
-_INTERPOSE_NAMES = _words(
+_INTERPOSE_NAMES = words(
     "malloc free calloc realloc aligned_alloc posix_memalign memalign valloc memcpy "
     "memmove memset memcmp strlen"
 )
@@ -362,7 +359,7 @@ _BY_NAMESPACE: dict[str, tuple[Rule, str]] = {
 _LIBC_PREFIXES = ("builtin_", "libc_", "IO_", "GI_", "isoc99_", "isoc23_")
 _LIBC_SUFFIXES = ("_chk", "_unlocked", "64")
 
-_RESERVED_MACRO_NAMES = _words(
+_RESERVED_MACRO_NAMES = words(
     # C and C++ keywords and the CUDA vocabulary a macro could quietly change.
     "alignas alignof and asm auto bool break case catch char char8_t char16_t char32_t "
     "class const consteval constexpr constinit const_cast continue decltype default "
@@ -609,7 +606,7 @@ def _namespace_scope(node: Node) -> bool:
 # --- Signatures ---------------------------------------------------------------------------
 
 _INTEGER_WORDS = frozenset({"signed", "unsigned", "long", "short", "int", "char"})
-_STD_TYPES = _words(
+_STD_TYPES = words(
     "size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t"
 )
 
