@@ -13,23 +13,12 @@ from dataclasses import dataclass
 from regrapht_core.contracts.task import ParamKind, Task, TaskMode
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.params import Parameter, parameters
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["EntryFunction", "Local", "Param", "entry_function"]
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    name: str
-    declaration: str
-    """The parameter as written (``const float* x``), reused verbatim in the kernel."""
-    pointer: bool
-    element: str
-    """Element type for pointers (``float``), the type for scalars."""
-    read_only: bool
-    """A ``const`` pointee: the entry promises not to write through it."""
+__all__ = ["EntryFunction", "Local", "entry_function"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,14 +34,14 @@ class Local:
 @dataclass(frozen=True, slots=True)
 class EntryFunction:
     definition: Node
-    params: tuple[Param, ...]
+    params: tuple[Parameter, ...]
     prelude: tuple[Node, ...]
     loop: CountedLoop
     postlude: tuple[Node, ...]
     locals: dict[str, Local]
     returns_value: bool
 
-    def param(self, name: str) -> Param | None:
+    def param(self, name: str) -> Parameter | None:
         return next((p for p in self.params if p.name == name), None)
 
     @property
@@ -72,31 +61,21 @@ def _type_text(declaration: Node) -> str:
     return " ".join(parts)
 
 
-def _param(declaration: Node, task: Task) -> Param:
-    declarator = declaration.child_by_field_name("declarator")
-    name_node = declared_name(declarator)
-    if declarator is None or name_node is None:
-        raise Refusal(f"the parameter `{node_text(declaration)}` has no name")
-    name = node_text(name_node)
+def _checked(param: Parameter, task: Task) -> Parameter:
+    """A scalar or a plain pointer that the task describes the same way."""
+    if not param.name:
+        raise Refusal(f"the parameter `{param.declaration}` has no name")
     try:
-        spec = task.arg(name)
+        spec = task.arg(param.name)
     except KeyError:
-        raise Refusal(f"the task does not describe the parameter `{name}`") from None
-    kind = declaration.child_by_field_name("type")
-    element = node_text(kind) if kind is not None else ""
-    const = any(node_text(c) == "const" for c in declaration.children if c.type == "type_qualifier")
-    if declarator.type == "identifier":
-        if spec.kind is not ParamKind.SCALAR:
-            raise Refusal(f"`{name}` is a {spec.kind} in the task but a scalar in the code")
-        return Param(name, node_text(declaration), False, _type_text(declaration), True)
-    inner = declarator.child_by_field_name("declarator")
-    single = inner is not None and inner.type == "identifier"
-    if declarator.type in ("pointer_declarator", "array_declarator") and single:
-        if spec.kind is not ParamKind.POINTER:
-            raise Refusal(f"`{name}` is a {spec.kind} in the task but a pointer in the code")
-        return Param(name, node_text(declaration), True, element, const)
+        raise Refusal(f"the task does not describe the parameter `{param.name}`") from None
+    if param.kind is ParamKind.SCALAR or param.pointer:
+        code = "a pointer" if param.pointer else "a scalar"
+        if spec.kind is not param.kind:
+            raise Refusal(f"`{param.name}` is a {spec.kind} in the task but {code} in the code")
+        return param
     raise Refusal(
-        f"the parameter `{node_text(declaration)}` is neither a scalar nor a plain pointer "
+        f"the parameter `{param.declaration}` is neither a scalar nor a plain pointer "
         "(references, vectors and pointers to pointers are not supported)"
     )
 
@@ -136,15 +115,10 @@ def entry_function(root: Node, task: Task) -> EntryFunction:
     definition = _find_entry(root, task.entry)
     if any(c.type in ("__global__", "__device__") for c in definition.children):
         raise Refusal(f"`{task.entry}` already is device code")
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    parameters = declarator.child_by_field_name("parameters") if declarator else None
-    if parameters is None:
+    declared = parameters(definition)
+    if declared is None:
         raise Refusal(f"cannot read the parameters of `{task.entry}`")
-    params = tuple(
-        _param(p, task) for p in parameters.named_children if p.type == "parameter_declaration"
-    )
+    params = tuple(_checked(p, task) for p in declared)
     body = definition.child_by_field_name("body")
     statements = tuple(c for c in (body.named_children if body else []) if c.type != "comment")
     loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]

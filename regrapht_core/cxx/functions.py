@@ -39,7 +39,11 @@ def function_declarator(definition: Node) -> Node | None:
     """The ``function_declarator`` under pointer/reference return declarators."""
     node = definition.child_by_field_name("declarator")
     while node is not None and node.type != "function_declarator":
-        node = node.child_by_field_name("declarator")
+        if node.type == "reference_declarator":
+            # What a reference declarator refers to has no field name.
+            node = node.named_children[0] if node.named_child_count else None
+        else:
+            node = node.child_by_field_name("declarator")
     return node
 
 

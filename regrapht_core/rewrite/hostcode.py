@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 from regrapht_core.contracts.task import ParamKind, Role, Task
 from regrapht_core.cxx.dependence import LoopFacts
-from regrapht_core.cxx.entry import EntryFunction, Param
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import node_text
 from regrapht_core.cxx.syntax import NameAllocator, canon, identifiers
 from regrapht_core.rewrite.protocol import Refusal
@@ -27,7 +28,7 @@ __all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_p
 
 @dataclass(frozen=True, slots=True)
 class DeviceBuffer:
-    param: Param
+    param: Parameter
     device: str
     bytes: str
     length: str
@@ -176,7 +177,7 @@ def buffer_plan(
             continue
         length, _ = length_in_params(param.name, task)
         written = param.name in facts.written
-        if written and param.read_only:
+        if written and param.const:
             raise Refusal(f"the loop writes `{param.name}`, which is declared const")
         plan.append(
             DeviceBuffer(

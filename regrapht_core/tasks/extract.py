@@ -24,7 +24,8 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
-from regrapht_core.cxx.functions import function_name
+from regrapht_core.cxx.functions import function_name, is_kernel, signature_text
+from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import (
     Node,
     QueryCursor,
@@ -49,11 +50,8 @@ from regrapht_core.tasks.expr import evaluate, free_names
 from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
 from regrapht_core.tasks.reference import reference_unit
 from regrapht_core.tasks.signature import (
-    Param,
     entry_params,
-    is_kernel,
     return_type,
-    signature_text,
     typedefs,
 )
 from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
@@ -142,7 +140,7 @@ def extract_task(
 
 
 def _should_validate(
-    validate: bool | None, task: Task, params: tuple[Param, ...], note: Annotation
+    validate: bool | None, task: Task, params: tuple[Parameter, ...], note: Annotation
 ) -> bool:
     if validate is not None:
         return validate
@@ -247,7 +245,7 @@ def _annotations(fn: Node) -> list[str]:
 
 
 def _merge(
-    params: tuple[Param, ...], note: Annotation, inferred: Inferred, where: str
+    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, where: str
 ) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str]]:
     """Arguments, timing size and derived size variables, or the actionable error."""
     placeholders = [vector_size_name(p.name) for p in params if p.kind is ParamKind.VECTOR]
@@ -262,8 +260,8 @@ def _merge(
             continue
         value = p.name if p.name in sizes else note.assignments.get(p.name)
         if value is None:
-            value = _scalar_default(p.ctype, len(args))
-        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.ctype, Role.IN, value=value))
+            value = _scalar_default(p.element, len(args))
+        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.element, Role.IN, value=value))
     if problems:
         shown = {k: v for k, v in sizes.items() if k not in derived}
         comment = render_annotation(args, shown, unknown_lengths, unknown_roles)
@@ -275,7 +273,7 @@ def _merge(
 
 
 def _arrays(
-    params: tuple[Param, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
+    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
 ) -> tuple[list[ArgSpec], frozenset[str], frozenset[str], list[str]]:
     """Pointer and vector specs: annotation first, inference for the rest."""
     args: list[ArgSpec] = []
@@ -283,7 +281,8 @@ def _arrays(
     unknown_lengths: set[str] = set()
     problems: list[str] = []
     for p in params:
-        if p.kind is ParamKind.SCALAR:
+        kind = p.kind
+        if kind is None or kind is ParamKind.SCALAR:
             continue
         given = note.arrays.get(p.name)
         role = (given.role if given else None) or inferred.roles.get(p.name)
@@ -291,7 +290,7 @@ def _arrays(
         if length is None:
             poly = inferred.lengths.get(p.name)
             length = poly.rename(rename).render() if poly is not None else None
-        dist = (given.dist if given and given.dist else None) or default_dist(p.ctype)
+        dist = (given.dist if given and given.dist else None) or default_dist(p.element)
         reason = inferred.reasons.get(p.name, "")
         if role is None:
             unknown_roles.add(p.name)
@@ -299,12 +298,12 @@ def _arrays(
         if length is None:
             unknown_lengths.add(p.name)
             problems.append(f"the length of {p.name!r} ({reason})")
-        args.append(ArgSpec(p.name, p.kind, p.ctype, role or Role.IN, length, dist=dist))
+        args.append(ArgSpec(p.name, kind, p.element, role or Role.IN, length, dist=dist))
     return _link_companions(args), frozenset(unknown_roles), frozenset(unknown_lengths), problems
 
 
 def _sizes(
-    params: tuple[Param, ...],
+    params: tuple[Parameter, ...],
     arrays: list[ArgSpec],
     note: Annotation,
     inferred: Inferred,
@@ -328,7 +327,7 @@ def _sizes(
     )
     scalars = {p.name: p for p in params if p.kind is ParamKind.SCALAR}
     size_names = [
-        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].ctype).kind in "iu"
+        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].element).kind in "iu"
     ]
     derived = {
         n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)

@@ -15,11 +15,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ParamKind, Role
+from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate
-from regrapht_core.tasks.signature import Param, entry_params
+from regrapht_core.tasks.signature import entry_params
 from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
 
 __all__ = ["FileContext", "Inferred", "infer_usage"]
@@ -80,7 +81,9 @@ def vector_size_name(vector: str) -> str:
 
 
 class _Analyzer:
-    def __init__(self, fn: Node, params: tuple[Param, ...], ctx: FileContext, depth: int) -> None:
+    def __init__(
+        self, fn: Node, params: tuple[Parameter, ...], ctx: FileContext, depth: int
+    ) -> None:
         self.fn = fn
         self.params = {p.name: p for p in params}
         self.ctx = ctx
@@ -108,7 +111,7 @@ class _Analyzer:
             name: Interval.exact(Poly.const(v)) for name, v in self.ctx.constants.items()
         }
         for p in self.params.values():
-            if p.kind is ParamKind.SCALAR and numpy_dtype(p.ctype).kind in "iu":
+            if p.kind is ParamKind.SCALAR and numpy_dtype(p.element).kind in "iu":
                 env[p.name] = Interval.exact(Poly.var(p.name))
         body = self.fn.child_by_field_name("body")
         if body is not None:
@@ -512,7 +515,7 @@ class _Analyzer:
                 continue
             if position == 1 and name in _FILLS:
                 continue
-            itemsize = numpy_dtype(self.params[target[0]].ctype).itemsize
+            itemsize = numpy_dtype(self.params[target[0]].element).itemsize
             count = size.divided(Interval.exact(Poly.const(itemsize)))
             offset = self._target_offset(arg, env)
             last = None if count.hi is None else count.hi - Poly.const(1)
@@ -681,7 +684,7 @@ def _reads_memory(node: Node) -> bool:
     )
 
 
-def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferred:
+def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> Inferred:
     analyzer = _Analyzer(fn, params, ctx, 0)
     analyzer.run()
     roles: dict[str, Role | None] = {}
@@ -705,7 +708,7 @@ def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferr
     )
 
 
-def _decide(param: Param, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
+def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
     role = _role(param, usage)
     if usage.grows and param.kind is ParamKind.VECTOR:
         if role is None:
@@ -725,7 +728,7 @@ def _decide(param: Param, usage: _Usage) -> tuple[Role | None, Poly | None, str 
     return role, rounded, None
 
 
-def _role(param: Param, usage: _Usage) -> Role | None:
+def _role(param: Parameter, usage: _Usage) -> Role | None:
     accesses = usage.accesses
     if param.const or not any(a.write for a in accesses):
         return Role.IN if (param.const or not usage.role_unknown) else None

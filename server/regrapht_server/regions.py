@@ -18,7 +18,7 @@ from pygls.workspace.position_codec import PositionCodec
 from tree_sitter import QueryCursor
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.functions import function_name
+from regrapht_core.cxx.functions import function_name, is_kernel
 from regrapht_core.cxx.parse import (
     language_for_path,
     node_text,
@@ -26,7 +26,6 @@ from regrapht_core.cxx.parse import (
     query,
 )
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.signature import is_kernel
 
 __all__ = ["ParseCache", "Parsed", "Region", "comment_block", "document_language"]
 
