@@ -20,6 +20,7 @@ __all__ = [
     "declared_name",
     "identifiers",
     "loop_ancestor",
+    "operator_text",
     "parse",
     "strip_parens",
     "words",
@@ -59,6 +60,12 @@ def canon(node: Node) -> str:
     """Token text without layout or outer parentheses: ``( m )`` and ``m`` compare equal."""
     node = strip_parens(node)
     return " ".join(node_text(leaf) for leaf in walk(node) if leaf.child_count == 0)
+
+
+def operator_text(node: Node) -> str:
+    """The operator of a binary, unary, update or assignment expression."""
+    op = node.child_by_field_name("operator")
+    return node_text(op) if op is not None else node_text(node.children[1])
 
 
 def loop_ancestor(node: Node, stop: Node) -> Node | None:

@@ -136,22 +136,15 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
 def _owner(index: Node, outer: CountedLoop, inner: CountedLoop) -> str | None:
     """``"row"`` for ``S*i + j`` with ``j`` inside the row, ``"column"`` for ``S*j + i``
     with ``i`` inside the column, ``None`` when (i, j) may not own the element alone."""
-    by_row = affine(index, outer.var)
-    if (
-        by_row is not None
-        and by_row.sign > 0
-        and inner.inside(by_row.stride)
-        and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
-    ):
-        return "row"
-    by_col = affine(index, inner.var)
-    if (
-        by_col is not None
-        and by_col.sign > 0
-        and outer.inside(by_col.stride)
-        and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
-    ):
-        return "column"
+    for key, by, within in (("row", outer, inner), ("column", inner, outer)):
+        form = affine(index, by.var)
+        if (
+            form is not None
+            and form.sign > 0
+            and within.inside(form.stride)
+            and [(s, canon(n)) for s, n in form.rest] == [(1, within.var)]
+        ):
+            return key
     return None
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ParamKind, Role
+from regrapht_core.cxx.loops import FLIPPED, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.errors import TaskError
@@ -30,7 +31,6 @@ _COPIES = {"memcpy", "memmove", "cudaMemcpy", "std::memcpy"}
 _FILLS = {"memset", "cudaMemset", "std::memset"}
 _SIZE_METHODS = {"size", "empty", "capacity"}
 _GROW_METHODS = {"push_back", "emplace_back", "clear", "insert"}
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _MAX_DEPTH = 4
 
@@ -207,9 +207,10 @@ class _Analyzer:
         update = node.child_by_field_name("update")
         if init is None or condition is None or update is None:
             return None, Interval()
-        var, start = _init_of(init)
-        if var is None or start is None:
+        start_of = loop_start(init)
+        if start_of is None:
             return None, Interval()
+        var, start = start_of.var, start_of.value
         own = sum(
             1
             for n in walk(update)
@@ -287,7 +288,7 @@ class _Analyzer:
             if negate:
                 op = _NEGATE[op]
             if right.type == "identifier" and left.type != "identifier":
-                left, right, op = right, left, _FLIP[op]
+                left, right, op = right, left, FLIPPED[op]
             if left.type != "identifier":
                 continue
             name = node_text(left)
@@ -617,21 +618,6 @@ def _substitute(poly: Poly | None, mapping: Mapping[str, Interval], *, low: bool
     return total.lo if low else total.hi
 
 
-def _init_of(init: Node) -> tuple[str | None, Node | None]:
-    if init.type == "declaration":
-        decls = init.children_by_field_name("declarator")
-        if len(decls) == 1 and decls[0].type == "init_declarator":
-            name = decls[0].child_by_field_name("declarator")
-            value = decls[0].child_by_field_name("value")
-            if name is not None and name.type == "identifier":
-                return node_text(name), value
-    if init.type == "assignment_expression":
-        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
-        if left is not None and left.type == "identifier":
-            return node_text(left), right
-    return None, None
-
-
 def _direction(update: Node, var: str) -> int:
     """+1 for ``i++``/``i += c``, -1 for ``i--``/``i -= c`` (c a positive literal), else 0."""
     if update.type == "update_expression":
@@ -664,14 +650,9 @@ def _conjuncts(node: Node, joiner: str) -> list[Node]:
 
 def _comparison_with(condition: Node, var: str) -> tuple[str, Node] | None:
     for cmp in _conjuncts(condition, "&&"):
-        op = node_text(cmp.child_by_field_name("operator") or cmp)
-        left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
-        if left is None or right is None or op not in _FLIP:
-            continue
-        if left.type == "identifier" and node_text(left) == var:
-            return op, right
-        if right.type == "identifier" and node_text(right) == var:
-            return _FLIP[op], left
+        found = compared_bound(cmp, var)
+        if found is not None:
+            return found
     return None
 
 
