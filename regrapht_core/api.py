@@ -28,6 +28,7 @@ from regrapht_core.cxx.document import (
     Span,
     comment_block,
 )
+from regrapht_core.cxx.functions import function_name, unqualified
 from regrapht_core.cxx.merge import (
     FileChanges,
     Sidecar,
@@ -38,7 +39,7 @@ from regrapht_core.cxx.merge import (
     pointer_target,
 )
 from regrapht_core.cxx.merge import sidecar_path as _sidecar_path
-from regrapht_core.cxx.parse import function_name, language_for_path
+from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import TaskError
 from regrapht_core.optimize.record import ResultRecord, header_rows
 
@@ -308,7 +309,8 @@ def _elsewhere(document: Document, row: int, target: str, read_file: ReadFile) -
     """The record of the function starting at ``row``, from the CUDA file ``target``."""
     line = document.lines[row] if row < len(document.lines) else ""
     fn = document.definition_at(Position(row, len(line) - len(line.lstrip())))
-    name = function_name(fn) if fn is not None else None
+    written = function_name(fn) if fn is not None else None
+    name = unqualified(written) if written is not None else None
     text = read_file(target)
     if name is None or text is None:
         return f"**ReGraphT**: the CUDA version is in `{target}`, which cannot be read now."

@@ -17,7 +17,8 @@ from typing import NamedTuple
 import tree_sitter
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import Node, QueryCursor, function_name, node_text, parse_source, query
+from regrapht_core.cxx.functions import function_declarator, function_name, is_kernel, unqualified
+from regrapht_core.cxx.parse import Node, QueryCursor, node_text, parse_source, query
 
 __all__ = [
     "Document",
@@ -80,12 +81,17 @@ def comment_block(lines: list[str], row: int, *, above: bool) -> range:
     return range(first, last)
 
 
+def _name(fn: Node) -> str | None:
+    """A definition's own name, without the ``Class::`` or ``ns::`` it may be written with:
+    what a job, a diagnostic and the merge call the function."""
+    written = function_name(fn)
+    return None if written is None else unqualified(written)
+
+
 def _qualified_name(fn: Node, name: str) -> str:
     """``name`` (as written, with any ``Class::`` of an out-of-class definition) inside the
     namespaces and classes around ``fn``."""
-    declarator = fn.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
+    declarator = function_declarator(fn)
     written = declarator.child_by_field_name("declarator") if declarator else None
     parts = [node_text(written) if written is not None else name]
     scope = fn.parent
@@ -136,7 +142,7 @@ class Document:
         """Every function definition (named ``name``, when given), in source order."""
         found = QueryCursor(query(self.language, _FUNCTIONS)).captures(self.tree.root_node)
         ordered = sorted(found.get("fn", []), key=lambda fn: fn.start_byte)
-        return [fn for fn in ordered if name is None or function_name(fn) == name]
+        return [fn for fn in ordered if name is None or _name(fn) == name]
 
     def definition(self, function: Function) -> Node:
         """The syntax node of ``function``, which was found in this document."""
@@ -193,13 +199,13 @@ class Document:
 
         Those three cannot become tasks, so offering them would only lead to an error.
         """
-        name = function_name(fn)
+        name = _name(fn)
         if name is None or name == "main":
             return None
         if fn.parent is not None and fn.parent.type == "template_declaration":
             return None
         qualifiers = {child.type for child in fn.children}
-        if "__global__" in qualifiers:
+        if is_kernel(fn):
             kind = FunctionKind.KERNEL
         elif "__device__" in qualifiers and "__host__" not in qualifiers:
             return None

@@ -22,7 +22,8 @@ from pathlib import PurePath
 
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.document import Document, Function, Position, Span, comment_block
-from regrapht_core.cxx.parse import Node, function_name, node_text, parse_source
+from regrapht_core.cxx.functions import function_name, unqualified
+from regrapht_core.cxx.parse import Node, node_text, parse_source
 
 __all__ = [
     "POINTER_MARK",
@@ -147,7 +148,8 @@ def merge_unit(
 
 def _name(node: Node) -> str | None:
     if node.type == "function_definition":
-        return function_name(node)
+        written = function_name(node)
+        return None if written is None else unqualified(written)
     named = node.child_by_field_name("name")
     if named is not None:
         return node_text(named)

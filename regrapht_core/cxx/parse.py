@@ -23,10 +23,10 @@ __all__ = [
     "Query",
     "QueryCursor",
     "Tree",
-    "function_name",
     "grammar",
     "language_for_path",
     "node_text",
+    "parse_isolated",
     "parse_source",
     "query",
     "syntax_error",
@@ -83,6 +83,12 @@ def parse_source(source: str, language: SourceLanguage) -> tree_sitter.Tree:
     return _parser(language).parse(source.encode("utf-8"))
 
 
+def parse_isolated(code: bytes, language: SourceLanguage = SourceLanguage.CUDA) -> tree_sitter.Tree:
+    """Parse with a parser of its own, for callers on worker threads (parsers are not safe to
+    share between threads; the static gate runs on the job's thread)."""
+    return tree_sitter.Parser(grammar(language)).parse(code)
+
+
 def node_text(node: tree_sitter.Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
 
@@ -109,16 +115,3 @@ def syntax_error(node: tree_sitter.Node) -> str | None:
             snippet = node_text(child).splitlines()[0][:40] if child.text else ""
             return f"line {row + 1}, column {col + 1}: cannot parse {snippet!r}"
     return "the code has a syntax error"
-
-
-def function_name(definition: tree_sitter.Node) -> str | None:
-    """The unqualified name of a ``function_definition``, through pointer/reference returns."""
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    if declarator is None:
-        return None
-    name = declarator.child_by_field_name("declarator")
-    while name is not None and name.type == "qualified_identifier":
-        name = name.child_by_field_name("name")
-    return node_text(name) if name is not None else None

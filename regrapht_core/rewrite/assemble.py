@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.dependence import LoopFacts
-from regrapht_core.rewrite.entry import EntryFunction
+from regrapht_core.cxx.dependence import LoopFacts
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
+from regrapht_core.cxx.syntax import identifiers
 from regrapht_core.rewrite.hostcode import DeviceBuffer
 from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.syntax import Edit, apply_edits, identifiers, indent_block, render, text
 
 __all__ = [
     "KernelInterface",
@@ -37,7 +37,7 @@ def loop_var_type(entry: EntryFunction) -> str:
     if local is None or not local.scalar:
         raise Refusal(f"cannot find the declaration of the loop variable `{loop.var}`")
     for statement in entry.postlude:
-        if any(text(n) == loop.var for n in identifiers(statement)):
+        if any(node_text(n) == loop.var for n in identifiers(statement)):
             raise Refusal(f"the code after the loop reads `{loop.var}`, its final value")
     return " ".join(w for w in local.type.split() if w != "const")
 
@@ -78,7 +78,7 @@ def kernel_interface(
     return KernelInterface(tuple(parameters), tuple(arguments))
 
 
-def body_lines(body: tree_sitter.Node, edits: Sequence[Edit], indent: str) -> str:
+def body_lines(body: Node, edits: Sequence[Edit], indent: str) -> str:
     """The loop body's statements (without its braces), edited and re-indented."""
     if body.type == "compound_statement":
         inner = [c for c in body.children if c.type not in ("{", "}")]
@@ -99,14 +99,16 @@ def _host_induction_variable(entry: EntryFunction) -> list[Edit]:
         return []
     for statement in entry.prelude:
         declarators = statement.children_by_field_name("declarator")
-        if statement.type == "declaration" and [text(d) for d in declarators] == [entry.loop.var]:
+        if statement.type == "declaration" and [node_text(d) for d in declarators] == [
+            entry.loop.var
+        ]:
             return [Edit.replace(statement, "")]
     return []
 
 
 def assemble(
     code: str,
-    root: tree_sitter.Node,
+    root: Node,
     entry: EntryFunction,
     facts: LoopFacts,
     *,
@@ -128,7 +130,7 @@ def assemble(
     ]
     result = apply_edits(code.encode("utf-8"), edits)
     includes = {
-        text(n.child_by_field_name("path") or n).strip('<>"')
+        node_text(n.child_by_field_name("path") or n).strip('<>"')
         for n in root.named_children
         if n.type == "preproc_include"
     }

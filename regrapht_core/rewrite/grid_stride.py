@@ -12,27 +12,18 @@ loops pay off (fewer, fuller blocks).
 
 from __future__ import annotations
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import mentions
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits, render
+from regrapht_core.cxx.syntax import NameAllocator, loop_ancestor, parse
 from regrapht_core.rewrite.kernels import GuardedKernel, guarded_kernel, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
-)
-from regrapht_core.rewrite.syntax import (
-    Edit,
-    NameAllocator,
-    apply_edits,
-    loop_ancestor,
-    parse,
-    render,
-    text,
-    walk,
 )
 
 __all__ = ["GridStrideLoop"]
@@ -41,7 +32,7 @@ __all__ = ["GridStrideLoop"]
 def _loop_edits(shape: GuardedKernel) -> list[Edit]:
     kernel = shape.kernel
     for node in walk(shape.body):
-        if node.type == "call_expression" and text(
+        if node.type == "call_expression" and node_text(
             node.child_by_field_name("function") or node
         ) in (
             "__syncthreads",
@@ -62,7 +53,7 @@ def _loop_edits(shape: GuardedKernel) -> list[Edit]:
     for node in walk(shape.body):
         if node.type in ("assignment_expression", "update_expression"):
             target = node.child_by_field_name("left") or node.child_by_field_name("argument")
-            if target is not None and text(target) == shape.var:
+            if target is not None and node_text(target) == shape.var:
                 raise Refusal(f"`{kernel.name}` changes its index `{shape.var}`")
     returns = []
     for node in walk(shape.body):
@@ -72,15 +63,15 @@ def _loop_edits(shape: GuardedKernel) -> list[Edit]:
             returns.append(Edit.replace(node, "continue;"))
     body = render(shape.body, returns)
     op = "<=" if shape.inclusive else "<"
-    index = text(shape.declaration).rstrip(";").strip()
+    index = node_text(shape.declaration).rstrip(";").strip()
     loop = (
-        f"for ({index}; {shape.var} {op} {text(shape.bound)}; "
+        f"for ({index}; {shape.var} {op} {node_text(shape.bound)}; "
         f"{shape.var} += blockDim.x * gridDim.x) {body}"
     )
     return [Edit.replace(shape.declaration, ""), Edit.replace(shape.guard, loop)]
 
 
-def _in_switch(node: tree_sitter.Node, stop: tree_sitter.Node) -> bool:
+def _in_switch(node: Node, stop: Node) -> bool:
     current = node.parent
     while current is not None and current != stop:
         if current.type == "switch_statement":
@@ -89,25 +80,12 @@ def _in_switch(node: tree_sitter.Node, stop: tree_sitter.Node) -> bool:
     return False
 
 
-class GridStrideLoop:
+class GridStrideLoop(RefusingRewriter):
     technique = "grid_stride_loop"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         root = parse(code).root_node
         edits: list[Edit] = []
         reasons, converted = [], []

@@ -16,17 +16,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from regrapht_core.contracts.task import ParamKind, Role, Task
-from regrapht_core.rewrite.dependence import LoopFacts
-from regrapht_core.rewrite.entry import EntryFunction, Param
+from regrapht_core.cxx.dependence import LoopFacts
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.params import Parameter
+from regrapht_core.cxx.parse import node_text
+from regrapht_core.cxx.syntax import NameAllocator, canon, identifiers
 from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.syntax import NameAllocator, canon, identifiers, text
 
 __all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
 
 
 @dataclass(frozen=True, slots=True)
 class DeviceBuffer:
-    param: Param
+    param: Parameter
     device: str
     bytes: str
     length: str
@@ -147,7 +149,7 @@ def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> 
     if single is None or canon(loop.upper) != single:
         return False
     for statement in entry.prelude:
-        if any(text(n) in (array, single) for n in identifiers(statement)):
+        if any(node_text(n) in (array, single) for n in identifiers(statement)):
             return False
     statements = loop.body.named_children if loop.body.type == "compound_statement" else [loop.body]
     for statement in statements:
@@ -160,7 +162,7 @@ def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> 
         if left is None or left.type != "subscript_expression":
             continue
         base, indices = left.child_by_field_name("argument"), left.child_by_field_name("indices")
-        if base is not None and text(base) == array and indices is not None:
+        if base is not None and node_text(base) == array and indices is not None:
             return canon(indices).strip("[] ") == loop.var
     return False
 
@@ -175,7 +177,7 @@ def buffer_plan(
             continue
         length, _ = length_in_params(param.name, task)
         written = param.name in facts.written
-        if written and param.read_only:
+        if written and param.const:
             raise Refusal(f"the loop writes `{param.name}`, which is declared const")
         plan.append(
             DeviceBuffer(

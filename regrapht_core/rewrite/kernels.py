@@ -10,19 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import additive_terms, factors, mentions
+from regrapht_core.cxx.affine import additive_terms, factors, mentions
+from regrapht_core.cxx.functions import function_definitions, function_name
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.syntax import canon, declared_name, strip_parens
 from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.syntax import (
-    canon,
-    declared_name,
-    function_definitions,
-    function_name,
-    strip_parens,
-    text,
-    walk,
-)
 
 __all__ = [
     "GuardedKernel",
@@ -41,20 +33,20 @@ _BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
 @dataclass(frozen=True, slots=True)
 class Kernel:
     name: str
-    definition: tree_sitter.Node
-    params: tuple[tree_sitter.Node, ...]
+    definition: Node
+    params: tuple[Node, ...]
     """``parameter_declaration`` nodes in order."""
-    body: tree_sitter.Node
+    body: Node
 
     def param_names(self) -> list[str]:
         names = []
         for param in self.params:
             name = declared_name(param.child_by_field_name("declarator"))
-            names.append(text(name) if name is not None else "")
+            names.append(node_text(name) if name is not None else "")
         return names
 
 
-def kernels(root: tree_sitter.Node) -> list[Kernel]:
+def kernels(root: Node) -> list[Kernel]:
     found = []
     for definition in function_definitions(root):
         if not any(c.type == "__global__" for c in definition.children):
@@ -71,7 +63,7 @@ def kernels(root: tree_sitter.Node) -> list[Kernel]:
     return found
 
 
-def launches(root: tree_sitter.Node, kernel: str) -> list[tree_sitter.Node]:
+def launches(root: Node, kernel: str) -> list[Node]:
     """``kernel<<<...>>>(...)`` call expressions, in source order."""
     found = []
     for node in walk(root):
@@ -79,19 +71,19 @@ def launches(root: tree_sitter.Node, kernel: str) -> list[tree_sitter.Node]:
             continue
         function = node.child_by_field_name("function")
         syntax = any(c.type == "kernel_call_syntax" for c in node.children)
-        if syntax and function is not None and text(function) == kernel:
+        if syntax and function is not None and node_text(function) == kernel:
             found.append(node)
     return found
 
 
-def enclosing_function(node: tree_sitter.Node) -> tree_sitter.Node | None:
+def enclosing_function(node: Node) -> Node | None:
     current = node.parent
     while current is not None and current.type != "function_definition":
         current = current.parent
     return current
 
 
-def allocated_pointers(function: tree_sitter.Node) -> set[str]:
+def allocated_pointers(function: Node) -> set[str]:
     """Pointers ``cudaMalloc(&p, ...)`` sets in ``function`` and that are never reassigned.
 
     Such pointers are distinct, 256-byte-aligned device allocations: safe to mark
@@ -102,21 +94,21 @@ def allocated_pointers(function: tree_sitter.Node) -> set[str]:
         if node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
-            if callee is None or text(callee) != "cudaMalloc" or arguments is None:
+            if callee is None or node_text(callee) != "cudaMalloc" or arguments is None:
                 continue
             first = arguments.named_children[0] if arguments.named_child_count else None
             if first is not None and first.type == "pointer_expression":
                 target = first.child_by_field_name("argument")
                 if target is not None and target.type == "identifier":
-                    allocated.add(text(target))
+                    allocated.add(node_text(target))
         elif node.type == "assignment_expression":
             left = node.child_by_field_name("left")
             if left is not None and left.type == "identifier":
-                assigned.add(text(left))
+                assigned.add(node_text(left))
     return allocated - assigned
 
 
-def thread_index_offset(expr: tree_sitter.Node) -> list[tree_sitter.Node] | None:
+def thread_index_offset(expr: Node) -> list[Node] | None:
     """The terms added to ``blockIdx.x * blockDim.x + threadIdx.x`` in ``expr`` (or ``None``)."""
     product = thread = False
     rest = []
@@ -133,7 +125,7 @@ def thread_index_offset(expr: tree_sitter.Node) -> list[tree_sitter.Node] | None
     return rest if product and thread else None
 
 
-def _uncast(node: tree_sitter.Node) -> tree_sitter.Node:
+def _uncast(node: Node) -> Node:
     """``static_cast<T>(e)`` and ``(T)e`` as ``e``: widening does not change the index."""
     node = strip_parens(node)
     if node.type == "cast_expression":
@@ -145,7 +137,7 @@ def _uncast(node: tree_sitter.Node) -> tree_sitter.Node:
         if (
             function is not None
             and function.type == "template_function"
-            and text(function.child_by_field_name("name") or function) == "static_cast"
+            and node_text(function.child_by_field_name("name") or function) == "static_cast"
             and arguments is not None
             and arguments.named_child_count == 1
         ):
@@ -158,14 +150,14 @@ class GuardedKernel:
     """``T i = <thread index>; if (i < bound) body`` -- one element per thread."""
 
     kernel: Kernel
-    declaration: tree_sitter.Node
+    declaration: Node
     var: str
     var_type: str
-    guard: tree_sitter.Node
-    bound: tree_sitter.Node
+    guard: Node
+    bound: Node
     inclusive: bool
-    body: tree_sitter.Node
-    offset: list[tree_sitter.Node]
+    body: Node
+    offset: list[Node]
 
 
 def guarded_kernel(kernel: Kernel) -> GuardedKernel:
@@ -185,8 +177,10 @@ def guarded_kernel(kernel: Kernel) -> GuardedKernel:
         raise Refusal(f"`{kernel.name}` does not start by computing its thread index")
     offset = thread_index_offset(value)
     if offset is None:
-        raise Refusal(f"`{kernel.name}` computes `{text(value)}`, not a 1-D global thread index")
-    var = text(name)
+        raise Refusal(
+            f"`{kernel.name}` computes `{node_text(value)}`, not a 1-D global thread index"
+        )
+    var = node_text(name)
     if guard.type != "if_statement" or guard.child_by_field_name("alternative") is not None:
         raise Refusal(f"`{kernel.name}` does not guard its work with `if ({var} < n)`")
     condition = guard.child_by_field_name("condition")
@@ -194,7 +188,7 @@ def guarded_kernel(kernel: Kernel) -> GuardedKernel:
     if test is None or test.type != "binary_expression":
         raise Refusal(f"`{kernel.name}` does not guard its work with `if ({var} < n)`")
     left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
-    op = text(test.child_by_field_name("operator") or test.children[1])
+    op = node_text(test.child_by_field_name("operator") or test.children[1])
     if left is None or right is None:
         raise Refusal(f"`{kernel.name}` has an incomplete guard")
     if canon(left) == var and op in ("<", "<="):
@@ -202,13 +196,17 @@ def guarded_kernel(kernel: Kernel) -> GuardedKernel:
     elif canon(right) == var and op in (">", ">="):
         bound, inclusive = left, op == ">="
     else:
-        raise Refusal(f"the guard `{text(test)}` of `{kernel.name}` is not `{var} < bound`")
+        raise Refusal(f"the guard `{node_text(test)}` of `{kernel.name}` is not `{var} < bound`")
     body = guard.child_by_field_name("consequence")
     if body is None:
         raise Refusal(f"`{kernel.name}` guards nothing")
     kind = declaration.child_by_field_name("type")
     var_type = " ".join(
-        [text(c) for c in declaration.children if c.type == "type_qualifier" and text(c) != "const"]
-        + [text(kind) if kind is not None else "int"]
+        [
+            node_text(c)
+            for c in declaration.children
+            if c.type == "type_qualifier" and node_text(c) != "const"
+        ]
+        + [node_text(kind) if kind is not None else "int"]
     )
     return GuardedKernel(kernel, declaration, var, var_type, guard, bound, inclusive, body, offset)

@@ -16,27 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import literal_int, mentions
+from regrapht_core.cxx.affine import literal_int, mentions
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import NameAllocator, declared_name, parse, strip_parens
 from regrapht_core.rewrite.kernels import Kernel, enclosing_function, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits, is_dim3
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
-)
-from regrapht_core.rewrite.syntax import (
-    Edit,
-    NameAllocator,
-    apply_edits,
-    declared_name,
-    parse,
-    strip_parens,
-    text,
-    walk,
 )
 
 __all__ = ["LaunchConfiguration"]
@@ -49,27 +40,27 @@ class _Site:
     """Where a launch's block size lives and how its grid follows it."""
 
     current: int
-    value: tree_sitter.Node
+    value: Node
     """The literal to replace (in the launch or in the block variable's initialiser)."""
-    grid_literal: tree_sitter.Node | None
+    grid_literal: Node | None
     """``(x + B-1) / B``: the division to respell; ``None`` when the grid follows a variable."""
 
 
-def _initialiser(function: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+def _initialiser(function: Node, name: str) -> Node | None:
     found = None
     for node in walk(function):
         if node.type == "init_declarator":
             target = declared_name(node)
-            if target is not None and text(target) == name:
+            if target is not None and node_text(target) == name:
                 found = node.child_by_field_name("value")
         elif node.type == "assignment_expression":
             left = node.child_by_field_name("left")
-            if left is not None and text(left) == name:
+            if left is not None and node_text(left) == name:
                 return None
     return found
 
 
-def _site(launch: tree_sitter.Node) -> _Site:
+def _site(launch: Node) -> _Site:
     syntax = next(c for c in launch.children if c.type == "kernel_call_syntax")
     grid, block = (strip_parens(n) for n in syntax.named_children[:2])
     function = enclosing_function(launch)
@@ -77,8 +68,8 @@ def _site(launch: tree_sitter.Node) -> _Site:
         raise Refusal("2-D launches (dim3) are not tuned")
     size = literal_int(block)
     if size is not None:
-        if grid.type != "binary_expression" or text(grid.children[1]) != "/":
-            raise Refusal(f"the grid `{text(grid)}` is not `(n + {size - 1}) / {size}`")
+        if grid.type != "binary_expression" or node_text(grid.children[1]) != "/":
+            raise Refusal(f"the grid `{node_text(grid)}` is not `(n + {size - 1}) / {size}`")
         divisor = grid.child_by_field_name("right")
         numerator = grid.child_by_field_name("left")
         numerator = strip_parens(numerator) if numerator is not None else None
@@ -89,28 +80,26 @@ def _site(launch: tree_sitter.Node) -> _Site:
             or added is None
             or literal_int(added) != size - 1
         ):
-            raise Refusal(f"the grid `{text(grid)}` is not `(n + {size - 1}) / {size}`")
+            raise Refusal(f"the grid `{node_text(grid)}` is not `(n + {size - 1}) / {size}`")
         return _Site(size, block, grid)
     if block.type != "identifier":
-        raise Refusal(f"the block size `{text(block)}` is neither a literal nor a variable")
-    value = _initialiser(function, text(block))
+        raise Refusal(f"the block size `{node_text(block)}` is neither a literal nor a variable")
+    value = _initialiser(function, node_text(block))
     size = literal_int(value) if value is not None else None
     if value is None or size is None:
-        raise Refusal(f"the block size `{text(block)}` is not set from a literal")
-    if not _follows(function, grid, text(block)):
-        raise Refusal(f"the grid `{text(grid)}` does not follow the block size")
+        raise Refusal(f"the block size `{node_text(block)}` is not set from a literal")
+    if not _follows(function, grid, node_text(block)):
+        raise Refusal(f"the grid `{node_text(grid)}` does not follow the block size")
     return _Site(size, value, None)
 
 
-def _follows(
-    function: tree_sitter.Node, expr: tree_sitter.Node, block: str, depth: int = 4
-) -> bool:
+def _follows(function: Node, expr: Node, block: str, depth: int = 4) -> bool:
     """``expr`` is computed from ``block``, directly or through initialised locals."""
     if mentions(expr, block):
         return True
     if depth == 0:
         return False
-    for name in {text(n) for n in walk(expr) if n.type == "identifier"}:
+    for name in {node_text(n) for n in walk(expr) if n.type == "identifier"}:
         value = _initialiser(function, name)
         if value is not None and _follows(function, value, block, depth - 1):
             return True
@@ -119,7 +108,7 @@ def _follows(
 
 def _block_sized(kernel: Kernel) -> str | None:
     for node in walk(kernel.body):
-        if node.type == "declaration" and "__shared__" in text(node):
+        if node.type == "declaration" and "__shared__" in node_text(node):
             arrays = [s for s in walk(node) if s.type == "array_declarator"]
             sizes = [literal_int(a.child_by_field_name("size") or a) for a in arrays]
             if sizes != [32]:
@@ -149,33 +138,20 @@ def _resize(site: _Site, size: int) -> list[Edit]:
 
 def _grid_stride(kernel: Kernel) -> bool:
     return any(
-        n.type == "for_statement" and "gridDim" in text(n.child_by_field_name("update") or n)
+        n.type == "for_statement" and "gridDim" in node_text(n.child_by_field_name("update") or n)
         for n in walk(kernel.body)
     )
 
 
-class LaunchConfiguration:
+class LaunchConfiguration(RefusingRewriter):
     technique = "launch_configuration"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         root = parse(code).root_node
         source = code.encode("utf-8")
-        tunable: list[tuple[Kernel, list[_Site], list[tree_sitter.Node]]] = []
+        tunable: list[tuple[Kernel, list[_Site], list[Node]]] = []
         reasons = []
         for kernel in kernels(root):
             sites_nodes = launches(root, kernel.name)

@@ -6,10 +6,10 @@ reduction kernels); callers decide that. 1-D launches only: a ``dim3`` grid is l
 
 from __future__ import annotations
 
-import tree_sitter
-
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit
+from regrapht_core.cxx.syntax import NameAllocator, declared_name
 from regrapht_core.rewrite.kernels import enclosing_function
-from regrapht_core.rewrite.syntax import Edit, NameAllocator, declared_name, text, walk
 
 __all__ = ["capped_grid_edits", "is_dim3"]
 
@@ -34,9 +34,9 @@ def _helper(name: str) -> str:
     )
 
 
-def is_dim3(expr: tree_sitter.Node, scope: tree_sitter.Node | None) -> bool:
+def is_dim3(expr: Node, scope: Node | None) -> bool:
     """Whether ``expr`` is (or names a variable declared as) a ``dim3``."""
-    if "dim3" in text(expr):
+    if "dim3" in node_text(expr):
         return True
     if expr.type != "identifier" or scope is None:
         return False
@@ -44,13 +44,13 @@ def is_dim3(expr: tree_sitter.Node, scope: tree_sitter.Node | None) -> bool:
         if node.type == "declaration":
             for declarator in node.children_by_field_name("declarator"):
                 name = declared_name(declarator)
-                if name is not None and text(name) == text(expr):
-                    return "dim3" in text(node.child_by_field_name("type") or node)
+                if name is not None and node_text(name) == node_text(expr):
+                    return "dim3" in node_text(node.child_by_field_name("type") or node)
     return False
 
 
 def capped_grid_edits(
-    root: tree_sitter.Node, sites: list[tree_sitter.Node], per_sm: int, names: NameAllocator
+    root: Node, sites: list[Node], per_sm: int, names: NameAllocator
 ) -> list[Edit]:
     """Edits capping every 1-D launch in ``sites`` (none when any of them is not 1-D)."""
     grids = []
@@ -66,5 +66,5 @@ def capped_grid_edits(
     helper = names.fresh("capped_grid")
     first = next(c for c in root.named_children if c.type not in ("preproc_include", "comment"))
     edits = [Edit.insert(first.start_byte, _helper(helper))]
-    edits += [Edit.replace(g, f"{helper}({text(g)}, {per_sm})") for g in grids]
+    edits += [Edit.replace(g, f"{helper}({node_text(g)}, {per_sm})") for g in grids]
     return edits

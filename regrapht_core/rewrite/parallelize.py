@@ -1,7 +1,7 @@
 """Parallelization: one thread per iteration of the entry's independent loop.
 
 The first step of every sequential-to-CUDA trajectory, and the one small models fail at
-most. The loop must pass :func:`~regrapht_core.rewrite.dependence.analyse_loop` with no
+most. The loop must pass :func:`~regrapht_core.cxx.dependence.analyse_loop` with no
 reduction (those go to :mod:`regrapht_core.rewrite.reduction`). The kernel gets the loop
 body verbatim under a bounds guard; the wrapper keeps the entry's signature and moves data.
 A perfectly nested pair of independent loops is also offered as a 2-D launch (x over the
@@ -14,29 +14,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import affine
+from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.affine import affine
+from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
+from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit
+from regrapht_core.cxx.symbols import file_symbols
+from regrapht_core.cxx.syntax import NameAllocator, canon, parse
 from regrapht_core.rewrite.assemble import (
+    KernelInterface,
     assemble,
     body_lines,
     kernel_interface,
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.dependence import LoopFacts, analyse_loop
-from regrapht_core.rewrite.entry import EntryFunction, entry_function
-from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
-from regrapht_core.rewrite.loops import CountedLoop, counted_loop
+from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.symbols import file_symbols
-from regrapht_core.rewrite.syntax import Edit, NameAllocator, canon, parse, text, walk
 
 __all__ = ["Parallelize", "SequentialLoop", "candidate_1d", "map_loop", "sequential_loop"]
 
@@ -47,9 +49,22 @@ _GRID_Y_MAX = 65535
 class SequentialLoop:
     """A parsed, analysed sequential entry: what both loop rewriters start from."""
 
-    root: tree_sitter.Node
+    root: Node
     entry: EntryFunction
     facts: LoopFacts
+
+    def interface(
+        self, task: Task, names: NameAllocator
+    ) -> tuple[list[DeviceBuffer], KernelInterface]:
+        """The device buffers the loop needs, and the kernel's parameters and arguments."""
+        buffers = buffer_plan(self.entry, self.facts, task, names)
+        return buffers, kernel_interface(self.entry, self.facts, buffers)
+
+    def candidate(self, code: str, kernel: str, gpu_lines: list[str]) -> str:
+        """``code`` with ``kernel`` added and the loop replaced by ``gpu_lines``."""
+        return assemble(
+            code, self.root, self.entry, self.facts, kernels=kernel, gpu_lines=gpu_lines
+        )
 
 
 def sequential_loop(
@@ -103,37 +118,34 @@ def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     outer_names = {p.name for p in found.entry.params} | set(found.entry.locals)
     for bound in (inner.lower, inner.upper):
         for node in walk(bound):
-            if node.type == "identifier" and text(node) not in outer_names:
+            if node.type == "identifier" and node_text(node) not in outer_names:
                 return None
             if node.type in ("subscript_expression", "call_expression"):
                 return None
-    for node in walk(inner.body):
-        if node.type in ("break_statement",):
-            return None
+    if any(node.type == "break_statement" for node in walk(inner.body)):
+        return None
     for array in facts.written:
-        keys = set()
-        for access in (a for a in facts.accesses if a.array == array):
-            by_row = affine(access.index, outer.var)
-            by_col = affine(access.index, inner.var)
-            if (
-                by_row is not None
-                and by_row.sign > 0
-                and inner.inside(by_row.stride)
-                and [(s, canon(n)) for s, n in by_row.rest] == [(1, inner.var)]
-            ):
-                keys.add("row")
-            elif (
-                by_col is not None
-                and by_col.sign > 0
-                and outer.inside(by_col.stride)
-                and [(s, canon(n)) for s, n in by_col.rest] == [(1, outer.var)]
-            ):
-                keys.add("column")
-            else:
-                return None
-        if len(keys) != 1:
+        keys = {
+            _owner(access.index, outer, inner) for access in facts.accesses if access.array == array
+        }
+        if len(keys) != 1 or None in keys:
             return None
     return inner
+
+
+def _owner(index: Node, outer: CountedLoop, inner: CountedLoop) -> str | None:
+    """``"row"`` for ``S*i + j`` with ``j`` inside the row, ``"column"`` for ``S*j + i``
+    with ``i`` inside the column, ``None`` when (i, j) may not own the element alone."""
+    for key, by, within in (("row", outer, inner), ("column", inner, outer)):
+        form = affine(index, by.var)
+        if (
+            form is not None
+            and form.sign > 0
+            and within.inside(form.stride)
+            and [(s, canon(n)) for s, n in form.rest] == [(1, within.var)]
+        ):
+            return key
+    return None
 
 
 def _kernel_1d(
@@ -188,8 +200,7 @@ def candidate_1d(
 ) -> str:
     """One thread per iteration; ``body`` replaces the loop body in the kernel when given."""
     names = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, names)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, names)
     kernel_name = names.fresh(f"{context.task.entry}_kernel")
     host = HostNames.allocate(names)
     launch = [
@@ -201,15 +212,14 @@ def candidate_1d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_1d(found, kernel_name, interface.parameters, body)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
 def _candidate_2d(
     code: str, found: SequentialLoop, inner: CountedLoop, context: RewriteContext
 ) -> str:
     names = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, names)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, names)
     kernel_name = names.fresh(f"{context.task.entry}_kernel")
     host = HostNames.allocate(names)
     columns = names.fresh("columns")
@@ -227,29 +237,14 @@ def _candidate_2d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_2d(found, inner, kernel_name, interface.parameters)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
-class Parallelize:
+class Parallelize(RefusingRewriter):
     technique = "parallelization"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context, None)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
-    ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context, params)
-        except Refusal:
-            return []
-
-    def _build(
-        self, code: str, context: RewriteContext, params: RewriteParams | None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = int((params or {}).get("block_size", 256))
         if not 32 <= block <= 1024:

@@ -9,15 +9,18 @@ tree, because a wrong candidate costs a verifier run and teaches the search noth
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "Applicability",
     "Refusal",
+    "RefusingRewriter",
     "RewriteCandidate",
     "RewriteContext",
     "RewriteParams",
@@ -26,18 +29,6 @@ __all__ = [
 
 RewriteParams = Mapping[str, int | float | str | bool]
 """Knobs a rewriter documents for itself (e.g. ``block_size``); unknown keys are ignored."""
-
-
-class Refusal(Exception):
-    """Raised inside an analysis to stop at the first reason the rewrite would be unsafe.
-
-    Rewriters turn it into an :class:`Applicability` or an empty candidate list; it never
-    leaves the package.
-    """
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,3 +76,35 @@ class Rewriter(Protocol):
     ) -> list[RewriteCandidate]:
         """Candidates, best guess first; empty exactly when :meth:`applies` says no."""
         ...
+
+
+class RefusingRewriter(ABC):
+    """A rewriter written as one :meth:`build` that raises :class:`Refusal` at the first
+    reason the rewrite would be unsafe.
+
+    ``applies`` and ``apply`` are the same analysis: asking whether it applies runs the build
+    and reports the refusal, so the two can never disagree.
+    """
+
+    technique: str
+
+    def applies(self, code: str, context: RewriteContext) -> Applicability:
+        try:
+            self.build(code, context, {})
+        except Refusal as refusal:
+            return Applicability.no(refusal.reason)
+        return Applicability.yes()
+
+    def apply(
+        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    ) -> list[RewriteCandidate]:
+        try:
+            return self.build(code, context, params or {})
+        except Refusal:
+            return []
+
+    @abstractmethod
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        """The candidates, or a :class:`Refusal` naming the first reason there are none."""

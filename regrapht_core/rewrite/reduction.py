@@ -18,24 +18,18 @@ default 8).
 
 from __future__ import annotations
 
-from regrapht_core.rewrite.assemble import (
-    assemble,
-    body_lines,
-    kernel_interface,
-    loop_var_type,
-    thread_index,
-)
-from regrapht_core.rewrite.dependence import Reduction, ReductionOp
-from regrapht_core.rewrite.hostcode import HostNames, buffer_plan, gpu_block
+from regrapht_core.cxx.dependence import Reduction, ReductionOp
+from regrapht_core.cxx.syntax import NameAllocator
+from regrapht_core.rewrite.assemble import body_lines, loop_var_type, thread_index
+from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.syntax import NameAllocator
 
 __all__ = ["ParallelReduction"]
 
@@ -185,8 +179,7 @@ def _candidate(
     code: str, found: SequentialLoop, context: RewriteContext, block: int, per_sm: int
 ) -> str:
     allocator = NameAllocator(found.root)
-    buffers = buffer_plan(found.entry, found.facts, context.task, allocator)
-    interface = kernel_interface(found.entry, found.facts, buffers)
+    buffers, interface = found.interface(context.task, allocator)
     names = _Names(allocator, found, context.task.entry)
     reductions = found.facts.reductions
     parameters, arguments = list(interface.parameters), list(interface.arguments)
@@ -238,29 +231,14 @@ def _candidate(
     declarations += [f"int {names.device_id} = 0;", f"int {names.sms} = 0;"]
     lines[2:2] = [f"  {d}" for d in declarations]
     kernel = _kernel(found, names, parameters)
-    return assemble(code, found.root, found.entry, found.facts, kernels=kernel, gpu_lines=lines)
+    return found.candidate(code, kernel, lines)
 
 
-class ParallelReduction:
+class ParallelReduction(RefusingRewriter):
     technique = "warp_shuffle_reduction"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context, None)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
-    ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context, params)
-        except Refusal:
-            return []
-
-    def _build(
-        self, code: str, context: RewriteContext, params: RewriteParams | None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         settings = params or {}
         block = int(settings.get("block_size", 256))

@@ -10,9 +10,10 @@ passes distinct buffers). A pointer handed to another function keeps its declara
 
 from __future__ import annotations
 
-import tree_sitter
-
 from regrapht_core.contracts.task import TaskMode
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import parse, strip_parens
 from regrapht_core.rewrite.kernels import (
     Kernel,
     allocated_pointers,
@@ -21,18 +22,17 @@ from regrapht_core.rewrite.kernels import (
     launches,
 )
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.syntax import Edit, apply_edits, parse, strip_parens, text, walk
 
 __all__ = ["ReadOnlyRestrict"]
 
 
-def _pointer_param(param: tree_sitter.Node) -> tuple[str, bool, bool] | None:
+def _pointer_param(param: Node) -> tuple[str, bool, bool] | None:
     """(name, already const, already restrict) for a single-level pointer parameter."""
     declarator = param.child_by_field_name("declarator")
     if declarator is None or declarator.type != "pointer_declarator":
@@ -40,18 +40,18 @@ def _pointer_param(param: tree_sitter.Node) -> tuple[str, bool, bool] | None:
     inner = declarator.child_by_field_name("declarator")
     if inner is None or inner.type != "identifier":
         return None
-    const = any(c.type == "type_qualifier" and text(c) == "const" for c in param.children)
+    const = any(c.type == "type_qualifier" and node_text(c) == "const" for c in param.children)
     restrict = any(
-        c.type == "type_qualifier" and "restrict" in text(c) for c in declarator.children
+        c.type == "type_qualifier" and "restrict" in node_text(c) for c in declarator.children
     )
-    return text(inner), const, restrict
+    return node_text(inner), const, restrict
 
 
 def _usage(kernel: Kernel, name: str) -> tuple[bool, bool]:
     """(written, escapes): stores through it, or passes/copies it somewhere else."""
     written = escapes = False
     for node in walk(kernel.body):
-        if node.type != "identifier" or text(node) != name or node.parent is None:
+        if node.type != "identifier" or node_text(node) != name or node.parent is None:
             continue
         user = node
         while (
@@ -70,7 +70,7 @@ def _usage(kernel: Kernel, name: str) -> tuple[bool, bool]:
             escapes = True
             continue
         if parent is not None and parent.type == "pointer_expression" and user is node:
-            if text(parent.children[0]) == "&":
+            if node_text(parent.children[0]) == "&":
                 escapes = True
                 continue
             user, parent = parent, parent.parent
@@ -80,12 +80,12 @@ def _usage(kernel: Kernel, name: str) -> tuple[bool, bool]:
             parent.type == "assignment_expression" and parent.child_by_field_name("left") == user
         ) or parent.type == "update_expression":
             written = True
-        elif parent.type == "pointer_expression" and text(parent.children[0]) == "&":
+        elif parent.type == "pointer_expression" and node_text(parent.children[0]) == "&":
             escapes = True
     return written, escapes
 
 
-def _distinct_buffers(root: tree_sitter.Node, kernel: Kernel, mode: TaskMode) -> str | None:
+def _distinct_buffers(root: Node, kernel: Kernel, mode: TaskMode) -> str | None:
     """Why the pointer arguments might alias, or ``None`` when they cannot."""
     sites = launches(root, kernel.name)
     if not sites:
@@ -99,39 +99,26 @@ def _distinct_buffers(root: tree_sitter.Node, kernel: Kernel, mode: TaskMode) ->
         arguments = site.child_by_field_name("arguments")
         values = arguments.named_children if arguments is not None else []
         passed = [strip_parens(values[i]) for i in pointer_positions if i < len(values)]
-        names = [text(v) for v in passed]
-        if any(v.type != "identifier" or text(v) not in allocated for v in passed):
+        names = [node_text(v) for v in passed]
+        if any(v.type != "identifier" or node_text(v) not in allocated for v in passed):
             return f"a launch of `{kernel.name}` passes pointers not allocated by cudaMalloc there"
         if len(set(names)) != len(names):
             return f"a launch of `{kernel.name}` passes the same buffer twice"
     return None
 
 
-class ReadOnlyRestrict:
+class ReadOnlyRestrict(RefusingRewriter):
     technique = "read_only_cache"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context)
-        except Refusal:
-            return []
-
-    def _build(self, code: str, context: RewriteContext) -> list[RewriteCandidate]:
         root = parse(code).root_node
         edits, done, reasons = [], [], []
         prototypes = {
-            text(n.child_by_field_name("declarator") or n).split("(")[0].strip()
+            node_text(n.child_by_field_name("declarator") or n).split("(")[0].strip()
             for n in root.named_children
-            if n.type == "declaration" and "(" in text(n)
+            if n.type == "declaration" and "(" in node_text(n)
         }
         for kernel in kernels(root):
             if kernel.name in prototypes:
@@ -155,14 +142,14 @@ class ReadOnlyRestrict:
                 kind = param.child_by_field_name("type")
                 assert declarator is not None and kind is not None
                 qualifiers = " ".join(
-                    text(c)
+                    node_text(c)
                     for c in param.children
-                    if c.type == "type_qualifier" and text(c) != "const"
+                    if c.type == "type_qualifier" and node_text(c) != "const"
                 )
                 read_only = not written
                 prefix = "const " if (read_only or const) else ""
                 middle = f"{qualifiers} " if qualifiers else ""
-                spelled = f"{prefix}{middle}{text(kind)}* __restrict__ {name}"
+                spelled = f"{prefix}{middle}{node_text(kind)}* __restrict__ {name}"
                 edits.append(Edit.replace(param, spelled))
                 done.append(f"`{name}`" + (" (read-only)" if read_only else ""))
         if not edits:

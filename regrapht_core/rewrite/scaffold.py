@@ -15,11 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.parallelize import candidate_1d, map_loop
 from regrapht_core.rewrite.protocol import Refusal, RewriteContext
-from regrapht_core.rewrite.syntax import parse, text, walk
 
 __all__ = ["HOLE", "Scaffold", "fill", "parallel_scaffold"]
 
@@ -55,8 +54,8 @@ def parallel_scaffold(code: str, context: RewriteContext) -> Scaffold:
     loop = found.entry.loop
     return Scaffold(
         code=candidate_1d(code, found, context, body=HOLE),
-        loop=text(loop.node),
-        body=text(loop.body),
+        loop=node_text(loop.node),
+        body=node_text(loop.body),
         var=loop.var,
     )
 
@@ -78,7 +77,7 @@ def fill(scaffold: Scaffold, statements: str) -> str:
         raise Refusal("the answer is not a list of statements that parses on its own")
     for node in walk(root.named_children[0].child_by_field_name("body") or root):
         if node.type in _FORBIDDEN or node.type.startswith("preproc"):
-            raise Refusal(f"the answer may only rewrite the body; it has `{text(node)[:40]}`")
+            raise Refusal(f"the answer may only rewrite the body; it has `{node_text(node)[:40]}`")
         if node.type == "for_statement" and _declares(node, scaffold.var):
             raise Refusal(
                 f"the answer loops over `{scaffold.var}` itself; each thread runs one iteration"
@@ -89,8 +88,8 @@ def fill(scaffold: Scaffold, statements: str) -> str:
     return scaffold.code.replace(HOLE, indented, 1)
 
 
-def _declares(loop: tree_sitter.Node, var: str) -> bool:
+def _declares(loop: Node, var: str) -> bool:
     initializer = loop.child_by_field_name("initializer")
     return initializer is not None and any(
-        n.type == "identifier" and text(n) == var for n in walk(initializer)
+        n.type == "identifier" and node_text(n) == var for n in walk(initializer)
     )

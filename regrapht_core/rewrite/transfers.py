@@ -16,36 +16,25 @@ faster copy saves.
 
 from __future__ import annotations
 
-import tree_sitter
-
 from regrapht_core.contracts.task import ParamKind, Role, Task
-from regrapht_core.rewrite.affine import literal_int
+from regrapht_core.cxx.affine import literal_int
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import canon, declared_name, parse, strip_parens
 from regrapht_core.rewrite.hostcode import length_in_params
 from regrapht_core.rewrite.kernels import Kernel, guarded_kernel, kernels
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
-)
-from regrapht_core.rewrite.syntax import (
-    Edit,
-    apply_edits,
-    canon,
-    declared_name,
-    parse,
-    strip_parens,
-    text,
-    walk,
 )
 
 __all__ = ["PinnedMemory", "TransferMinimization"]
 
 
-def _calls(
-    root: tree_sitter.Node, name: str
-) -> list[tuple[tree_sitter.Node, list[tree_sitter.Node]]]:
+def _calls(root: Node, name: str) -> list[tuple[Node, list[Node]]]:
     found = []
     for node in walk(root):
         if node.type != "call_expression":
@@ -54,12 +43,12 @@ def _calls(
             node.child_by_field_name("function"),
             node.child_by_field_name("arguments"),
         )
-        if function is not None and text(function) == name and arguments is not None:
+        if function is not None and node_text(function) == name and arguments is not None:
             found.append((node, list(arguments.named_children)))
     return found
 
 
-def _overwrites(kernel: Kernel, position: int) -> tree_sitter.Node | None:
+def _overwrites(kernel: Kernel, position: int) -> Node | None:
     """The guard bound when ``kernel`` stores every element of parameter ``position``."""
     try:
         shape = guarded_kernel(kernel)
@@ -80,7 +69,7 @@ def _overwrites(kernel: Kernel, position: int) -> tree_sitter.Node | None:
             "goto_statement",
         ):
             return None
-        if node.type != "identifier" or text(node) != name:
+        if node.type != "identifier" or node_text(node) != name:
             continue
         subscript = node.parent
         assignment = subscript.parent if subscript is not None else None
@@ -91,7 +80,7 @@ def _overwrites(kernel: Kernel, position: int) -> tree_sitter.Node | None:
             or assignment is None
             or assignment.type != "assignment_expression"
             or assignment.child_by_field_name("left") != subscript
-            or text(assignment.children[1]) != "="
+            or node_text(assignment.children[1]) != "="
             or statement not in statements
             or canon(subscript.child_by_field_name("indices") or subscript).strip("[] ")
             != shape.var
@@ -101,16 +90,16 @@ def _overwrites(kernel: Kernel, position: int) -> tree_sitter.Node | None:
     return shape.bound if stored else None
 
 
-def _covering_launch(launch: tree_sitter.Node, bound_argument: str) -> bool:
+def _covering_launch(launch: Node, bound_argument: str) -> bool:
     """``<<<(bound + B-1) / B, B>>>``: at least one thread per element."""
     syntax = next(c for c in launch.children if c.type == "kernel_call_syntax")
     grid, block = (strip_parens(n) for n in syntax.named_children[:2])
     size = literal_int(block)
-    if size is None or grid.type != "binary_expression" or text(grid.children[1]) != "/":
+    if size is None or grid.type != "binary_expression" or node_text(grid.children[1]) != "/":
         return False
     numerator = strip_parens(grid.child_by_field_name("left") or grid)
     divisor = grid.child_by_field_name("right")
-    if numerator.type != "binary_expression" or text(numerator.children[1]) != "+":
+    if numerator.type != "binary_expression" or node_text(numerator.children[1]) != "+":
         return False
     left, added = numerator.child_by_field_name("left"), numerator.child_by_field_name("right")
     return (
@@ -123,19 +112,23 @@ def _covering_launch(launch: tree_sitter.Node, bound_argument: str) -> bool:
     )
 
 
-def _droppable(root: tree_sitter.Node, task: Task, copy: list[tree_sitter.Node]) -> str | None:
+def _droppable(root: Node, task: Task, copy: list[Node]) -> str | None:
     """The output argument whose upload ``copy`` is, when the upload is provably dead."""
     device, host = strip_parens(copy[0]), strip_parens(copy[1])
-    if len(copy) != 4 or text(copy[3]) != "cudaMemcpyHostToDevice" or host.type != "identifier":
+    if (
+        len(copy) != 4
+        or node_text(copy[3]) != "cudaMemcpyHostToDevice"
+        or host.type != "identifier"
+    ):
         return None
     try:
-        spec = task.arg(text(host))
+        spec = task.arg(node_text(host))
     except KeyError:
         return None
     if spec.kind is not ParamKind.POINTER or spec.role is not Role.OUT:
         return None
     _, length = length_in_params(spec.name, task)
-    uses = [n for n in walk(root) if n.type == "identifier" and text(n) == text(device)]
+    uses = [n for n in walk(root) if n.type == "identifier" and node_text(n) == node_text(device)]
     launched = []
     for use in uses:
         arguments = use.parent
@@ -146,7 +139,7 @@ def _droppable(root: tree_sitter.Node, task: Task, copy: list[tree_sitter.Node])
         return None
     launch, position = launched[0]
     by_name = {k.name: k for k in kernels(root)}
-    kernel = by_name.get(text(launch.child_by_field_name("function") or launch))
+    kernel = by_name.get(node_text(launch.child_by_field_name("function") or launch))
     if kernel is None:
         return None
     bound = _overwrites(kernel, position)
@@ -155,39 +148,27 @@ def _droppable(root: tree_sitter.Node, task: Task, copy: list[tree_sitter.Node])
     arguments = launch.child_by_field_name("arguments")
     values = list(arguments.named_children) if arguments is not None else []
     names = kernel.param_names()
-    if text(bound) not in names or names.index(text(bound)) >= len(values):
+    if node_text(bound) not in names or names.index(node_text(bound)) >= len(values):
         return None
-    passed = canon(values[names.index(text(bound))])
+    passed = canon(values[names.index(node_text(bound))])
     if passed != length or not _covering_launch(launch, passed):
         return None
     return spec.name
 
 
-def _statement(node: tree_sitter.Node) -> tree_sitter.Node:
+def _statement(node: Node) -> Node:
     while node.parent is not None and node.type != "expression_statement":
         node = node.parent
     return node
 
 
-class TransferMinimization:
+class TransferMinimization(RefusingRewriter):
     technique = "transfer_minimization"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, context.task)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, context.task)
-        except Refusal:
-            return []
-
-    def _build(self, code: str, task: Task) -> list[RewriteCandidate]:
+        task = context.task
         root = parse(code).root_node
         edits, dropped = [], []
         for call, arguments in _calls(root, "cudaMemcpy"):
@@ -210,28 +191,15 @@ class TransferMinimization:
         ]
 
 
-class PinnedMemory:
+class PinnedMemory(RefusingRewriter):
     technique = "pinned_memory"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code)
-        except Refusal:
-            return []
-
-    def _build(self, code: str) -> list[RewriteCandidate]:
         root = parse(code).root_node
         copied = {
-            text(strip_parens(a))
+            node_text(strip_parens(a))
             for _, arguments in _calls(root, "cudaMemcpy")
             for a in arguments[:2]
             if strip_parens(a).type == "identifier"
@@ -244,16 +212,20 @@ class PinnedMemory:
             value = strip_parens(value) if value is not None else None
             while value is not None and value.type == "cast_expression":
                 value = strip_parens(value.child_by_field_name("value") or value)
-            if name is None or value is None or text(name) not in copied:
+            if name is None or value is None or node_text(name) not in copied:
                 continue
             function = value.child_by_field_name("function")
             arguments = value.child_by_field_name("arguments")
-            if function is None or text(function) != "malloc" or arguments is None:
+            if function is None or node_text(function) != "malloc" or arguments is None:
                 continue
-            frees = [c for c, args in _calls(root, "free") if args and text(args[0]) == text(name)]
+            frees = [
+                c
+                for c, args in _calls(root, "free")
+                if args and node_text(args[0]) == node_text(name)
+            ]
             reassigned = any(
                 n.type == "assignment_expression"
-                and text(n.child_by_field_name("left") or n) == text(name)
+                and node_text(n.child_by_field_name("left") or n) == node_text(name)
                 for n in walk(root)
             )
             if not frees or reassigned:
@@ -263,17 +235,18 @@ class PinnedMemory:
                 continue
             if len(declaration.children_by_field_name("declarator")) != 1:
                 continue
-            kind = text(declaration.child_by_field_name("type") or declaration)
-            size = text(arguments.named_children[0]) if arguments.named_child_count else "0"
+            kind = node_text(declaration.child_by_field_name("type") or declaration)
+            size = node_text(arguments.named_children[0]) if arguments.named_child_count else "0"
+            indent = " " * declaration.start_point[1]
             edits.append(
                 Edit.replace(
                     declaration,
-                    f"{kind}* {text(name)} = nullptr;\n"
-                    f"{' ' * declaration.start_point[1]}cudaMallocHost(&{text(name)}, {size});",
+                    f"{kind}* {node_text(name)} = nullptr;\n"
+                    f"{indent}cudaMallocHost(&{node_text(name)}, {size});",
                 )
             )
-            edits += [Edit.replace(f, f"cudaFreeHost({text(name)})") for f in frees]
-            pinned.append(f"`{text(name)}`")
+            edits += [Edit.replace(f, f"cudaFreeHost({node_text(name)})") for f in frees]
+            pinned.append(f"`{node_text(name)}`")
         if not edits:
             raise Refusal(
                 "no host buffer allocated by this code is copied to or from the GPU; the "

@@ -9,23 +9,24 @@ directive cannot go), are left alone.
 
 from __future__ import annotations
 
-import tree_sitter
-
-from regrapht_core.rewrite.loops import counted_loop
+from regrapht_core.cxx.functions import function_definitions
+from regrapht_core.cxx.loops import counted_loop
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.symbols import file_symbols
+from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.symbols import file_symbols
-from regrapht_core.rewrite.syntax import Edit, apply_edits, function_definitions, parse, text, walk
 
 __all__ = ["LoopUnrolling"]
 
 
-def _device_functions(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+def _device_functions(root: Node) -> list[Node]:
     return [
         d
         for d in function_definitions(root)
@@ -33,35 +34,24 @@ def _device_functions(root: tree_sitter.Node) -> list[tree_sitter.Node]:
     ]
 
 
-def _starts_line(node: tree_sitter.Node, source: bytes) -> bool:
+def _starts_line(node: Node, source: bytes) -> bool:
     line_start = source.rfind(b"\n", 0, node.start_byte) + 1
     return source[line_start : node.start_byte].strip() == b""
 
 
-def _has_pragma(node: tree_sitter.Node) -> bool:
+def _has_pragma(node: Node) -> bool:
     previous = node.prev_sibling
-    return previous is not None and previous.type == "preproc_call" and "unroll" in text(previous)
+    return (
+        previous is not None and previous.type == "preproc_call" and "unroll" in node_text(previous)
+    )
 
 
-class LoopUnrolling:
+class LoopUnrolling(RefusingRewriter):
     technique = "loop_unrolling"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code, {})
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code, params or {})
-        except Refusal:
-            return []
-
-    def _build(self, code: str, params: RewriteParams) -> list[RewriteCandidate]:
         factor = int(params.get("factor", 4))
         if not 2 <= factor <= 32:
             raise Refusal(f"unroll factor {factor} is outside 2..32")
@@ -83,7 +73,7 @@ class LoopUnrolling:
                     continue
                 constant = all(
                     n.type == "number_literal"
-                    or (n.type == "identifier" and symbols.plain_name(text(n)))
+                    or (n.type == "identifier" and symbols.plain_name(node_text(n)))
                     for bound in (loop.lower, loop.upper)
                     for n in walk(bound)
                     if n.is_named
@@ -121,7 +111,7 @@ class LoopUnrolling:
         return candidates
 
 
-def _is_thread_loop(node: tree_sitter.Node) -> bool:
+def _is_thread_loop(node: Node) -> bool:
     """A grid-stride loop over the data: unrolling it buys nothing and bloats code."""
     update = node.child_by_field_name("update")
-    return update is not None and "gridDim" in text(update)
+    return update is not None and "gridDim" in node_text(update)

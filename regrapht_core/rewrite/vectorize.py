@@ -13,9 +13,10 @@ Arrays a lane only writes, unconditionally, are not loaded first; any other arra
 
 from __future__ import annotations
 
-import tree_sitter
-
-from regrapht_core.rewrite.affine import mentions
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
+from regrapht_core.cxx.syntax import NameAllocator, canon, declared_name, parse, strip_parens
 from regrapht_core.rewrite.kernels import (
     GuardedKernel,
     Kernel,
@@ -27,24 +28,11 @@ from regrapht_core.rewrite.kernels import (
 )
 from regrapht_core.rewrite.launch_grid import is_dim3
 from regrapht_core.rewrite.protocol import (
-    Applicability,
     Refusal,
+    RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
-)
-from regrapht_core.rewrite.syntax import (
-    Edit,
-    NameAllocator,
-    apply_edits,
-    canon,
-    declared_name,
-    indent_block,
-    parse,
-    render,
-    strip_parens,
-    text,
-    walk,
 )
 
 __all__ = ["VectorizedAccess"]
@@ -72,16 +60,18 @@ def _float_pointers(kernel: Kernel) -> dict[str, bool]:
         name = declared_name(declarator)
         if declarator is None or declarator.type != "pointer_declarator" or name is None:
             continue
-        if kind is not None and text(kind) == "float":
-            const = any(text(c) == "const" for c in param.children if c.type == "type_qualifier")
-            found[text(name)] = const
+        if kind is not None and node_text(kind) == "float":
+            const = any(
+                node_text(c) == "const" for c in param.children if c.type == "type_qualifier"
+            )
+            found[node_text(name)] = const
     return found
 
 
-def _accesses(shape: GuardedKernel, floats: dict[str, bool]) -> dict[str, list[tree_sitter.Node]]:
+def _accesses(shape: GuardedKernel, floats: dict[str, bool]) -> dict[str, list[Node]]:
     """Every ``p[i]`` in the body, by array; refuses any other use of ``i`` or of pointers."""
     kernel, var = shape.kernel, shape.var
-    by_array: dict[str, list[tree_sitter.Node]] = {}
+    by_array: dict[str, list[Node]] = {}
     for node in walk(shape.body):
         if node.type in _FORBIDDEN:
             raise Refusal(
@@ -89,7 +79,7 @@ def _accesses(shape: GuardedKernel, floats: dict[str, bool]) -> dict[str, list[t
             )
         if node.type != "identifier" or node.parent is None:
             continue
-        name = text(node)
+        name = node_text(node)
         parent = node.parent
         subscript = (
             parent.type == "subscript_expression" and parent.child_by_field_name("argument") == node
@@ -97,7 +87,7 @@ def _accesses(shape: GuardedKernel, floats: dict[str, bool]) -> dict[str, list[t
         if name in kernel.param_names() and subscript:
             indices = parent.child_by_field_name("indices")
             if indices is None or canon(indices).strip("[] ") != var:
-                raise Refusal(f"{text(parent)!r} is not the thread's own element")
+                raise Refusal(f"{node_text(parent)!r} is not the thread's own element")
             if name not in floats:
                 raise Refusal(f"`{name}` is not a float array")
             by_array.setdefault(name, []).append(parent)
@@ -116,7 +106,7 @@ def _accesses(shape: GuardedKernel, floats: dict[str, bool]) -> dict[str, list[t
     return by_array
 
 
-def _written_only(shape: GuardedKernel, uses: list[tree_sitter.Node]) -> bool:
+def _written_only(shape: GuardedKernel, uses: list[Node]) -> bool:
     """Every use is ``p[i] = ...;`` as a statement directly in the guarded body."""
     statements = (
         shape.body.named_children if shape.body.type == "compound_statement" else [shape.body]
@@ -125,16 +115,14 @@ def _written_only(shape: GuardedKernel, uses: list[tree_sitter.Node]) -> bool:
         parent = use.parent
         if parent is None or parent.type != "assignment_expression":
             return False
-        if parent.child_by_field_name("left") != use or text(parent.children[1]) != "=":
+        if parent.child_by_field_name("left") != use or node_text(parent.children[1]) != "=":
             return False
         if parent.parent is None or parent.parent not in statements:
             return False
     return True
 
 
-def _aligned_launches(
-    root: tree_sitter.Node, kernel: Kernel, arrays: set[str]
-) -> list[tree_sitter.Node]:
+def _aligned_launches(root: Node, kernel: Kernel, arrays: set[str]) -> list[Node]:
     sites = launches(root, kernel.name)
     if not sites:
         raise Refusal(f"`{kernel.name}` is never launched here; pointer alignment is unknown")
@@ -149,7 +137,7 @@ def _aligned_launches(
         values = arguments.named_children if arguments is not None else []
         for position in positions:
             value = strip_parens(values[position]) if position < len(values) else None
-            if value is None or value.type != "identifier" or text(value) not in allocated:
+            if value is None or value.type != "identifier" or node_text(value) not in allocated:
                 raise Refusal(
                     f"a launch of `{kernel.name}` passes a pointer this code did not cudaMalloc, "
                     "so 16-byte alignment is not guaranteed"
@@ -157,7 +145,7 @@ def _aligned_launches(
     return sites
 
 
-def _body_statements(body: tree_sitter.Node, edits: list[Edit]) -> str:
+def _body_statements(body: Node, edits: list[Edit]) -> str:
     rendered = render(body, edits)
     if body.type != "compound_statement":
         rendered = "{ " + rendered + " }"
@@ -166,11 +154,11 @@ def _body_statements(body: tree_sitter.Node, edits: list[Edit]) -> str:
 
 def _vector_body(
     shape: GuardedKernel,
-    uses: dict[str, list[tree_sitter.Node]],
+    uses: dict[str, list[Node]],
     floats: dict[str, bool],
     names: NameAllocator,
 ) -> str:
-    var, kind, bound = shape.var, shape.var_type, text(strip_parens(shape.bound))
+    var, kind, bound = shape.var, shape.var_type, node_text(strip_parens(shape.bound))
     base = names.fresh("base")
     registers = {array: names.fresh(f"{array}_v") for array in uses}
     written = {
@@ -220,25 +208,12 @@ def _vector_body(
     return "\n".join(lines)
 
 
-class VectorizedAccess:
+class VectorizedAccess(RefusingRewriter):
     technique = "vectorized_access"
 
-    def applies(self, code: str, context: RewriteContext) -> Applicability:
-        try:
-            self._build(code)
-        except Refusal as refusal:
-            return Applicability.no(refusal.reason)
-        return Applicability.yes()
-
-    def apply(
-        self, code: str, context: RewriteContext, params: RewriteParams | None = None
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        try:
-            return self._build(code)
-        except Refusal:
-            return []
-
-    def _build(self, code: str) -> list[RewriteCandidate]:
         root = parse(code).root_node
         names = NameAllocator(root)
         edits, done, reasons = [], [], []
@@ -257,7 +232,7 @@ class VectorizedAccess:
             for site in sites:
                 syntax = next(c for c in site.children if c.type == "kernel_call_syntax")
                 grid = syntax.named_children[0]
-                edits.append(Edit.replace(grid, f"({text(grid)} + 3) / 4"))
+                edits.append(Edit.replace(grid, f"({node_text(grid)} + 3) / 4"))
             done.append(f"`{kernel.name}`")
         if not edits:
             raise Refusal("; ".join(reasons) or "the code has no kernel")

@@ -25,6 +25,7 @@ from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import parse_expr
 
 __all__ = [
+    "MARKER",
     "Annotation",
     "ArrayNote",
     "annotation_text",

@@ -48,6 +48,11 @@ def check_task(task: Task, where: str) -> None:
     for label, value in (("atol", task.tolerance.atol), ("rtol", task.tolerance.rtol)):
         if not (math.isfinite(value) and value >= 0):
             raise TaskError(f"{where}: tolerance.{label}: {value} must be finite and >= 0")
+    _check_launch(task, where)
+    _check_sizes(task, where)
+
+
+def _check_launch(task: Task, where: str) -> None:
     if (task.mode is TaskMode.KERNEL_TO_KERNEL) != (task.launch is not None):
         raise TaskError(
             f"{where}: launch: a kernel2kernel task needs a launch table and a seq2cuda "
@@ -57,6 +62,9 @@ def check_task(task: Task, where: str) -> None:
         for label, dims in (("grid", task.launch.grid), ("block", task.launch.block)):
             if not 1 <= len(dims) <= 3:
                 raise TaskError(f"{where}: launch.{label}: needs 1 to 3 expressions")
+
+
+def _check_sizes(task: Task, where: str) -> None:
     if not task.correctness_sizes:
         raise TaskError(f"{where}: correctness_sizes: at least one size is needed")
     if dict(task.timing_size) not in [dict(b) for b in task.correctness_sizes]:
@@ -80,6 +88,10 @@ def _check_arg(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
     if arg.length is None:
         raise TaskError(f"{where}.length: a {arg.kind} needs a length expression")
     parse_expr(arg.length, where=f"{where}.length")
+    _check_dist(arg, where, by_name)
+
+
+def _check_dist(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
     dist = arg.dist
     if dist.kind not in DIST_KINDS:
         raise TaskError(
@@ -96,18 +108,22 @@ def _check_arg(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
     if structural and not is_integer(arg.ctype):
         raise TaskError(f"{where}.ctype: a {dist.kind} array must have an integer type")
     if dist.kind == "part":
-        owner = by_name.get(dist.param("of") or "")
-        if owner is None or owner.dist.kind not in STRUCTURED_KINDS:
-            raise TaskError(
-                f"{where}.dist.of: {dist.param('of')!r} is not an argument with a "
-                "structured distribution (csr, graph)"
-            )
-        if owner.dist.param(STRUCTURED_KINDS[owner.dist.kind]) != arg.name:
-            raise TaskError(f"{where}.dist.of: {owner.name!r} does not name {arg.name!r}")
+        _check_part(arg, where, by_name)
     if dist.kind == "image":
         for key in ("width", "height"):
             if dist.param(key) is None:
                 raise TaskError(f"{where}.dist.{key}: an image needs its {key} expression")
+
+
+def _check_part(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
+    owner = by_name.get(arg.dist.param("of") or "")
+    if owner is None or owner.dist.kind not in STRUCTURED_KINDS:
+        raise TaskError(
+            f"{where}.dist.of: {arg.dist.param('of')!r} is not an argument with a "
+            "structured distribution (csr, graph)"
+        )
+    if owner.dist.param(STRUCTURED_KINDS[owner.dist.kind]) != arg.name:
+        raise TaskError(f"{where}.dist.of: {owner.name!r} does not name {arg.name!r}")
 
 
 def _check_companion(

@@ -37,22 +37,30 @@ def _parse(expr: str) -> ast.expr | str:
     except SyntaxError:
         return "is not an arithmetic expression (allowed: numbers, names, + - * / % << >> ())"
     for node in ast.walk(tree.body):
-        if isinstance(node, ast.BinOp):
-            if not isinstance(node.op, _BINARY):
-                return f"uses the operator {type(node.op).__name__}, which is not allowed"
-        elif isinstance(node, ast.UnaryOp):
-            if not isinstance(node.op, ast.USub | ast.UAdd):
-                return f"uses the operator {type(node.op).__name__}, which is not allowed"
-        elif isinstance(node, ast.Constant):
-            if isinstance(node.value, bool) or not isinstance(node.value, int | float):
-                return f"contains the literal {node.value!r}; only numbers are allowed"
-        elif isinstance(node, ast.Name):
-            if node.id.startswith("__"):
-                return f"uses the reserved name {node.id!r}"
-        elif not isinstance(node, ast.operator | ast.unaryop | ast.expr_context):
-            kind = type(node).__name__
-            return f"contains {kind}; only arithmetic on names and numbers is allowed"
+        problem = _refusal(node)
+        if problem is not None:
+            return problem
     return tree.body
+
+
+def _refusal(node: ast.AST) -> str | None:
+    """Why ``node`` is not allowed in a size expression, or ``None``."""
+    if isinstance(node, ast.BinOp):
+        if not isinstance(node.op, _BINARY):
+            return f"uses the operator {type(node.op).__name__}, which is not allowed"
+    elif isinstance(node, ast.UnaryOp):
+        if not isinstance(node.op, ast.USub | ast.UAdd):
+            return f"uses the operator {type(node.op).__name__}, which is not allowed"
+    elif isinstance(node, ast.Constant):
+        if isinstance(node.value, bool) or not isinstance(node.value, int | float):
+            return f"contains the literal {node.value!r}; only numbers are allowed"
+    elif isinstance(node, ast.Name):
+        if node.id.startswith("__"):
+            return f"uses the reserved name {node.id!r}"
+    elif not isinstance(node, ast.operator | ast.unaryop | ast.expr_context):
+        kind = type(node).__name__
+        return f"contains {kind}; only arithmetic on names and numbers is allowed"
+    return None
 
 
 def parse_expr(expr: str, *, where: str) -> ast.expr:

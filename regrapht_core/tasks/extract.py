@@ -8,10 +8,9 @@ read of the documentation.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Mapping
 from dataclasses import replace
-
-from tree_sitter import Node, QueryCursor
 
 from regrapht_core.contracts.task import (
     ArgSpec,
@@ -25,8 +24,11 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.cxx.functions import function_name, is_kernel, signature_text
+from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import (
-    function_name,
+    Node,
+    QueryCursor,
     node_text,
     parse_source,
     query,
@@ -35,6 +37,7 @@ from regrapht_core.cxx.parse import (
 )
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.annotation import (
+    MARKER,
     Annotation,
     annotation_text,
     default_dist,
@@ -47,14 +50,12 @@ from regrapht_core.tasks.expr import evaluate, free_names
 from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
 from regrapht_core.tasks.reference import reference_unit
 from regrapht_core.tasks.signature import (
-    Param,
     entry_params,
-    is_kernel,
     return_type,
-    signature_text,
     typedefs,
 )
 from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
+from regrapht_core.tasks.validate import HOST_COMPILER, validate_task
 
 __all__ = ["extract_task", "suggested_annotation"]
 
@@ -73,8 +74,16 @@ def extract_task(
     function: str | None = None,
     line: int | None = None,
     origin: str = "<source>",
+    validate: bool | None = None,
 ) -> Task:
-    """The task for ``function``, or for the function around zero-based ``line``."""
+    """The task for ``function``, or for the function around zero-based ``line``.
+
+    A spec that inference completed (any pointer or vector whose length or role the
+    annotation does not give) is checked by running the reference under AddressSanitizer
+    (:func:`~regrapht_core.tasks.validate.validate_task`): ``validate=None`` does so when a
+    host compiler is installed, ``True`` requires it, ``False`` skips it (the caller takes
+    the spec on trust). A fully annotated spec is the user's word and is not run.
+    """
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
@@ -125,7 +134,40 @@ def extract_task(
         correctness.append(binding)
     task = replace(task, correctness_sizes=tuple(correctness))
     check_task(task, where)
+    if _should_validate(validate, task, params, note):
+        _validate(task, where)
     return task
+
+
+def _should_validate(
+    validate: bool | None, task: Task, params: tuple[Parameter, ...], note: Annotation
+) -> bool:
+    if validate is not None:
+        return validate
+    annotated = all(
+        (given := note.arrays.get(p.name)) is not None and given.length and given.role
+        for p in params
+        if p.kind is not ParamKind.SCALAR
+    )
+    runnable = task.language is SourceLanguage.CPP and shutil.which(HOST_COMPILER) is not None
+    return runnable and not annotated
+
+
+def _validate(task: Task, where: str) -> None:
+    try:
+        validate_task(task, compiler=HOST_COMPILER)
+    except TaskError as err:
+        hint = (
+            ""
+            if MARKER in str(err)
+            else "\nIf inference got a length or role wrong, annotate it directly above "
+            f"{task.entry!r}, starting from what was inferred:\n    "
+            + render_annotation(task.args, task.timing_size)
+        )
+        raise TaskError(
+            f"{where}: the inferred spec of {task.entry!r} fails when the reference runs "
+            f"under AddressSanitizer: {err}{hint}"
+        ) from None
 
 
 def suggested_annotation(task: Task) -> str:
@@ -203,7 +245,7 @@ def _annotations(fn: Node) -> list[str]:
 
 
 def _merge(
-    params: tuple[Param, ...], note: Annotation, inferred: Inferred, where: str
+    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, where: str
 ) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str]]:
     """Arguments, timing size and derived size variables, or the actionable error."""
     placeholders = [vector_size_name(p.name) for p in params if p.kind is ParamKind.VECTOR]
@@ -218,8 +260,8 @@ def _merge(
             continue
         value = p.name if p.name in sizes else note.assignments.get(p.name)
         if value is None:
-            value = _scalar_default(p.ctype, len(args))
-        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.ctype, Role.IN, value=value))
+            value = _scalar_default(p.element, len(args))
+        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.element, Role.IN, value=value))
     if problems:
         shown = {k: v for k, v in sizes.items() if k not in derived}
         comment = render_annotation(args, shown, unknown_lengths, unknown_roles)
@@ -231,7 +273,7 @@ def _merge(
 
 
 def _arrays(
-    params: tuple[Param, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
+    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
 ) -> tuple[list[ArgSpec], frozenset[str], frozenset[str], list[str]]:
     """Pointer and vector specs: annotation first, inference for the rest."""
     args: list[ArgSpec] = []
@@ -239,7 +281,8 @@ def _arrays(
     unknown_lengths: set[str] = set()
     problems: list[str] = []
     for p in params:
-        if p.kind is ParamKind.SCALAR:
+        kind = p.kind
+        if kind is None or kind is ParamKind.SCALAR:
             continue
         given = note.arrays.get(p.name)
         role = (given.role if given else None) or inferred.roles.get(p.name)
@@ -247,7 +290,7 @@ def _arrays(
         if length is None:
             poly = inferred.lengths.get(p.name)
             length = poly.rename(rename).render() if poly is not None else None
-        dist = (given.dist if given and given.dist else None) or default_dist(p.ctype)
+        dist = (given.dist if given and given.dist else None) or default_dist(p.element)
         reason = inferred.reasons.get(p.name, "")
         if role is None:
             unknown_roles.add(p.name)
@@ -255,12 +298,12 @@ def _arrays(
         if length is None:
             unknown_lengths.add(p.name)
             problems.append(f"the length of {p.name!r} ({reason})")
-        args.append(ArgSpec(p.name, p.kind, p.ctype, role or Role.IN, length, dist=dist))
+        args.append(ArgSpec(p.name, kind, p.element, role or Role.IN, length, dist=dist))
     return _link_companions(args), frozenset(unknown_roles), frozenset(unknown_lengths), problems
 
 
 def _sizes(
-    params: tuple[Param, ...],
+    params: tuple[Parameter, ...],
     arrays: list[ArgSpec],
     note: Annotation,
     inferred: Inferred,
@@ -284,7 +327,7 @@ def _sizes(
     )
     scalars = {p.name: p for p in params if p.kind is ParamKind.SCALAR}
     size_names = [
-        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].ctype).kind in "iu"
+        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].element).kind in "iu"
     ]
     derived = {
         n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
-
 from regrapht_core.contracts.task import ParamKind, Role
-from regrapht_core.cxx.parse import node_text, walk
+from regrapht_core.cxx.loops import FLIPPED, compared_bound, loop_start
+from regrapht_core.cxx.params import Parameter
+from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.expr import evaluate
-from regrapht_core.tasks.signature import Param, entry_params
+from regrapht_core.tasks.signature import entry_params
 from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
 
 __all__ = ["FileContext", "Inferred", "infer_usage"]
@@ -31,7 +31,6 @@ _COPIES = {"memcpy", "memmove", "cudaMemcpy", "std::memcpy"}
 _FILLS = {"memset", "cudaMemset", "std::memset"}
 _SIZE_METHODS = {"size", "empty", "capacity"}
 _GROW_METHODS = {"push_back", "emplace_back", "clear", "insert"}
-_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 _MAX_DEPTH = 4
 
@@ -82,7 +81,9 @@ def vector_size_name(vector: str) -> str:
 
 
 class _Analyzer:
-    def __init__(self, fn: Node, params: tuple[Param, ...], ctx: FileContext, depth: int) -> None:
+    def __init__(
+        self, fn: Node, params: tuple[Parameter, ...], ctx: FileContext, depth: int
+    ) -> None:
         self.fn = fn
         self.params = {p.name: p for p in params}
         self.ctx = ctx
@@ -110,7 +111,7 @@ class _Analyzer:
             name: Interval.exact(Poly.const(v)) for name, v in self.ctx.constants.items()
         }
         for p in self.params.values():
-            if p.kind is ParamKind.SCALAR and numpy_dtype(p.ctype).kind in "iu":
+            if p.kind is ParamKind.SCALAR and numpy_dtype(p.element).kind in "iu":
                 env[p.name] = Interval.exact(Poly.var(p.name))
         body = self.fn.child_by_field_name("body")
         if body is not None:
@@ -133,20 +134,24 @@ class _Analyzer:
         elif kind == "if_statement":
             self._if(node, env, cond)
         elif kind in ("while_statement", "do_statement", "for_range_loop"):
-            self.loop_depth += 1
-            for child in node.named_children:
-                if child.type == "condition_clause" or child.type.endswith("expression"):
-                    self._expr(child, env, True)
-                elif kind == "for_range_loop" and child.type == "identifier":
-                    self._whole(node_text(child), "iterated with a range-for loop")
-                else:
-                    self._stmt(child, dict(env), True)
-            self.loop_depth -= 1
+            self._uncounted_loop(node, env)
         elif kind.endswith("_statement") or kind in ("else_clause", "condition_clause"):
             for child in node.named_children:
                 self._stmt(child, env, cond)
         elif kind not in ("comment", "type_definition"):
             self._expr(node, env, cond)
+
+    def _uncounted_loop(self, node: Node, env: dict[str, Interval]) -> None:
+        """A loop without a counted header: everything in it is conditional."""
+        self.loop_depth += 1
+        for child in node.named_children:
+            if child.type == "condition_clause" or child.type.endswith("expression"):
+                self._expr(child, env, True)
+            elif node.type == "for_range_loop" and child.type == "identifier":
+                self._whole(node_text(child), "iterated with a range-for loop")
+            else:
+                self._stmt(child, dict(env), True)
+        self.loop_depth -= 1
 
     def _declaration(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for decl in node.children_by_field_name("declarator"):
@@ -202,9 +207,10 @@ class _Analyzer:
         update = node.child_by_field_name("update")
         if init is None or condition is None or update is None:
             return None, Interval()
-        var, start = _init_of(init)
-        if var is None or start is None:
+        start_of = loop_start(init)
+        if start_of is None:
             return None, Interval()
+        var, start = start_of.var, start_of.value
         own = sum(
             1
             for n in walk(update)
@@ -282,7 +288,7 @@ class _Analyzer:
             if negate:
                 op = _NEGATE[op]
             if right.type == "identifier" and left.type != "identifier":
-                left, right, op = right, left, _FLIP[op]
+                left, right, op = right, left, FLIPPED[op]
             if left.type != "identifier":
                 continue
             name = node_text(left)
@@ -510,7 +516,7 @@ class _Analyzer:
                 continue
             if position == 1 and name in _FILLS:
                 continue
-            itemsize = numpy_dtype(self.params[target[0]].ctype).itemsize
+            itemsize = numpy_dtype(self.params[target[0]].element).itemsize
             count = size.divided(Interval.exact(Poly.const(itemsize)))
             offset = self._target_offset(arg, env)
             last = None if count.hi is None else count.hi - Poly.const(1)
@@ -524,11 +530,7 @@ class _Analyzer:
     def _value(self, node: Node, env: Mapping[str, Interval]) -> Interval:
         kind = node.type
         if kind == "number_literal":
-            try:
-                number = evaluate(node_text(node), {}, where="literal")
-            except TaskError:
-                return Interval()
-            return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
+            return _literal(node)
         if kind == "identifier":
             return env.get(node_text(node), Interval())
         if kind in ("parenthesized_expression", "cast_expression"):
@@ -544,24 +546,24 @@ class _Analyzer:
         if kind == "binary_expression":
             return self._binary(node, env)
         if kind == "sizeof_expression":
-            type_node = node.child_by_field_name("type")
-            try:
-                size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
-            except TaskError:
-                return Interval()
-            return Interval.exact(Poly.const(size))
+            return _sizeof(node)
         if kind == "field_expression":
             obj = node.child_by_field_name("argument")
             base = node_text(obj) if obj is not None else ""
             if base in _THREAD:
                 return Interval(Poly.const(_THREAD[base]), None)
         if kind == "call_expression":
-            function = node.child_by_field_name("function")
-            if function is not None and function.type == "field_expression":
-                obj = function.child_by_field_name("argument")
-                method = node_text(function.child_by_field_name("field") or function)
-                if obj is not None and node_text(obj) in self.tracked and method == "size":
-                    return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
+            return self._size_call(node)
+        return Interval()
+
+    def _size_call(self, node: Node) -> Interval:
+        """``v.size()`` of a tracked vector: its size variable; any other call: unknown."""
+        function = node.child_by_field_name("function")
+        if function is not None and function.type == "field_expression":
+            obj = function.child_by_field_name("argument")
+            method = node_text(function.child_by_field_name("field") or function)
+            if obj is not None and node_text(obj) in self.tracked and method == "size":
+                return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
         return Interval()
 
     def _binary(self, node: Node, env: Mapping[str, Interval]) -> Interval:
@@ -587,6 +589,23 @@ class _Analyzer:
         return Interval()
 
 
+def _literal(node: Node) -> Interval:
+    try:
+        number = evaluate(node_text(node), {}, where="literal")
+    except TaskError:
+        return Interval()
+    return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
+
+
+def _sizeof(node: Node) -> Interval:
+    type_node = node.child_by_field_name("type")
+    try:
+        size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
+    except TaskError:
+        return Interval()
+    return Interval.exact(Poly.const(size))
+
+
 def _substitute(poly: Poly | None, mapping: Mapping[str, Interval], *, low: bool) -> Poly | None:
     if poly is None:
         return None
@@ -597,21 +616,6 @@ def _substitute(poly: Poly | None, mapping: Mapping[str, Interval], *, low: bool
             term = term * mapping.get(name, Interval.exact(Poly.var(name)))
         total = total + term
     return total.lo if low else total.hi
-
-
-def _init_of(init: Node) -> tuple[str | None, Node | None]:
-    if init.type == "declaration":
-        decls = init.children_by_field_name("declarator")
-        if len(decls) == 1 and decls[0].type == "init_declarator":
-            name = decls[0].child_by_field_name("declarator")
-            value = decls[0].child_by_field_name("value")
-            if name is not None and name.type == "identifier":
-                return node_text(name), value
-    if init.type == "assignment_expression":
-        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
-        if left is not None and left.type == "identifier":
-            return node_text(left), right
-    return None, None
 
 
 def _direction(update: Node, var: str) -> int:
@@ -646,14 +650,9 @@ def _conjuncts(node: Node, joiner: str) -> list[Node]:
 
 def _comparison_with(condition: Node, var: str) -> tuple[str, Node] | None:
     for cmp in _conjuncts(condition, "&&"):
-        op = node_text(cmp.child_by_field_name("operator") or cmp)
-        left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
-        if left is None or right is None or op not in _FLIP:
-            continue
-        if left.type == "identifier" and node_text(left) == var:
-            return op, right
-        if right.type == "identifier" and node_text(right) == var:
-            return _FLIP[op], left
+        found = compared_bound(cmp, var)
+        if found is not None:
+            return found
     return None
 
 
@@ -666,7 +665,7 @@ def _reads_memory(node: Node) -> bool:
     )
 
 
-def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferred:
+def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> Inferred:
     analyzer = _Analyzer(fn, params, ctx, 0)
     analyzer.run()
     roles: dict[str, Role | None] = {}
@@ -690,57 +689,63 @@ def infer_usage(fn: Node, params: tuple[Param, ...], ctx: FileContext) -> Inferr
     )
 
 
-def _decide(param: Param, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
-    accesses = usage.accesses
-    writes = [a for a in accesses if a.write]
-    role: Role | None
-    if param.const or not writes:
-        role = Role.IN if (param.const or not usage.role_unknown) else None
-    elif usage.role_unknown:
-        role = None
-    else:
-        first = accesses[0]
-        partial = first.read or first.conditional
-        role = Role.INOUT if partial else Role.OUT
+def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
+    role = _role(param, usage)
     if usage.grows and param.kind is ParamKind.VECTOR:
         if role is None:
             return None, None, usage.role_unknown
-        return (
-            (Role.OUT if role is Role.INOUT and not any(a.read for a in accesses) else role),
-            Poly.const(0),
-            None,
-        )
-    if (
-        usage.resized is not None
-        and usage.resized.hi is not None
-        and usage.resized.lo == usage.resized.hi
-    ):
-        return role, usage.resized.hi, None
-    length: Poly | None = None
-    reason = usage.length_unknown
-    if not accesses and reason is None:
-        reason = "the function never indexes it"
-    if reason is None:
-        for access in accesses:
-            assert access.index.hi is not None
-            length = access.index.hi if length is None else larger(length, access.index.hi)
-            if length is None:
-                reason = "its indices have bounds that cannot be compared symbolically"
-                break
-    if reason is not None or length is None:
-        return role, None, reason or "no bound"
+        only_written = not any(a.read for a in usage.accesses)
+        return (Role.OUT if role is Role.INOUT and only_written else role), Poly.const(0), None
+    resized = usage.resized
+    if resized is not None and resized.hi is not None and resized.lo == resized.hi:
+        return role, resized.hi, None
+    length, reason = _highest_index(usage)
+    if length is None:
+        return role, None, reason
     exact = length + Poly.const(1)
     rounded = exact.rounded_up()
-    if role is Role.OUT:
-        lows = [a.index.lo for a in writes]
-        covers = all(lo is not None for lo in lows) and rounded == exact
-        start: Poly | None = Poly.const(0)
-        for lo in lows:
-            start = None if start is None or lo is None else smaller(start, lo)
-        highest: Poly | None = None
-        for w in writes:
-            hi = w.index.hi
-            highest = hi if highest is None or hi is None else larger(highest, hi)
-        if not covers or start != Poly.const(0) or highest != length:
-            role = Role.INOUT
+    if role is Role.OUT and not _writes_cover(usage, length, whole=rounded == exact):
+        role = Role.INOUT
     return role, rounded, None
+
+
+def _role(param: Parameter, usage: _Usage) -> Role | None:
+    accesses = usage.accesses
+    if param.const or not any(a.write for a in accesses):
+        return Role.IN if (param.const or not usage.role_unknown) else None
+    if usage.role_unknown:
+        return None
+    first = accesses[0]
+    return Role.INOUT if first.read or first.conditional else Role.OUT
+
+
+def _highest_index(usage: _Usage) -> tuple[Poly | None, str]:
+    """The largest index used, or why it is not known."""
+    reason = usage.length_unknown
+    if not usage.accesses and reason is None:
+        reason = "the function never indexes it"
+    if reason is not None:
+        return None, reason
+    length: Poly | None = None
+    for access in usage.accesses:
+        assert access.index.hi is not None
+        length = access.index.hi if length is None else larger(length, access.index.hi)
+        if length is None:
+            return None, "its indices have bounds that cannot be compared symbolically"
+    return length, "no bound"
+
+
+def _writes_cover(usage: _Usage, length: Poly, *, whole: bool) -> bool:
+    """The writes alone cover ``[0, length]``: an output needs no initial contents."""
+    writes = [a for a in usage.accesses if a.write]
+    lows = [a.index.lo for a in writes]
+    if not whole or any(lo is None for lo in lows):
+        return False
+    start: Poly | None = Poly.const(0)
+    for lo in lows:
+        start = None if start is None or lo is None else smaller(start, lo)
+    highest: Poly | None = None
+    for w in writes:
+        hi = w.index.hi
+        highest = hi if highest is None or hi is None else larger(highest, hi)
+    return start == Poly.const(0) and highest == length

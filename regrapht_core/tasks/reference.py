@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from tree_sitter import Node, QueryCursor
-
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import function_name, node_text, parse_source, query, walk
+from regrapht_core.cxx.functions import function_name, unqualified
+from regrapht_core.cxx.parse import Node, QueryCursor, node_text, parse_source, query, walk
 
 __all__ = ["reference_unit"]
 
@@ -73,36 +72,50 @@ def _defined_names(node: Node) -> set[str]:
     kind = node.type
     if kind == "function_definition":
         name = function_name(node)
-        return {name} if name else set()
+        return {unqualified(name)} if name else set()
     if kind in ("preproc_def", "preproc_function_def"):
         name_node = node.child_by_field_name("name")
         return {node_text(name_node)} if name_node else set()
     if kind == "template_declaration" or kind in _BLOCKS:
-        out: set[str] = set()
-        for child in node.named_children:
-            out |= _defined_names(child)
-        body = node.child_by_field_name("body")
-        if body is not None:
-            for child in body.named_children:
-                out |= _defined_names(child)
-        return out
-    out = set()
+        return _block_names(node)
     if kind in _SPECIFIERS:
-        name_node = node.child_by_field_name("name")
-        out |= {node_text(name_node)} if name_node else set()
-        for n in walk(node):
-            value_name = n.child_by_field_name("name") if n.type == "enumerator" else None
-            if value_name is not None:
-                out.add(node_text(value_name))
-        return out
+        return _specifier_names(node)
     if kind in ("declaration", "type_definition", "alias_declaration"):
-        for child in node.named_children:
-            if child.type in _SPECIFIERS:
-                out |= _defined_names(child)
-        for i, child in enumerate(node.children):
-            field = node.field_name_for_child(i)
-            if field in ("declarator", "name"):
-                out |= _declared(child)
+        return _declaration_names(node)
+    return set()
+
+
+def _block_names(node: Node) -> set[str]:
+    """What a template, namespace or linkage block defines, its body included."""
+    out: set[str] = set()
+    for child in node.named_children:
+        out |= _defined_names(child)
+    body = node.child_by_field_name("body")
+    if body is not None:
+        for child in body.named_children:
+            out |= _defined_names(child)
+    return out
+
+
+def _specifier_names(node: Node) -> set[str]:
+    """A struct, class, union or enum name, and an enum's enumerators."""
+    name_node = node.child_by_field_name("name")
+    out = {node_text(name_node)} if name_node else set()
+    for n in walk(node):
+        value_name = n.child_by_field_name("name") if n.type == "enumerator" else None
+        if value_name is not None:
+            out.add(node_text(value_name))
+    return out
+
+
+def _declaration_names(node: Node) -> set[str]:
+    out: set[str] = set()
+    for child in node.named_children:
+        if child.type in _SPECIFIERS:
+            out |= _defined_names(child)
+    for i, child in enumerate(node.children):
+        if node.field_name_for_child(i) in ("declarator", "name"):
+            out |= _declared(child)
     return out
 
 

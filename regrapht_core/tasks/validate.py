@@ -30,7 +30,10 @@ from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 
-__all__ = ["SANITIZER_FLAGS", "ValidationRun", "driver_source", "validate_task"]
+__all__ = ["HOST_COMPILER", "SANITIZER_FLAGS", "ValidationRun", "driver_source", "validate_task"]
+
+HOST_COMPILER = "g++"
+"""The compiler references are validated with; extraction validates only when it is found."""
 
 SANITIZER_FLAGS = (
     "-x",
@@ -151,7 +154,7 @@ def validate_task(
     sizes: Sequence[SizeBinding] | None = None,
     seed: int = 0,
     timeout_s: float = 60.0,
-    compiler: str = "g++",
+    compiler: str = HOST_COMPILER,
 ) -> tuple[ValidationRun, ...]:
     """Compile and run the reference at ``sizes`` (default: two small correctness sizes).
 

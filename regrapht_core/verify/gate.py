@@ -37,16 +37,25 @@ Choices worth knowing:
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
 from typing import NamedTuple
 
-import tree_sitter_cuda
-from tree_sitter import Language, Node, Parser, Tree
-
 from regrapht_core.contracts.task import Task, TaskMode
+from regrapht_core.cxx.declarators import (
+    TRANSPARENT_SCOPES,
+    declarator_name,
+    immutable,
+    is_prototype,
+    namespace_scope,
+    specifiers,
+    text_in,
+)
+from regrapht_core.cxx.lexing import Spliced, decode_ucn, splice_lines, trigraph_lines
+from regrapht_core.cxx.parse import Node, Tree, parse_isolated
+from regrapht_core.cxx.signatures import Signature, signature_of
+from regrapht_core.cxx.syntax import words
 from regrapht_core.errors import TaskError
 
 __all__ = ["GatePolicy", "GateResult", "Rule", "Violation", "check"]
@@ -108,10 +117,6 @@ class GateResult:
         if len(self.violations) > len(shown):
             shown.append(f"... and {len(self.violations) - len(shown)} more")
         return "\n".join(shown)
-
-
-def _words(*chunks: str) -> frozenset[str]:
-    return frozenset(" ".join(chunks).split())
 
 
 # --- What is allowed --------------------------------------------------------------------
@@ -228,7 +233,7 @@ _INTERPOSE_WHY = (
     "a definition under a runtime or C library name replaces that function for the "
     "harness too (a no-op cudaDeviceSynchronize would blind the timer)"
 )
-_INTERPOSE_NAMES = _words(
+_INTERPOSE_NAMES = words(
     "malloc free calloc realloc aligned_alloc posix_memalign memalign valloc memcpy "
     "memmove memset memcmp strlen"
 )
@@ -364,7 +369,7 @@ _BY_NAMESPACE: dict[str, tuple[Rule, str]] = {
 _LIBC_PREFIXES = ("builtin_", "libc_", "IO_", "GI_", "isoc99_", "isoc23_")
 _LIBC_SUFFIXES = ("_chk", "_unlocked", "64")
 
-_RESERVED_MACRO_NAMES = _words(
+_RESERVED_MACRO_NAMES = words(
     # C and C++ keywords and the CUDA vocabulary a macro could quietly change.
     "alignas alignof and asm auto bool break case catch char char8_t char16_t char32_t "
     "class const consteval constexpr constinit const_cast continue decltype default "
@@ -382,23 +387,7 @@ _RESERVED_MACRO_NAMES = _words(
 
 # --- Parsing ------------------------------------------------------------------------------
 
-_LANGUAGE = Language(tree_sitter_cuda.language())
-_TRIGRAPH_ENDS = frozenset(b"=/'()!<>-")
 _NAME_NODES = frozenset({"identifier", "type_identifier"})
-_TRANSPARENT_SCOPES = frozenset(
-    {
-        "translation_unit",
-        "declaration_list",
-        "linkage_specification",
-        "namespace_definition",
-        "template_declaration",
-        "preproc_if",
-        "preproc_ifdef",
-        "preproc_else",
-        "preproc_elif",
-        "preproc_elifdef",
-    }
-)
 _DECLARING = frozenset(
     {
         "declaration",
@@ -412,65 +401,7 @@ _DECLARING = frozenset(
 
 
 def _parse(code: bytes) -> Tree:
-    # A fresh parser per call: parsers are not safe to share between threads.
-    return Parser(_LANGUAGE).parse(code)
-
-
-class _Spliced(NamedTuple):
-    code: bytes
-    joins: tuple[int, ...]
-    """Offsets in ``code`` where a backslash-newline was removed, ascending."""
-
-
-def _splice(raw: bytes) -> _Spliced:
-    """Translation phase 2: join lines ended by a backslash (GCC allows trailing blanks)."""
-    out = bytearray()
-    joins: list[int] = []
-    i, n = 0, len(raw)
-    while i < n:
-        byte = raw[i]
-        if byte == 0x5C:  # backslash
-            j = i + 1
-            while j < n and raw[j] in b" \t":
-                j += 1
-            if j < n and raw[j] == 0x0D and j + 1 < n and raw[j + 1] == 0x0A:
-                j += 1
-            if j < n and raw[j] == 0x0A:
-                joins.append(len(out))
-                i = j + 1
-                continue
-        out.append(byte)
-        i += 1
-    return _Spliced(bytes(out), tuple(joins))
-
-
-def _trigraph_lines(raw: bytes) -> Iterator[int]:
-    start = 0
-    while (found := raw.find(b"??", start)) >= 0:
-        if found + 2 < len(raw) and raw[found + 2] in _TRIGRAPH_ENDS:
-            yield raw.count(b"\n", 0, found) + 1
-        start = found + 1
-
-
-def _decode_ucn(name: str) -> str:
-    r"""The identifier nvcc sees for ``\u0070rintf``: universal character names decoded."""
-    out: list[str] = []
-    i = 0
-    while i < len(name):
-        if name[i] == "\\" and i + 1 < len(name) and name[i + 1] in "uU":
-            width = 4 if name[i + 1] == "u" else 8
-            digits = name[i + 2 : i + 2 + width]
-            try:
-                out.append(chr(int(digits, 16)))
-            except ValueError:
-                out.append("\\")
-                i += 1
-                continue
-            i += 2 + width
-        else:
-            out.append(name[i])
-            i += 1
-    return "".join(out)
+    return parse_isolated(code)
 
 
 def _classify(name: str, policy: GatePolicy) -> tuple[Rule, str] | None:
@@ -520,187 +451,11 @@ def _is_harness_name(name: str) -> bool:
 # --- Declarations -------------------------------------------------------------------------
 
 
-def _strip_init(declarator: Node) -> Node:
-    if declarator.type == "init_declarator":
-        inner = declarator.child_by_field_name("declarator")
-        if inner is not None:
-            return inner
-    return declarator
-
-
-def _inner(declarator: Node) -> Node | None:
-    inner = declarator.child_by_field_name("declarator")
-    if inner is None and declarator.type in ("parenthesized_declarator", "reference_declarator"):
-        inner = next((c for c in declarator.named_children if c.type != "type_qualifier"), None)
-    return inner
-
-
-def _declared_name(declarator: Node | None, code: bytes) -> str | None:
-    while declarator is not None:
-        if declarator.type in ("identifier", "field_identifier", "type_identifier"):
-            return _text(declarator, code)
-        if declarator.type == "qualified_identifier":
-            name = declarator.child_by_field_name("name")
-            return None if name is None else _declared_name(name, code)
-        declarator = _inner(declarator)
-    return None
-
-
-def _is_prototype(declarator: Node) -> bool:
-    """A function declaration (not a function-pointer variable)."""
-    declarator = _strip_init(declarator)
-    if declarator.type != "function_declarator":
-        return False
-    inner = declarator.child_by_field_name("declarator")
-    return inner is None or inner.type != "parenthesized_declarator"
-
-
-def _specifiers(node: Node, code: bytes) -> set[str]:
-    """Storage classes, qualifiers and CUDA execution spaces written on a declaration."""
-    found: set[str] = set()
-    for child in node.children:
-        if child.type in ("storage_class_specifier", "type_qualifier"):
-            found.add(_text(child, code).strip())
-        elif not child.is_named:
-            found.add(child.type)
-    return found
-
-
-def _pointer_levels(declarator: Node | None, code: bytes) -> list[tuple[str, frozenset[str]]]:
-    """Indirections from the base type outwards to the declared name, with their qualifiers."""
-    levels: list[tuple[str, frozenset[str]]] = []
-    while declarator is not None:
-        kind = declarator.type
-        if kind in ("pointer_declarator", "abstract_pointer_declarator"):
-            quals = frozenset(
-                _text(c, code) for c in declarator.children if c.type == "type_qualifier"
-            )
-            levels.append(("*", quals))
-        elif kind in ("reference_declarator", "abstract_reference_declarator"):
-            levels.append((declarator.children[0].type, frozenset({"const"})))
-        elif kind in ("array_declarator", "abstract_array_declarator"):
-            size = declarator.child_by_field_name("size")
-            levels.append((f"[{'' if size is None else _text(size, code)}]", frozenset()))
-        elif kind == "function_declarator":
-            break
-        declarator = _inner(declarator)
-    return levels
-
-
-def _immutable(declaration: Node, declarator: Node, code: bytes) -> bool:
-    """Const all the way down: nothing reachable through the variable can be written."""
-    specs = _specifiers(declaration, code)
-    levels = _pointer_levels(_strip_init(declarator), code)
-    constexpr = "constexpr" in specs or "constinit" in specs
-    base_const = "const" in specs or (constexpr and not levels)
-    pointer_levels = [quals for kind, quals in levels if kind == "*"]
-    if pointer_levels and constexpr:
-        pointer_levels[-1] = pointer_levels[-1] | {"const"}
-    return base_const and all("const" in quals for quals in pointer_levels)
-
-
-def _namespace_scope(node: Node) -> bool:
-    parent = node.parent
-    while parent is not None:
-        if parent.type == "translation_unit":
-            return True
-        if parent.type not in _TRANSPARENT_SCOPES:
-            return False
-        parent = parent.parent
-    return False
-
-
 # --- Signatures ---------------------------------------------------------------------------
-
-_INTEGER_WORDS = frozenset({"signed", "unsigned", "long", "short", "int", "char"})
-_STD_TYPES = _words(
-    "size_t ptrdiff_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t"
-)
-
-
-def _leaves(node: Node, code: bytes) -> list[str]:
-    if node.child_count == 0:
-        return [_text(node, code)]
-    return [leaf for child in node.children for leaf in _leaves(child, code)]
-
-
-def _base_type(node: Node | None, code: bytes) -> str:
-    if node is None:
-        return "int"
-    words = _leaves(node, code)
-    if words[:2] == ["std", "::"] and "".join(words[2:]) in _STD_TYPES:
-        words = words[2:]
-    if words and set(words) <= _INTEGER_WORDS:
-        unsigned = "unsigned " if "unsigned" in words else ""
-        if "char" in words:
-            return ("signed " if "signed" in words else unsigned) + "char"
-        longs = words.count("long")
-        core = "short" if "short" in words else ("long " * longs).strip() or "int"
-        return unsigned + core
-    return " ".join(words)
-
-
-def _type_key(
-    qualifiers: set[str], type_node: Node | None, declarator: Node | None, code: bytes
-) -> str:
-    """A type written two ways (names, spacing, ``const`` placement, restrict) compares equal."""
-    levels = _pointer_levels(declarator, code)
-    if levels and levels[-1][0].startswith("["):
-        levels[-1] = ("*", frozenset())
-    base_quals = {q for q in qualifiers if q in ("const", "volatile")}
-    if levels:
-        levels[-1] = (levels[-1][0], frozenset())
-    else:
-        base_quals = set()
-    parts = [*sorted(base_quals), _base_type(type_node, code)]
-    for kind, quals in levels:
-        parts.append(kind + "".join(f" {q}" for q in sorted(quals & {"const", "volatile"})))
-    return " ".join(parts)
-
-
-class _Signature(NamedTuple):
-    returns: str
-    params: tuple[str, ...]
-
-
-def _function_declarator(declarator: Node | None) -> Node | None:
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = _inner(declarator)
-    return declarator
-
-
-def _signature(owner: Node, code: bytes) -> _Signature | None:
-    """Types of a function's result and parameters; ``owner`` is its definition or declaration."""
-    top = owner.child_by_field_name("declarator")
-    if top is None:
-        return None
-    function = _function_declarator(_strip_init(top))
-    if function is None:
-        return None
-    returns = _type_key(
-        _specifiers(owner, code), owner.child_by_field_name("type"), _strip_init(top), code
-    )
-    params: list[str] = []
-    plist = function.child_by_field_name("parameters")
-    for param in () if plist is None else plist.named_children:
-        if param.type == "variadic_parameter":
-            params.append("...")
-        elif param.type in ("parameter_declaration", "optional_parameter_declaration"):
-            params.append(
-                _type_key(
-                    _specifiers(param, code),
-                    param.child_by_field_name("type"),
-                    param.child_by_field_name("declarator"),
-                    code,
-                )
-            )
-    if params == ["void"]:
-        params = []
-    return _Signature(returns, tuple(params))
 
 
 @cache
-def _task_signature(signature: str, entry: str) -> _Signature:
+def _task_signature(signature: str, entry: str) -> Signature:
     code = (signature.strip().rstrip(";") + ";").encode()
     for node in _parse(code).root_node.named_children:
         owner = node
@@ -708,7 +463,7 @@ def _task_signature(signature: str, entry: str) -> _Signature:
             body = owner.child_by_field_name("body")
             owner = body if body is not None else owner
         if owner.type == "declaration":
-            found = _signature(owner, code)
+            found = signature_of(owner, code)
             if found is not None:
                 return found
     raise TaskError(
@@ -720,31 +475,27 @@ def _task_signature(signature: str, entry: str) -> _Signature:
 @cache
 def _reference_names(source: str, entry: str) -> frozenset[str]:
     """Functions and variables the reference defines at namespace scope, less the entry."""
-    code = _splice(source.encode("utf-8", errors="replace")).code
+    code = splice_lines(source.encode("utf-8", errors="replace")).code
     names: set[str] = set()
     stack = [_parse(code).root_node]
     while stack:
         node = stack.pop()
         if node.type in ("function_definition", "declaration"):
             for declarator in node.children_by_field_name("declarator"):
-                name = _declared_name(declarator, code)
+                name = declarator_name(declarator, code)
                 if name is not None:
                     names.add(name)
-        elif node.type in _TRANSPARENT_SCOPES or node.type == "template_declaration":
+        elif node.type in TRANSPARENT_SCOPES or node.type == "template_declaration":
             stack.extend(node.named_children)
     names.discard(entry)
     return frozenset(names)
-
-
-def _text(node: Node, code: bytes) -> str:
-    return code[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
 
 # --- The walk -----------------------------------------------------------------------------
 
 
 class _Gate:
-    def __init__(self, spliced: _Spliced, task: Task, policy: GatePolicy) -> None:
+    def __init__(self, spliced: Spliced, task: Task, policy: GatePolicy) -> None:
         self.code = spliced.code
         self.joins = spliced.joins
         self.task = task
@@ -762,13 +513,13 @@ class _Gate:
         self.violations.append(Violation(line, rule, message))
 
     def text(self, node: Node) -> str:
-        return _text(node, self.code)
+        return text_in(node, self.code)
 
     # Names --------------------------------------------------------------------------------
 
     def name(self, node: Node, line: int) -> None:
         raw = self.text(node)
-        name = _decode_ucn(raw)
+        name = decode_ucn(raw)
         if name != raw:
             self.flag(line, Rule.PARSE, f"`{raw}`: escapes in identifiers hide names")
         if node.type == "namespace_identifier":
@@ -899,7 +650,7 @@ class _Gate:
             if node.type in ("string_literal", "raw_string_literal", "char_literal"):
                 continue
             if node.child_count == 0:
-                word = _text(node, body)
+                word = text_in(node, body)
                 if "\\" in word:
                     self.flag(line, Rule.MACRO, "escapes outside literals can hide names")
                 elif word.isidentifier() or node.type in _NAME_NODES:
@@ -907,7 +658,7 @@ class _Gate:
             stack.extend(node.children)
 
     def name_in_fragment(self, node: Node, body: bytes, line: int) -> None:
-        name = _text(node, body)
+        name = text_in(node, body)
         if _is_harness_name(name):
             self.flag(line, Rule.HARNESS_SYMBOL, f"`{name}` belongs to the harness")
         elif name in ("_Pragma", "__pragma"):
@@ -957,10 +708,10 @@ class _Gate:
     def declaration(self, node: Node) -> None:
         declarators = node.children_by_field_name("declarator")
         for declarator in declarators:
-            name = _declared_name(declarator, self.code)
+            name = declarator_name(declarator, self.code)
             if name is None:
                 continue
-            prototype = _is_prototype(declarator)
+            prototype = is_prototype(declarator)
             if node.type == "function_definition":
                 self.defined.add(name)
                 self.interposes(node, name)
@@ -973,7 +724,7 @@ class _Gate:
 
     def interposes(self, node: Node, name: str) -> None:
         reserved = name in _INTERPOSE_NAMES or _api_like(name) or _reserved(name)
-        if reserved and _namespace_scope(node):
+        if reserved and namespace_scope(node):
             self.flag(self.line(node), Rule.INTERPOSE, f"defines `{name}`: {_INTERPOSE_WHY}")
 
     def operator_definition(self, node: Node) -> None:
@@ -986,25 +737,25 @@ class _Gate:
             owner is not None
             and owner.type == "function_definition"
             and ("new" in word or "delete" in word)
-            and _namespace_scope(owner)
+            and namespace_scope(owner)
         ):
             self.flag(self.line(node), Rule.INTERPOSE, f"defines global `{word}`: {_INTERPOSE_WHY}")
 
     def variable(self, node: Node, declarator: Node, name: str) -> None:
-        specs = _specifiers(node, self.code)
+        specs = specifiers(node, self.code)
         if "extern" not in specs:
             self.defined.add(name)
         if specs & {"__shared__", "__constant__", "__managed__"}:
             return
         line = self.line(declarator)
-        at_namespace = node.type == "declaration" and _namespace_scope(node)
+        at_namespace = node.type == "declaration" and namespace_scope(node)
         if "extern" in specs:
             self.flag(
                 line,
                 Rule.GLOBAL_STATE,
                 f"extern variable `{name}` reaches state outside the candidate",
             )
-        elif (at_namespace or "static" in specs) and not _immutable(node, declarator, self.code):
+        elif (at_namespace or "static" in specs) and not immutable(node, declarator, self.code):
             where = "global" if at_namespace else "static"
             self.flag(
                 line,
@@ -1100,7 +851,7 @@ class _Gate:
                     'without extern "C"',
                 )
                 break
-            if parent.type not in _TRANSPARENT_SCOPES or parent.type in (
+            if parent.type not in TRANSPARENT_SCOPES or parent.type in (
                 "namespace_definition",
                 "template_declaration",
             ):
@@ -1112,7 +863,7 @@ class _Gate:
                 )
                 break
             parent = parent.parent
-        specs = _specifiers(node, self.code)
+        specs = specifiers(node, self.code)
         if specs & {"static", "inline", "__forceinline__"}:
             self.flag(line, Rule.ENTRY, f"`{entry}` must have external linkage (no static/inline)")
         if self.task.mode is TaskMode.KERNEL_TO_KERNEL:
@@ -1121,7 +872,7 @@ class _Gate:
         elif "__global__" in specs or ("__device__" in specs and "__host__" not in specs):
             self.flag(line, Rule.ENTRY, f"`{entry}` must be a host function")
         want = _task_signature(self.task.signature, entry)
-        got = _signature(node, self.code)
+        got = signature_of(node, self.code)
         if got != want:
             shown = "?" if got is None else f"{got.returns} {entry}({', '.join(got.params)})"
             self.flag(
@@ -1134,8 +885,8 @@ class _Gate:
 def check(source: str, task: Task, policy: GatePolicy | None = None) -> GateResult:
     """Statically check a candidate against ``task``; every violation found, by line."""
     raw = source.encode("utf-8", errors="replace")
-    gate = _Gate(_splice(raw), task, policy or GatePolicy())
-    for line in _trigraph_lines(raw):
+    gate = _Gate(splice_lines(raw), task, policy or GatePolicy())
+    for line in trigraph_lines(raw):
         gate.flag(line, Rule.PARSE, "trigraphs are refused (they can splice lines unseen)")
     root = _parse(gate.code).root_node
     error = gate.parse_error(root) if root.has_error else None

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, SizeBinding, Task
-from regrapht_core.rewrite.syntax import Edit, apply_edits, parse, text, walk
+from regrapht_core.cxx.parse import node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import parse
 
 __all__ = ["compile_cuda", "requires_nvcc", "run_on_cpu", "run_on_gpu"]
 
@@ -61,8 +63,8 @@ def _launches_to_calls(code: str) -> str:
             node.child_by_field_name("arguments"),
         )
         assert function is not None and arguments is not None
-        grid, block = (text(c) for c in syntax.named_children[:2])
-        call = f"{text(function)}{text(arguments)}"
+        grid, block = (node_text(c) for c in syntax.named_children[:2])
+        call = f"{node_text(function)}{node_text(arguments)}"
         edits.append(
             Edit.replace(node, f"regrapht_launch(dim3({grid}), dim3({block}), [&] {{ {call}; }})")
         )

@@ -7,10 +7,12 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.task import Role, SourceLanguage, Task
+from regrapht_core.cxx.functions import function_definitions, function_name
+from regrapht_core.cxx.parse import node_text, walk
+from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
-from regrapht_core.rewrite.syntax import function_definitions, function_name, parse, text, walk
 from regrapht_core.tasks.extract import extract_task
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
@@ -35,7 +37,7 @@ def _candidates(task: Task) -> list[str]:
 
 def _definitions(code: str) -> dict[str, str]:
     root = parse(code).root_node
-    return {function_name(d) or "": text(d) for d in function_definitions(root)}
+    return {function_name(d) or "": node_text(d) for d in function_definitions(root)}
 
 
 def _ids(tasks: list[Task]) -> list[str]:
@@ -54,7 +56,7 @@ def test_map_loops_become_a_guarded_kernel_behind_the_same_signature(task: Task)
         assert entry.startswith(task.signature)
         launches = [n for n in walk(root) if n.type == "kernel_call_syntax"]
         assert len(launches) == 1
-        kernel_text = text(kernels[0])
+        kernel_text = node_text(kernels[0])
         assert "if (" in kernel_text or "for (" in kernel_text
         for call in ("cudaMalloc", "cudaMemcpy", "cudaFree", "cudaGetLastError"):
             assert call in entry
@@ -116,7 +118,7 @@ def test_reductions_use_warp_shuffles_and_one_atomic_per_block(task: Task) -> No
     (code,) = _candidates(task)
     root = parse(code).root_node
     calls = {
-        text(n.child_by_field_name("function") or n)
+        node_text(n.child_by_field_name("function") or n)
         for n in walk(root)
         if n.type == "call_expression"
     }

@@ -17,13 +17,15 @@ def source_path(name: str) -> Path:
     return SOURCES / name
 
 
-def extract(file: str, function: str) -> Task:
+def extract(file: str, function: str, *, validate: bool = False) -> Task:
+    """Extraction without the AddressSanitizer run unless asked (test_extract covers it)."""
     path = source_path(file)
     return extract_task(
         path.read_text(encoding="utf-8"),
         language_for_path(path),
         function=function,
         origin=str(path),
+        validate=validate,
     )
 
 

@@ -4,6 +4,7 @@ task renders to: it states every role, length, size and non-default distribution
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -15,7 +16,9 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 from regrapht_core.errors import TaskError
+from regrapht_core.tasks import extract as extract_module
 from regrapht_core.tasks.extract import extract_task, suggested_annotation
+from regrapht_core.tasks.validate import HOST_COMPILER
 
 from .conftest import extract, source_path
 
@@ -155,3 +158,39 @@ void scale_rows(int rows, int cols, const float* in, float* out) {
         P + "rows = 1<<10; cols = 1<<10; in[cols*rows] in; out[cols*rows] out"
     )
     assert "static void row_scale" in task.source
+
+
+needs_gxx = pytest.mark.skipif(shutil.which(HOST_COMPILER) is None, reason="needs g++")
+
+
+@needs_gxx
+def test_an_inferred_spec_is_validated_under_asan() -> None:
+    with pytest.raises(TaskError) as caught:
+        extract("wrong_length.c", "axpy_wrong", validate=None)
+    message = str(caught.value)
+    assert "(axpy_wrong): the inferred spec of 'axpy_wrong' fails" in message
+    assert "outside argument 'y'" in message
+    assert message.endswith("// regrapht: n = 1<<16; a = 0.5; x[n] in; y[?] inout")
+
+
+def test_validation_can_be_skipped_and_is_not_run_on_an_annotated_spec(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ran: list[str] = []
+    monkeypatch.setattr(extract_module, "validate_task", lambda task, **_: ran.append(task.name))
+    assert extract("wrong_length.c", "axpy_wrong", validate=False).name == "axpy_wrong"
+    annotated = (
+        source_path("wrong_length.c").read_text().replace("y[n-1] inout", "x[n] in; y[n] inout")
+    )
+    extract_task(annotated, SourceLanguage.CPP, function="axpy_wrong", validate=None)
+    assert ran == []
+    extract_task(annotated, SourceLanguage.CPP, function="axpy_wrong", validate=True)
+    assert ran == ["axpy_wrong"]
+
+
+@needs_gxx
+def test_a_failure_other_than_a_length_suggests_the_inferred_annotation() -> None:
+    source = "int total(const int *x, int n) {\n  int s = 0;\n  for (int i = 0; i < n; ++i)\n"
+    source += "    s += x[i] / (x[i] - x[i]);\n  return s;\n}\n"
+    with pytest.raises(TaskError, match=r"(?s)undefined behaviour.*annotate it directly above"):
+        extract_task(source, SourceLanguage.CPP, function="total", validate=True)

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
-from regrapht_core.rewrite.syntax import canon, strip_parens, text, walk
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.syntax import canon, strip_parens
 
 __all__ = ["Affine", "additive_terms", "affine", "factors", "literal_int", "mentions", "stride_key"]
 
@@ -26,54 +25,54 @@ class Affine:
     """+1 or -1: the sign of the ``i`` term (``n - 1 - i`` reverses)."""
     stride: str
     """Canonical product of the stride factors, ``""`` for a unit stride."""
-    stride_factors: tuple[tree_sitter.Node, ...]
-    rest: tuple[tuple[int, tree_sitter.Node], ...]
+    stride_factors: tuple[Node, ...]
+    rest: tuple[tuple[int, Node], ...]
     """Signed terms without ``i``."""
 
     def rest_key(self) -> str:
         return " ".join(f"{'+' if s > 0 else '-'} {canon(n)}" for s, n in self.rest)
 
 
-def mentions(node: tree_sitter.Node, names: set[str] | frozenset[str] | str) -> bool:
+def mentions(node: Node, names: set[str] | frozenset[str] | str) -> bool:
     wanted = {names} if isinstance(names, str) else names
-    return any(n.type == "identifier" and text(n) in wanted for n in walk(node))
+    return any(n.type == "identifier" and node_text(n) in wanted for n in walk(node))
 
 
-def literal_int(node: tree_sitter.Node) -> int | None:
+def literal_int(node: Node) -> int | None:
     node = strip_parens(node)
     if node.type != "number_literal":
         return None
     try:
-        return int(text(node).rstrip("uUlL"), 0)
+        return int(node_text(node).rstrip("uUlL"), 0)
     except ValueError:
         return None
 
 
-def additive_terms(node: tree_sitter.Node, sign: int) -> list[tuple[int, tree_sitter.Node]]:
+def additive_terms(node: Node, sign: int) -> list[tuple[int, Node]]:
     node = strip_parens(node)
     if node.type == "binary_expression":
-        op = text(node.child_by_field_name("operator") or node.children[1])
+        op = node_text(node.child_by_field_name("operator") or node.children[1])
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op in ("+", "-") and left is not None and right is not None:
             return additive_terms(left, sign) + additive_terms(right, sign if op == "+" else -sign)
-    if node.type == "unary_expression" and text(node.children[0]) in ("-", "+"):
+    if node.type == "unary_expression" and node_text(node.children[0]) in ("-", "+"):
         argument = node.child_by_field_name("argument")
         if argument is not None:
-            return additive_terms(argument, -sign if text(node.children[0]) == "-" else sign)
+            return additive_terms(argument, -sign if node_text(node.children[0]) == "-" else sign)
     return [(sign, node)]
 
 
-def factors(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+def factors(node: Node) -> list[Node]:
     node = strip_parens(node)
     if node.type == "binary_expression":
-        op = text(node.child_by_field_name("operator") or node.children[1])
+        op = node_text(node.child_by_field_name("operator") or node.children[1])
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
         if op == "*" and left is not None and right is not None:
             return factors(left) + factors(right)
     return [node]
 
 
-def affine(index: tree_sitter.Node, var: str) -> Affine | None:
+def affine(index: Node, var: str) -> Affine | None:
     """``index`` as ``sign * stride * var + rest``, or ``None`` when it is not affine in var."""
     var_terms, rest = [], []
     for sign, term in additive_terms(index, 1):
@@ -81,8 +80,8 @@ def affine(index: tree_sitter.Node, var: str) -> Affine | None:
             rest.append((sign, term))
             continue
         parts = factors(term)
-        direct = [f for f in parts if f.type == "identifier" and text(f) == var]
-        others = [f for f in parts if not (f.type == "identifier" and text(f) == var)]
+        direct = [f for f in parts if f.type == "identifier" and node_text(f) == var]
+        others = [f for f in parts if not (f.type == "identifier" and node_text(f) == var)]
         if len(direct) != 1 or any(mentions(f, var) for f in others):
             return None
         var_terms.append((sign, others))
@@ -94,6 +93,6 @@ def affine(index: tree_sitter.Node, var: str) -> Affine | None:
     return Affine(sign, stride, tuple(ordered), tuple(rest))
 
 
-def stride_key(node: tree_sitter.Node) -> str:
+def stride_key(node: Node) -> str:
     """A bound in the same canonical form as :attr:`Affine.stride`."""
     return " * ".join(canon(f) for f in sorted(factors(node), key=canon) if canon(f) != "1")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import tree_sitter
-
-from regrapht_core.rewrite.syntax import declared_name, function_definitions, function_name, text
+from regrapht_core.cxx.functions import function_definitions, function_name
+from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.syntax import declared_name, words
 
 __all__ = [
     "DEVICE_MATH",
@@ -24,11 +24,7 @@ __all__ = [
 ]
 
 
-def _words(*chunks: str) -> frozenset[str]:
-    return frozenset(" ".join(chunks).split())
-
-
-DEVICE_MATH = _words(
+DEVICE_MATH = words(
     "sqrt sqrtf rsqrt rsqrtf cbrt cbrtf exp expf exp2 exp2f expm1 expm1f exp10 exp10f",
     "log logf log2 log2f log10 log10f log1p log1pf pow powf sin sinf cos cosf tan tanf",
     "asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf tanh tanhf",
@@ -40,12 +36,12 @@ DEVICE_MATH = _words(
 )
 """Functions nvcc provides in device code under these names (``std::`` forms included)."""
 
-IO_NAMES = _words(
+IO_NAMES = words(
     "printf fprintf sprintf snprintf puts putchar fputs scanf fscanf fopen fclose fread",
     "fwrite fflush getchar fgets cout cerr clog cin endl perror",
 )
 
-KNOWN_CONSTANTS = _words(
+KNOWN_CONSTANTS = words(
     "INFINITY NAN HUGE_VAL HUGE_VALF FLT_MAX FLT_MIN FLT_EPSILON DBL_MAX DBL_MIN",
     "DBL_EPSILON INT_MAX INT_MIN UINT_MAX LONG_MAX LONG_MIN LLONG_MAX LLONG_MIN ULLONG_MAX",
     "SIZE_MAX CHAR_BIT M_PI M_PI_2 M_PI_4 M_1_PI M_2_PI M_E M_LN2 M_LN10 M_LOG2E M_LOG10E",
@@ -56,9 +52,9 @@ KNOWN_CONSTANTS = _words(
 
 @dataclass(slots=True)
 class FileSymbols:
-    helpers: dict[str, list[tree_sitter.Node]] = field(default_factory=dict)
+    helpers: dict[str, list[Node]] = field(default_factory=dict)
     """Function definitions by name (overloads together)."""
-    prototypes: dict[str, list[tree_sitter.Node]] = field(default_factory=dict)
+    prototypes: dict[str, list[Node]] = field(default_factory=dict)
     macros: set[str] = field(default_factory=set)
     function_macros: set[str] = field(default_factory=set)
     enumerators: set[str] = field(default_factory=set)
@@ -76,8 +72,8 @@ class FileSymbols:
         )
 
 
-def _is_const_scalar(declaration: tree_sitter.Node) -> list[str]:
-    qualifiers = {text(c) for c in declaration.children if c.type == "type_qualifier"}
+def _is_const_scalar(declaration: Node) -> list[str]:
+    qualifiers = {node_text(c) for c in declaration.children if c.type == "type_qualifier"}
     if not qualifiers & {"const", "constexpr"}:
         return []
     names = []
@@ -85,11 +81,11 @@ def _is_const_scalar(declaration: tree_sitter.Node) -> list[str]:
         if declarator.type == "init_declarator":
             target = declarator.child_by_field_name("declarator")
             if target is not None and target.type == "identifier":
-                names.append(text(target))
+                names.append(node_text(target))
     return names
 
 
-def file_symbols(root: tree_sitter.Node) -> FileSymbols:
+def file_symbols(root: Node) -> FileSymbols:
     symbols = FileSymbols()
     for definition in function_definitions(root):
         name = function_name(definition)
@@ -100,22 +96,22 @@ def file_symbols(root: tree_sitter.Node) -> FileSymbols:
             symbols.kernels.add(name)
     for node in root.named_children:
         if node.type == "preproc_def":
-            symbols.macros.add(text(node.child_by_field_name("name") or node))
+            symbols.macros.add(node_text(node.child_by_field_name("name") or node))
         elif node.type == "preproc_function_def":
-            symbols.function_macros.add(text(node.child_by_field_name("name") or node))
+            symbols.function_macros.add(node_text(node.child_by_field_name("name") or node))
         elif node.type == "declaration":
             declarator = node.child_by_field_name("declarator")
             if declarator is not None and declarator.type == "function_declarator":
                 name_node = declarator.child_by_field_name("declarator")
                 if name_node is not None:
-                    symbols.prototypes.setdefault(text(name_node), []).append(node)
+                    symbols.prototypes.setdefault(node_text(name_node), []).append(node)
             else:
                 symbols.constants.update(_is_const_scalar(node))
         symbols.enumerators.update(_enumerators(node))
     return symbols
 
 
-def _enumerators(node: tree_sitter.Node) -> list[str]:
+def _enumerators(node: Node) -> list[str]:
     names = []
     stack = [node]
     while stack:
@@ -123,7 +119,7 @@ def _enumerators(node: tree_sitter.Node) -> list[str]:
         if current.type == "enumerator":
             name = current.child_by_field_name("name")
             if name is not None:
-                names.append(text(name))
+                names.append(node_text(name))
         elif current.type in (
             "enum_specifier",
             "enumerator_list",
@@ -134,7 +130,7 @@ def _enumerators(node: tree_sitter.Node) -> list[str]:
     return names
 
 
-def local_names(scope: tree_sitter.Node) -> set[str]:
+def local_names(scope: Node) -> set[str]:
     """Every name a declaration or parameter inside ``scope`` introduces."""
     names: set[str] = set()
     stack = [scope]
@@ -144,6 +140,6 @@ def local_names(scope: tree_sitter.Node) -> set[str]:
             for declarator in current.children_by_field_name("declarator"):
                 name = declared_name(declarator)
                 if name is not None:
-                    names.add(text(name))
+                    names.add(node_text(name))
         stack.extend(current.named_children)
     return names

@@ -11,26 +11,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
+from regrapht_core.cxx.affine import additive_terms, literal_int, stride_key
+from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
-from regrapht_core.rewrite.affine import additive_terms, literal_int, stride_key
-from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.syntax import canon, strip_parens, text
-
-__all__ = ["CountedLoop", "counted_loop"]
+__all__ = ["FLIPPED", "CountedLoop", "LoopStart", "compared_bound", "counted_loop", "loop_start"]
 
 
 @dataclass(frozen=True, slots=True)
 class CountedLoop:
-    node: tree_sitter.Node
+    node: Node
     var: str
     var_type: str | None
     """The declared type of the induction variable; ``None`` when declared before the loop."""
-    lower: tree_sitter.Node
-    upper: tree_sitter.Node
+    lower: Node
+    upper: Node
     inclusive: bool
     """``i <= upper`` rather than ``i < upper``."""
-    body: tree_sitter.Node
+    body: Node
 
     def lower_text(self) -> str:
         return _operand(self.lower)
@@ -45,10 +44,10 @@ class CountedLoop:
     def trip_count(self) -> str:
         """Signed iteration count, in ``long long`` so no bound type can wrap it."""
         extra = " + 1" if self.inclusive else ""
-        upper = f"static_cast<long long>({text(strip_parens(self.upper))})"
+        upper = f"static_cast<long long>({node_text(strip_parens(self.upper))})"
         if self.starts_at_zero():
             return f"{upper}{extra}"
-        return f"{upper} - static_cast<long long>({text(strip_parens(self.lower))}){extra}"
+        return f"{upper} - static_cast<long long>({node_text(strip_parens(self.lower))}){extra}"
 
     def starts_at_zero(self) -> bool:
         return canon(self.lower) == "0"
@@ -71,66 +70,107 @@ class CountedLoop:
 _ATOMS = frozenset({"identifier", "number_literal", "call_expression", "field_expression"})
 
 
-def _operand(node: tree_sitter.Node) -> str:
+def _operand(node: Node) -> str:
     """Operand text safe next to a comparison or ``+`` without knowing its precedence."""
     node = strip_parens(node)
-    return text(node) if node.type in _ATOMS else f"({text(node)})"
+    return node_text(node) if node.type in _ATOMS else f"({node_text(node)})"
 
 
-def _init(loop: tree_sitter.Node) -> tuple[str, str | None, tree_sitter.Node]:
+@dataclass(frozen=True, slots=True)
+class LoopStart:
+    """What a ``for`` initialiser sets: one variable, to one value."""
+
+    var: str
+    value: Node
+    declaration: Node | None
+    """The declaration when the loop declares the variable (``int i = 0``)."""
+
+
+FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!=", "==": "=="}
+"""Each comparison with its operands swapped."""
+
+
+def loop_start(init: Node) -> LoopStart | None:
+    """``T i = start`` (one declarator) or ``i = start``, else ``None``."""
+    if init.type == "declaration":
+        declarators = init.children_by_field_name("declarator")
+        if len(declarators) == 1 and declarators[0].type == "init_declarator":
+            name = declarators[0].child_by_field_name("declarator")
+            value = declarators[0].child_by_field_name("value")
+            if name is not None and name.type == "identifier" and value is not None:
+                return LoopStart(node_text(name), value, init)
+        return None
+    if init.type == "assignment_expression" and operator_text(init) == "=":
+        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
+        if left is not None and left.type == "identifier" and right is not None:
+            return LoopStart(node_text(left), right, None)
+    return None
+
+
+def compared_bound(comparison: Node, var: str) -> tuple[str, Node] | None:
+    """``(op, bound)`` for a comparison of ``var``, read with ``var`` on the left (``n > i``
+    is ``("<", n)``), or ``None``."""
+    comparison = strip_parens(comparison)
+    if comparison.type != "binary_expression":
+        return None
+    op = operator_text(comparison)
+    left, right = comparison.child_by_field_name("left"), comparison.child_by_field_name("right")
+    if left is None or right is None or op not in FLIPPED:
+        return None
+    if canon(left) == var:
+        return op, right
+    if canon(right) == var:
+        return FLIPPED[op], left
+    return None
+
+
+def _init(loop: Node) -> tuple[str, str | None, Node]:
     init = loop.child_by_field_name("initializer")
     if init is None:
         raise Refusal("the loop has no initialiser, so its trip count is unknown")
-    if init.type == "declaration":
+    start = loop_start(init)
+    if start is None and init.type == "declaration":
         declarators = init.children_by_field_name("declarator")
         if len(declarators) != 1 or declarators[0].type != "init_declarator":
             raise Refusal("the loop declares more than one variable")
-        name = declarators[0].child_by_field_name("declarator")
-        value = declarators[0].child_by_field_name("value")
-        if name is None or name.type != "identifier" or value is None:
-            raise Refusal("the loop variable is not a plain initialised integer")
-        kind = init.child_by_field_name("type")
-        integer = kind is not None and (
-            kind.type in ("primitive_type", "sized_type_specifier")
-            or text(kind) in ("size_t", "std::size_t", "ptrdiff_t")
-        )
-        if kind is None or not integer:
-            raise Refusal("the loop variable is not of an integer type")
-        qualifiers = [text(c) for c in init.children if c.type == "type_qualifier"]
-        if qualifiers:
-            raise Refusal("the loop variable is qualified")
-        if text(kind) in ("float", "double", "bool", "char"):
-            raise Refusal("the loop variable is not of an integer type")
-        return text(name), text(kind), value
-    if init.type == "assignment_expression" and text(init.children[1]) == "=":
-        left, right = init.child_by_field_name("left"), init.child_by_field_name("right")
-        if left is not None and left.type == "identifier" and right is not None:
-            return text(left), None, right
-    raise Refusal("the loop initialiser is not `i = start`")
+        raise Refusal("the loop variable is not a plain initialised integer")
+    if start is None:
+        raise Refusal("the loop initialiser is not `i = start`")
+    if start.declaration is None:
+        return start.var, None, start.value
+    return start.var, _integer_type(start.declaration), start.value
 
 
-def _condition(loop: tree_sitter.Node, var: str) -> tuple[tree_sitter.Node, bool]:
+def _integer_type(declaration: Node) -> str:
+    kind = declaration.child_by_field_name("type")
+    integer = kind is not None and (
+        kind.type in ("primitive_type", "sized_type_specifier")
+        or node_text(kind) in ("size_t", "std::size_t", "ptrdiff_t")
+    )
+    if kind is None or not integer:
+        raise Refusal("the loop variable is not of an integer type")
+    if any(c.type == "type_qualifier" for c in declaration.children):
+        raise Refusal("the loop variable is qualified")
+    if node_text(kind) in ("float", "double", "bool", "char"):
+        raise Refusal("the loop variable is not of an integer type")
+    return node_text(kind)
+
+
+def _condition(loop: Node, var: str) -> tuple[Node, bool]:
     cond = loop.child_by_field_name("condition")
     cond = strip_parens(cond) if cond is not None else None
     if cond is None or cond.type != "binary_expression":
         raise Refusal("the loop condition is not a comparison of the loop variable")
-    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
-    op = text(cond.child_by_field_name("operator") or cond.children[1])
-    if left is None or right is None:
-        raise Refusal("the loop condition is incomplete")
-    flipped = {">": "<", ">=": "<=", "!=": "!="}
-    if canon(left) == var and op in ("<", "<=", "!="):
-        bound, op_norm = right, op
-    elif canon(right) == var and op in flipped:
-        bound, op_norm = left, flipped[op]
-    else:
-        raise Refusal(f"the loop condition `{text(cond)}` is not `{var} < bound`")
-    if any(text(n) == var for n in _names(bound)):
+    found = compared_bound(cond, var)
+    if found is None or found[0] not in ("<", "<=", "!="):
+        raise Refusal(f"the loop condition `{node_text(cond)}` is not `{var} < bound`")
+    op, bound = found
+    if any(node_text(n) == var for n in _names(bound)):
         raise Refusal("the loop bound depends on the loop variable")
-    return bound, op_norm == "<="
+    return bound, op == "<="
 
 
-def _names(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+def _names(node: Node) -> list[Node]:
     out, stack = [], [node]
     while stack:
         current = stack.pop()
@@ -140,17 +180,17 @@ def _names(node: tree_sitter.Node) -> list[tree_sitter.Node]:
     return out
 
 
-def _unit_step(loop: tree_sitter.Node, var: str) -> bool:
+def _unit_step(loop: Node, var: str) -> bool:
     update = loop.child_by_field_name("update")
     if update is None:
         return False
     update = strip_parens(update)
     if update.type == "update_expression":
         argument = update.child_by_field_name("argument")
-        return argument is not None and canon(argument) == var and "++" in text(update)
+        return argument is not None and canon(argument) == var and "++" in node_text(update)
     if update.type == "assignment_expression":
         left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
-        op = text(update.child_by_field_name("operator") or update.children[1])
+        op = operator_text(update)
         if left is None or right is None or canon(left) != var:
             return False
         if op == "+=":
@@ -160,7 +200,7 @@ def _unit_step(loop: tree_sitter.Node, var: str) -> bool:
     return False
 
 
-def counted_loop(loop: tree_sitter.Node) -> CountedLoop:
+def counted_loop(loop: Node) -> CountedLoop:
     if loop.type != "for_statement":
         raise Refusal(f"a {loop.type.replace('_', ' ')} is not a counted for loop")
     var, var_type, lower = _init(loop)

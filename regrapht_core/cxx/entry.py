@@ -10,26 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import tree_sitter
-
 from regrapht_core.contracts.task import ParamKind, Task, TaskMode
-from regrapht_core.rewrite.loops import CountedLoop, counted_loop
-from regrapht_core.rewrite.protocol import Refusal
-from regrapht_core.rewrite.syntax import declared_name, function_definitions, function_name, text
+from regrapht_core.cxx.functions import function_definitions, function_name
+from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.params import Parameter, parameters
+from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["EntryFunction", "Local", "Param", "entry_function"]
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    name: str
-    declaration: str
-    """The parameter as written (``const float* x``), reused verbatim in the kernel."""
-    pointer: bool
-    element: str
-    """Element type for pointers (``float``), the type for scalars."""
-    read_only: bool
-    """A ``const`` pointee: the entry promises not to write through it."""
+__all__ = ["EntryFunction", "Local", "entry_function"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,15 +33,15 @@ class Local:
 
 @dataclass(frozen=True, slots=True)
 class EntryFunction:
-    definition: tree_sitter.Node
-    params: tuple[Param, ...]
-    prelude: tuple[tree_sitter.Node, ...]
+    definition: Node
+    params: tuple[Parameter, ...]
+    prelude: tuple[Node, ...]
     loop: CountedLoop
-    postlude: tuple[tree_sitter.Node, ...]
+    postlude: tuple[Node, ...]
     locals: dict[str, Local]
     returns_value: bool
 
-    def param(self, name: str) -> Param | None:
+    def param(self, name: str) -> Parameter | None:
         return next((p for p in self.params if p.name == name), None)
 
     @property
@@ -64,44 +53,34 @@ class EntryFunction:
         return source[: body.start_byte - self.definition.start_byte].decode().rstrip()
 
 
-def _type_text(declaration: tree_sitter.Node) -> str:
-    parts = [text(c) for c in declaration.children if c.type == "type_qualifier"]
+def _type_text(declaration: Node) -> str:
+    parts = [node_text(c) for c in declaration.children if c.type == "type_qualifier"]
     kind = declaration.child_by_field_name("type")
     if kind is not None:
-        parts.append(text(kind))
+        parts.append(node_text(kind))
     return " ".join(parts)
 
 
-def _param(declaration: tree_sitter.Node, task: Task) -> Param:
-    declarator = declaration.child_by_field_name("declarator")
-    name_node = declared_name(declarator)
-    if declarator is None or name_node is None:
-        raise Refusal(f"the parameter `{text(declaration)}` has no name")
-    name = text(name_node)
+def _checked(param: Parameter, task: Task) -> Parameter:
+    """A scalar or a plain pointer that the task describes the same way."""
+    if not param.name:
+        raise Refusal(f"the parameter `{param.declaration}` has no name")
     try:
-        spec = task.arg(name)
+        spec = task.arg(param.name)
     except KeyError:
-        raise Refusal(f"the task does not describe the parameter `{name}`") from None
-    kind = declaration.child_by_field_name("type")
-    element = text(kind) if kind is not None else ""
-    const = any(text(c) == "const" for c in declaration.children if c.type == "type_qualifier")
-    if declarator.type == "identifier":
-        if spec.kind is not ParamKind.SCALAR:
-            raise Refusal(f"`{name}` is a {spec.kind} in the task but a scalar in the code")
-        return Param(name, text(declaration), False, _type_text(declaration), True)
-    inner = declarator.child_by_field_name("declarator")
-    single = inner is not None and inner.type == "identifier"
-    if declarator.type in ("pointer_declarator", "array_declarator") and single:
-        if spec.kind is not ParamKind.POINTER:
-            raise Refusal(f"`{name}` is a {spec.kind} in the task but a pointer in the code")
-        return Param(name, text(declaration), True, element, const)
+        raise Refusal(f"the task does not describe the parameter `{param.name}`") from None
+    if param.kind is ParamKind.SCALAR or param.pointer:
+        code = "a pointer" if param.pointer else "a scalar"
+        if spec.kind is not param.kind:
+            raise Refusal(f"`{param.name}` is a {spec.kind} in the task but {code} in the code")
+        return param
     raise Refusal(
-        f"the parameter `{text(declaration)}` is neither a scalar nor a plain pointer "
+        f"the parameter `{param.declaration}` is neither a scalar nor a plain pointer "
         "(references, vectors and pointers to pointers are not supported)"
     )
 
 
-def _locals(prelude: tuple[tree_sitter.Node, ...]) -> dict[str, Local]:
+def _locals(prelude: tuple[Node, ...]) -> dict[str, Local]:
     found: dict[str, Local] = {}
     for statement in prelude:
         if statement.type != "declaration":
@@ -116,11 +95,11 @@ def _locals(prelude: tuple[tree_sitter.Node, ...]) -> dict[str, Local]:
                 target = declarator.child_by_field_name("declarator") or declarator
             scalar = target.type == "identifier" and "auto" not in kind.split()
             initialised = declarator.type == "init_declarator"
-            found[text(name)] = Local(text(name), kind, scalar, initialised)
+            found[node_text(name)] = Local(node_text(name), kind, scalar, initialised)
     return found
 
 
-def _find_entry(root: tree_sitter.Node, entry: str) -> tree_sitter.Node:
+def _find_entry(root: Node, entry: str) -> Node:
     matches = [d for d in function_definitions(root) if function_name(d) == entry]
     if not matches:
         raise Refusal(f"the code defines no function `{entry}`")
@@ -129,22 +108,17 @@ def _find_entry(root: tree_sitter.Node, entry: str) -> tree_sitter.Node:
     return matches[0]
 
 
-def entry_function(root: tree_sitter.Node, task: Task) -> EntryFunction:
+def entry_function(root: Node, task: Task) -> EntryFunction:
     """The entry split around its single top-level loop, or why it cannot be."""
     if task.mode is TaskMode.KERNEL_TO_KERNEL:
         raise Refusal("the task replaces a kernel; there is no sequential loop to map")
     definition = _find_entry(root, task.entry)
     if any(c.type in ("__global__", "__device__") for c in definition.children):
         raise Refusal(f"`{task.entry}` already is device code")
-    declarator = definition.child_by_field_name("declarator")
-    while declarator is not None and declarator.type != "function_declarator":
-        declarator = declarator.child_by_field_name("declarator")
-    parameters = declarator.child_by_field_name("parameters") if declarator else None
-    if parameters is None:
+    declared = parameters(definition)
+    if declared is None:
         raise Refusal(f"cannot read the parameters of `{task.entry}`")
-    params = tuple(
-        _param(p, task) for p in parameters.named_children if p.type == "parameter_declaration"
-    )
+    params = tuple(_checked(p, task) for p in declared)
     body = definition.child_by_field_name("body")
     statements = tuple(c for c in (body.named_children if body else []) if c.type != "comment")
     loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]
@@ -158,7 +132,7 @@ def entry_function(root: tree_sitter.Node, task: Task) -> EntryFunction:
     prelude, postlude = statements[:index], statements[index + 1 :]
     loop = counted_loop(statements[index])
     kind = definition.child_by_field_name("type")
-    returns_value = kind is not None and text(kind) != "void"
+    returns_value = kind is not None and node_text(kind) != "void"
     return EntryFunction(
         definition, params, prelude, loop, postlude, _locals(prelude), returns_value
     )

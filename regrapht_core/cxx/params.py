@@ -1,0 +1,115 @@
+"""A function's parameters, read once: the one parameter model of the engine.
+
+Task extraction (how the harness allocates and passes each argument) and the rewriters
+(which parameters a kernel takes, which buffers to copy) ask the same questions of a
+parameter: its name, how it is written, whether it is a pointer, a vector, a scalar or
+something neither supports, and whether it promises not to write. Each caller refuses what
+it cannot handle in its own words; the reading is shared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regrapht_core.contracts.task import ParamKind
+from regrapht_core.cxx.functions import function_declarator
+from regrapht_core.cxx.parse import Node, node_text
+
+__all__ = ["Parameter", "parameters", "variadic"]
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    name: str
+    """Empty when the declaration names nothing (``float (*f)(int)``, ``int``)."""
+    declaration: str
+    """As written (``const float* x``), reused verbatim in a kernel's parameter list."""
+    element: str
+    """Element type for pointers and vectors, the type for scalars, as written (a caller
+    may resolve typedefs)."""
+    const: bool
+    """A ``const`` pointee (or vector, or scalar): the function promises not to write it."""
+    pointers: int
+    """Pointer and array declarators around the name (``float** p``: 2)."""
+    reference: bool
+    vector: bool
+    """Declared as ``std::vector<T>`` (``element`` is ``T``)."""
+
+    @property
+    def kind(self) -> ParamKind | None:
+        """Scalar, pointer or vector; ``None`` for what no task can pass (pointers to
+        pointers or to vectors, references to scalars)."""
+        if self.vector:
+            return ParamKind.VECTOR if self.pointers == 0 else None
+        if self.pointers == 1:
+            return ParamKind.POINTER
+        if self.pointers == 0 and not self.reference:
+            return ParamKind.SCALAR
+        return None
+
+    @property
+    def pointer(self) -> bool:
+        """A plain pointer (or array) parameter: ``T* x`` / ``T x[]``, not ``T*& x``."""
+        return self.kind is ParamKind.POINTER and not self.reference
+
+
+def parameters(definition: Node) -> tuple[Parameter, ...] | None:
+    """The declared parameters in order, or ``None`` when the list cannot be read."""
+    declarator = function_declarator(definition)
+    plist = declarator.child_by_field_name("parameters") if declarator else None
+    if plist is None:
+        return None
+    return tuple(_parameter(p) for p in plist.named_children if p.type == "parameter_declaration")
+
+
+def variadic(definition: Node) -> bool:
+    """``f(int n, ...)`` or a parameter pack."""
+    declarator = function_declarator(definition)
+    plist = declarator.child_by_field_name("parameters") if declarator else None
+    return plist is not None and any(
+        c.type in ("variadic_parameter", "...") for c in plist.children
+    )
+
+
+def _parameter(declaration: Node) -> Parameter:
+    type_node = declaration.child_by_field_name("type")
+    const = any(
+        c.type == "type_qualifier" and node_text(c) == "const" for c in declaration.children
+    )
+    pointers, reference = 0, False
+    node = declaration.child_by_field_name("declarator")
+    while node is not None and node.type != "identifier":
+        if node.type in ("pointer_declarator", "array_declarator"):
+            pointers += 1
+        elif node.type == "reference_declarator":
+            reference = True
+        else:
+            break
+        inner = node.child_by_field_name("declarator")
+        if inner is None:
+            inner = next((c for c in node.named_children if c.type == "identifier"), None)
+        node = inner
+    name = node_text(node) if node is not None and node.type == "identifier" else ""
+    vector_of = _vector_element(type_node) if type_node is not None else None
+    element = vector_of or (node_text(type_node) if type_node is not None else "")
+    return Parameter(
+        name, node_text(declaration), element, const, pointers, reference, vector_of is not None
+    )
+
+
+def _vector_element(type_node: Node) -> str | None:
+    """``T`` of ``std::vector<T>`` / ``vector<T>``, else None."""
+    template = type_node
+    if template.type == "qualified_identifier":
+        inner = template.child_by_field_name("name")
+        if inner is None:
+            return None
+        template = inner
+    if template.type != "template_type":
+        return None
+    name = template.child_by_field_name("name")
+    arguments = template.child_by_field_name("arguments")
+    if name is None or node_text(name) != "vector" or arguments is None:
+        return None
+    types = [c for c in arguments.named_children if c.type == "type_descriptor"]
+    return node_text(types[0]) if len(types) == 1 else None

@@ -1,0 +1,158 @@
+"""Scalars the loop combines across iterations: sums, minima and maxima.
+
+A write to a scalar declared before the loop is allowed only as one recognised
+reduction, and the scalar may not be read outside its update: then the iterations can
+run at once and the partial results be combined.
+"""
+
+from __future__ import annotations
+
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.loop_scope import (
+    LoopScope,
+    Reduction,
+    ReductionOp,
+    quote,
+)
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
+
+__all__ = ["ReductionAnalysis"]
+
+_MAX_CALLS = frozenset({"fmaxf", "fmax", "max"})
+_MIN_CALLS = frozenset({"fminf", "fmin", "min"})
+_REDUCIBLE_TYPES = frozenset(
+    {
+        "float",
+        "double",
+        "int",
+        "unsigned",
+        "unsigned int",
+        "long",
+        "long int",
+        "unsigned long",
+        "long long",
+        "long long int",
+        "unsigned long long",
+        "size_t",
+        "std::size_t",
+        "int32_t",
+        "uint32_t",
+        "int64_t",
+        "uint64_t",
+    }
+)
+
+
+def _is_sum_of(value: Node, name: str) -> bool:
+    """``name + e``, ``name - e`` or ``e + name`` with ``e`` free of ``name``."""
+    if value.type != "binary_expression" or operator_text(value) not in ("+", "-"):
+        return False
+    left, other = value.child_by_field_name("left"), value.child_by_field_name("right")
+    if left is None or other is None:
+        return False
+    if canon(left) == name and not mentions(other, name):
+        return True
+    return operator_text(value) == "+" and canon(other) == name and not mentions(left, name)
+
+
+class ReductionAnalysis(LoopScope):
+    def reductions(self, candidates: dict[str, list[Node]]) -> None:
+        for name, writes in candidates.items():
+            ops, covered = set(), []
+            for write in writes:
+                op, region = self.reduction_step(name, write)
+                ops.add(op)
+                covered.append(region)
+            if len(ops) != 1:
+                raise Refusal(f"`{name}` is combined with different operations in the loop")
+            for node in walk(self.loop.body):
+                if node.type == "identifier" and node_text(node) == name:
+                    inside = any(r.start_byte <= node.start_byte < r.end_byte for r in covered)
+                    if not inside:
+                        raise Refusal(
+                            f"the loop reads `{name}` outside its update "
+                            f"({quote(node.parent or node)}), so its value carries from one "
+                            "iteration to the next"
+                        )
+            kind = self.entry.locals[name].type
+            plain = " ".join(w for w in kind.split() if w not in ("const", "volatile"))
+            if plain not in _REDUCIBLE_TYPES:
+                raise Refusal(f"`{name}` is a {kind}; reductions support int, long and float types")
+            self.facts.reductions.append(Reduction(name, ops.pop(), plain))
+
+    def reduction_step(self, name: str, write: Node) -> tuple[ReductionOp, Node]:
+        """The operation a write to ``name`` performs, and the code it spans."""
+        why = f"`{name}` is assigned in the loop ({quote(write)}), but not as a sum, min or max"
+        if write.type == "update_expression":
+            return ReductionOp.SUM, write
+        op = operator_text(write)
+        right = write.child_by_field_name("right")
+        if right is None:
+            raise Refusal(why)
+        if op in ("+=", "-="):
+            if mentions(right, name):
+                raise Refusal(why)
+            return ReductionOp.SUM, write
+        if op != "=":
+            raise Refusal(f"`{name}` is combined with `{op}`; only sums, min and max are reduced")
+        value = strip_parens(right)
+        if _is_sum_of(value, name):
+            return ReductionOp.SUM, write
+        extreme = self.extreme_call(value, name)
+        if extreme is not None:
+            return extreme, write
+        if not mentions(value, name):
+            guarded = self.guarded_extreme(name, write, value)
+            if guarded is not None:
+                return guarded
+        raise Refusal(why)
+
+    def extreme_call(self, value: Node, name: str) -> ReductionOp | None:
+        """``max(name, e)`` / ``fminf(e, name)`` and the like, ``e`` free of ``name``."""
+        if value.type != "call_expression" or value.child_by_field_name("function") is None:
+            return None
+        arguments = value.child_by_field_name("arguments")
+        args: list[Node] = arguments.named_children if arguments else []
+        called = self.math_call(value)
+        if called not in _MAX_CALLS | _MIN_CALLS or len(args) != 2:
+            return None
+        mine = [a for a in args if canon(a) == name]
+        rest = [a for a in args if canon(a) != name]
+        if len(mine) == 1 and len(rest) == 1 and not mentions(rest[0], name):
+            return ReductionOp.MAX if called in _MAX_CALLS else ReductionOp.MIN
+        return None
+
+    def guarded_extreme(
+        self, name: str, write: Node, value: Node
+    ) -> tuple[ReductionOp, Node] | None:
+        """``if (e > m) m = e;`` (and its mirror images) as a max or min."""
+        statement = write.parent
+        if statement is None or statement.type != "expression_statement":
+            return None
+        holder = statement.parent
+        if holder is not None and holder.type == "compound_statement":
+            if holder.named_child_count != 1:
+                return None
+            holder = holder.parent
+        if holder is None or holder.type != "if_statement":
+            return None
+        if holder.child_by_field_name("alternative") is not None:
+            return None
+        condition = holder.child_by_field_name("condition")
+        test = strip_parens(condition.named_children[0]) if condition else None
+        if test is None or test.type != "binary_expression":
+            return None
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        op = operator_text(test)
+        greater = {">": True, ">=": True, "<": False, "<=": False}.get(op)
+        if greater is None:
+            return None
+        if canon(left) == canon(value) and canon(right) == name:
+            return (ReductionOp.MAX if greater else ReductionOp.MIN), holder
+        if canon(right) == canon(value) and canon(left) == name:
+            return (ReductionOp.MIN if greater else ReductionOp.MAX), holder
+        return None

@@ -1,0 +1,106 @@
+"""Reading expressions and declarators off the syntax tree, the way every analysis needs.
+
+Rewriters decide on tree-sitter nodes; these helpers answer the small questions they all
+ask (which name does this declarator introduce, are these two expressions the same tokens,
+which loop encloses this node) one way. The CUDA grammar is a superset of the C++ one, so
+one parser serves sequential references and kernels alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.cxx.parse import Node, Tree, node_text, parse_source, walk
+from regrapht_core.cxx.refusal import Refusal
+
+__all__ = [
+    "NameAllocator",
+    "canon",
+    "declared_name",
+    "identifiers",
+    "loop_ancestor",
+    "operator_text",
+    "parse",
+    "strip_parens",
+    "words",
+]
+
+_LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
+
+
+def words(*chunks: str) -> frozenset[str]:
+    """A name table written as lines of space-separated names."""
+    return frozenset(" ".join(chunks).split())
+
+
+def parse(code: str) -> Tree:
+    """The CUDA tree, or a refusal naming the first syntax error: half-typed code is not
+    rewritten."""
+    tree = parse_source(code, SourceLanguage.CUDA)
+    if tree.root_node.has_error:
+        for node in walk(tree.root_node):
+            if node.type == "ERROR" or node.is_missing:
+                row, col = node.start_point
+                raise Refusal(f"the code does not parse (line {row + 1}, column {col + 1})")
+    return tree
+
+
+def identifiers(node: Node) -> Iterator[Node]:
+    return (n for n in walk(node) if n.type == "identifier")
+
+
+def strip_parens(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_child_count == 1:
+        node = node.named_children[0]
+    return node
+
+
+def canon(node: Node) -> str:
+    """Token text without layout or outer parentheses: ``( m )`` and ``m`` compare equal."""
+    node = strip_parens(node)
+    return " ".join(node_text(leaf) for leaf in walk(node) if leaf.child_count == 0)
+
+
+def operator_text(node: Node) -> str:
+    """The operator of a binary, unary, update or assignment expression."""
+    op = node.child_by_field_name("operator")
+    return node_text(op) if op is not None else node_text(node.children[1])
+
+
+def loop_ancestor(node: Node, stop: Node) -> Node | None:
+    """The innermost loop strictly inside ``stop`` that encloses ``node`` (``None``: stop's)."""
+    current = node.parent
+    while current is not None and current != stop:
+        if current.type in _LOOPS:
+            return current
+        current = current.parent
+    return None
+
+
+def declared_name(declarator: Node | None) -> Node | None:
+    """The identifier a (pointer, array, init, reference) declarator introduces."""
+    while declarator is not None and declarator.type != "identifier":
+        if declarator.type in ("function_declarator", "parenthesized_declarator"):
+            return None
+        declarator = declarator.child_by_field_name("declarator")
+    return declarator
+
+
+class NameAllocator:
+    """Fresh identifiers that collide with nothing in the file (or handed out before)."""
+
+    def __init__(self, root: Node) -> None:
+        self._taken = {
+            node_text(n)
+            for n in walk(root)
+            if n.type in ("identifier", "type_identifier", "field_identifier")
+        }
+
+    def fresh(self, wanted: str) -> str:
+        name, suffix = wanted, 1
+        while name in self._taken:
+            suffix += 1
+            name = f"{wanted}{suffix}"
+        self._taken.add(name)
+        return name

@@ -1,0 +1,45 @@
+"""The one parameter model: what the harness and the rewriters both read off a parameter."""
+
+from __future__ import annotations
+
+from regrapht_core.contracts.task import ParamKind, SourceLanguage
+from regrapht_core.cxx.params import Parameter, parameters, variadic
+from regrapht_core.cxx.parse import parse_source
+
+
+def _params(signature: str) -> tuple[Parameter, ...]:
+    root = parse_source(signature + " {}", SourceLanguage.CPP).root_node
+    found = parameters(root.named_children[0])
+    assert found is not None
+    return found
+
+
+def test_kinds_elements_and_constness() -> None:
+    params = _params(
+        "void f(int n, const float* x, float y[], const std::vector<double>& v, "
+        "std::vector<int>& out, real s)"
+    )
+    assert [(p.name, p.kind, p.element, p.const) for p in params] == [
+        ("n", ParamKind.SCALAR, "int", False),
+        ("x", ParamKind.POINTER, "float", True),
+        ("y", ParamKind.POINTER, "float", False),
+        ("v", ParamKind.VECTOR, "double", True),
+        ("out", ParamKind.VECTOR, "int", False),
+        ("s", ParamKind.SCALAR, "real", False),
+    ]
+    assert params[1].declaration == "const float* x"
+    assert [p.pointer for p in params] == [False, True, True, False, False, False]
+
+
+def test_what_no_task_can_pass_has_no_kind() -> None:
+    params = _params("void f(float** p, float& r, std::vector<int>* pv, float*& pr, int)")
+    assert [p.kind for p in params] == [None, None, None, ParamKind.POINTER, ParamKind.SCALAR]
+    assert params[0].pointers == 2 and params[1].reference
+    assert not params[3].pointer, "a reference to a pointer is not a plain pointer"
+    assert params[4].name == ""
+
+
+def test_variadic() -> None:
+    root = parse_source("int f(int n, ...) { return n; }", SourceLanguage.CPP).root_node
+    assert variadic(root.named_children[0])
+    assert [p.name for p in parameters(root.named_children[0]) or ()] == ["n"]
