@@ -75,3 +75,23 @@ describe("setting scopes and workspace trust", () => {
     expect(manifest.capabilities.virtualWorkspaces.supported).toBe(false);
   });
 });
+
+describe("the marketplace files", () => {
+  it("names a 128x128 PNG icon that the package keeps", () => {
+    const png = readFileSync(join(root, manifest.icon));
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([128, 128]);
+    const kept = readFileSync(join(root, ".vscodeignore"), "utf8").split("\n");
+    expect(kept).toContain("!media/*.png");
+    for (const file of ["README.md", "CHANGELOG.md", "LICENSE"]) {
+      expect(kept).toContain(`!${file}`);
+      expect(readFileSync(join(root, file), "utf8").length, file).toBeGreaterThan(100);
+    }
+  });
+
+  it("has a results view in the explorer, with its commands", () => {
+    expect(manifest.contributes.views.explorer).toContainEqual(expect.objectContaining({ id: "regrapht.results", name: "ReGraphT Results" }));
+    const commands = manifest.contributes.commands.map((c: { command: string }) => c.command);
+    expect(commands).toEqual(expect.arrayContaining(["regrapht.showResults", "regrapht.clearResults", "regrapht.setUp"]));
+  });
+});
