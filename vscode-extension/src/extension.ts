@@ -236,19 +236,21 @@ class ReGraphTExtension {
     }
   }
 
-  private async reportMissing(python: PythonChoice, detail: string, offerSetup: boolean): Promise<void> {
+  /** Says what failed, with the fixes as buttons; activation does not wait for the answer. */
+  private reportMissing(python: PythonChoice, detail: string, offerSetup: boolean): void {
     this.log(`the server cannot start: ${detail}`);
     const message = missingServerMessage(python, detail);
     this.status.failed(message);
     const choices = offerSetup ? [SET_UP, OPEN_LOG, OPEN_SETTINGS] : [OPEN_LOG, OPEN_SETTINGS];
-    const choice = await vscode.window.showErrorMessage(message, ...choices);
-    if (choice === SET_UP) {
-      await this.setUp();
-    } else if (choice === OPEN_LOG) {
-      this.output.show(true);
-    } else if (choice === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "regrapht.python");
-    }
+    void vscode.window.showErrorMessage(message, ...choices).then((choice) => {
+      if (choice === SET_UP) {
+        void this.setUp();
+      } else if (choice === OPEN_LOG) {
+        this.output.show(true);
+      } else if (choice === OPEN_SETTINGS) {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "regrapht.python");
+      }
+    });
   }
 
   /** First-run setup: a managed environment with ReGraphT in it, then the server from it. */

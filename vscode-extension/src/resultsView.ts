@@ -74,6 +74,7 @@ export class ResultsView implements vscode.TreeDataProvider<Row>, vscode.CodeLen
     item.id = row.id;
     item.description = row.description;
     item.tooltip = row.tooltip;
+    item.accessibilityInformation = { label: `${row.label}, ${row.description}` };
     item.iconPath = new vscode.ThemeIcon(row.icon);
     return item;
   }
