@@ -45,7 +45,7 @@ from regrapht_core.optimize.record import ResultRecord, header_rows
 
 if TYPE_CHECKING:
     from regrapht_core.checkup import check_setup, graph_summary
-    from regrapht_core.contracts.proposal import SearchProgress, SearchResult
+    from regrapht_core.contracts.proposal import Candidate, SearchProgress, SearchResult
     from regrapht_core.graph.taxonomy import display_name
     from regrapht_core.optimize.job import OptimizeOutcome
     from regrapht_core.optimize.session import JobSettings, Optimizer
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from regrapht_core.verify.config import VerifyConfig
 
 __all__ = [
+    "Candidate",
     "Document",
     "DocumentCache",
     "FileChanges",
@@ -103,6 +104,7 @@ _LAZY = {
     "JobSettings": "regrapht_core.optimize.session",
     "OptimizeOutcome": "regrapht_core.optimize.job",
     "Optimizer": "regrapht_core.optimize.session",
+    "Candidate": "regrapht_core.contracts.proposal",
     "SearchConfig": "regrapht_core.search.config",
     "SearchProgress": "regrapht_core.contracts.proposal",
     "SearchResult": "regrapht_core.contracts.proposal",

@@ -18,14 +18,22 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from regrapht_core.graph.taxonomy import display_name
+from regrapht_core.api import display_name
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
 
-    from regrapht_core.contracts.proposal import SearchProgress, SearchResult
+    from regrapht_core.api import SearchProgress, SearchResult
 
-__all__ = ["JOB_PROGRESS", "JobProgress", "JobState", "Reporter", "describe", "job_id_problem"]
+__all__ = [
+    "JOB_PROGRESS",
+    "JobProgress",
+    "JobState",
+    "Reporter",
+    "camel_keys",
+    "describe",
+    "job_id_problem",
+]
 
 log = logging.getLogger(__name__)
 
@@ -49,12 +57,15 @@ class JobState(StrEnum):
         return self in {JobState.DONE, JobState.FAILED, JobState.CANCELLED}
 
 
-def _camel(pairs: list[tuple[str, object]]) -> dict[str, object]:
+def camel_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A ``dataclasses.asdict`` factory: the snake_case fields as camelCase JSON keys, and
+    tuples as the lists that JSON has."""
+
     def key(name: str) -> str:
         head, *rest = name.split("_")
         return head + "".join(word.title() for word in rest)
 
-    return {key(name): value for name, value in pairs}
+    return {key(name): list(v) if isinstance(v, tuple) else v for name, v in pairs}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +90,7 @@ class JobProgress:
     """Why the search stopped (``budget``, ``time limit``, ``cancelled``…), once it has."""
 
     def as_json(self) -> dict[str, object]:
-        return asdict(self, dict_factory=_camel)
+        return asdict(self, dict_factory=camel_keys)
 
     def started(self, *, gpu: bool) -> JobProgress:
         state = self.state if self.state is JobState.CANCELLING else JobState.RUNNING

@@ -32,6 +32,7 @@ from regrapht_server import edits
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.positions import to_core, to_range
 from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
+from regrapht_server.results import JOB_RESULT, job_result
 from regrapht_server.settings import SECTION, job_settings, parse_settings
 
 if TYPE_CHECKING:
@@ -289,6 +290,8 @@ class ReGraphTServer(LanguageServer):
             raise
         finally:
             del self.reporters[job.id]
+        result = job_result(job.id, job.uri, job.function, outcome)
+        self.protocol.notify(JOB_RESULT, result.as_json())
         search = outcome.search
         log.info(
             "%s on %s: %d candidates, %s, %s",

@@ -11,6 +11,8 @@
  * status-bar item, and forwards a cancel to the server.
  */
 import { randomUUID } from "node:crypto";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 
 import * as vscode from "vscode";
 import {
@@ -24,13 +26,18 @@ import {
 
 import { type GraphSummary, renderGraphHtml } from "./graphView";
 import { describe, isOver, JOB_PROGRESS, type JobEvents, type JobProgress, JobTracker, percentDone } from "./progress";
-import { choosePython, missingServerMessage, type PythonChoice, probePython } from "./python";
+import { missingServerMessage, type PythonChoice, probePython } from "./python";
+import { JOB_RESULT, type JobResult } from "./results";
+import { ResultsView } from "./resultsView";
 import { SECTION, serverKeys, serverSettings } from "./settings";
+import { findServer, managedPython, setUp, spawnRun } from "./setup";
 
 const OPTIMIZE = "regrapht.optimize";
 const LANGUAGES = ["c", "cpp", "cuda-cpp"];
 const OPEN_LOG = "Open log";
 const OPEN_SETTINGS = "Open settings";
+const SET_UP = "Set up ReGraphT";
+const MANAGE_TRUST = "Manage Workspace Trust";
 
 interface OptimizeTarget {
   uri: string;
@@ -112,9 +119,13 @@ class ReGraphTExtension {
   readonly output = vscode.window.createOutputChannel("ReGraphT", { log: true });
   readonly status = new StatusItem();
   readonly tracker = new JobTracker((first) => this.showJob(first.job, first.function));
+  readonly results: ResultsView;
   client: LanguageClient | undefined;
+  private settingUp: Promise<void> | undefined;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.results = new ResultsView(context.workspaceState);
+  }
 
   log(line: string): void {
     this.output.info(line);
@@ -124,14 +135,17 @@ class ReGraphTExtension {
 
   async start(): Promise<void> {
     this.status.starting();
-    const python = await this.findPython();
-    this.log(`python: ${python.command} (from ${python.source})`);
-    const probe = await probePython(python.command);
-    if (!probe.ok) {
-      this.log(`the server cannot start: ${probe.detail}`);
-      return this.reportMissing(python, probe.detail);
+    const found = await findServer(await this.pythonCandidates(), async (command) => {
+      const probe = await probePython(command);
+      this.log(`python ${command}: ${probe.ok ? `${probe.detail}, has regrapht_server` : probe.detail}`);
+      return probe;
+    });
+    if (!found.ok) {
+      const last = found.tried[found.tried.length - 1];
+      return this.reportMissing(last.choice, last.detail, found.offerSetup);
     }
-    this.log(`python ${probe.detail} has regrapht_server`);
+    const python = found.choice;
+    this.log(`python: ${python.command} (from ${python.source})`);
     const keys = serverKeys(this.context.extension.packageJSON.contributes.configuration.properties);
     const config = vscode.workspace.getConfiguration(SECTION);
     const serverOptions: ServerOptions = {
@@ -156,6 +170,10 @@ class ReGraphTExtension {
     };
     const client = new LanguageClient("regrapht", "ReGraphT", serverOptions, clientOptions);
     client.onNotification(JOB_PROGRESS, (progress: JobProgress) => this.tracker.handle(progress));
+    client.onNotification(JOB_RESULT, (result: JobResult) => {
+      this.log(`${result.job} ${result.function}: ${result.candidates.length} candidates in the results view`);
+      this.results.add(result);
+    });
     client.onDidChangeState((event) => {
       if (event.newState === State.Stopped && this.client === client) {
         this.status.failed("The ReGraphT server stopped.");
@@ -167,7 +185,7 @@ class ReGraphTExtension {
     } catch (error) {
       this.log(`the client failed to start: ${String(error)}`);
       this.client = undefined;
-      return this.reportMissing(python, String(error));
+      return this.reportMissing(python, String(error), false);
     }
     this.log("server running");
     this.status.idle();
@@ -186,12 +204,15 @@ class ReGraphTExtension {
     await this.start();
   }
 
-  private async findPython(): Promise<PythonChoice> {
+  /** Where to look for the server; a workspace not trusted does not pick the interpreter. */
+  private async pythonCandidates(): Promise<Parameters<typeof findServer>[0]> {
     const setting = vscode.workspace.getConfiguration(SECTION).get<string>("python");
-    if (setting?.trim()) {
-      return choosePython(setting, undefined);
-    }
-    return choosePython(undefined, await this.pythonExtensionInterpreter());
+    const managed = managedPython(this.context.globalStorageUri.fsPath).python;
+    return {
+      setting,
+      pythonExtension: vscode.workspace.isTrusted && !setting?.trim() ? await this.pythonExtensionInterpreter() : undefined,
+      managed: existsSync(managed) ? managed : undefined,
+    };
   }
 
   /** The Python extension's selected interpreter, if that extension is installed (optional). */
@@ -215,15 +236,70 @@ class ReGraphTExtension {
     }
   }
 
-  private async reportMissing(python: PythonChoice, detail: string): Promise<void> {
+  /** Says what failed, with the fixes as buttons; activation does not wait for the answer. */
+  private reportMissing(python: PythonChoice, detail: string, offerSetup: boolean): void {
+    this.log(`the server cannot start: ${detail}`);
     const message = missingServerMessage(python, detail);
     this.status.failed(message);
-    const choice = await vscode.window.showErrorMessage(message, OPEN_LOG, OPEN_SETTINGS);
-    if (choice === OPEN_LOG) {
-      this.output.show(true);
-    } else if (choice === OPEN_SETTINGS) {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "regrapht.python");
+    const choices = offerSetup ? [SET_UP, OPEN_LOG, OPEN_SETTINGS] : [OPEN_LOG, OPEN_SETTINGS];
+    void vscode.window.showErrorMessage(message, ...choices).then((choice) => {
+      if (choice === SET_UP) {
+        void this.setUp();
+      } else if (choice === OPEN_LOG) {
+        this.output.show(true);
+      } else if (choice === OPEN_SETTINGS) {
+        void vscode.commands.executeCommand("workbench.action.openSettings", "regrapht.python");
+      }
+    });
+  }
+
+  /** First-run setup: a managed environment with ReGraphT in it, then the server from it. */
+  setUp(): Promise<void> {
+    this.settingUp ??= this.runSetup().finally(() => {
+      this.settingUp = undefined;
+    });
+    return this.settingUp;
+  }
+
+  private async runSetup(): Promise<void> {
+    const storage = this.context.globalStorageUri.fsPath;
+    const folder = join(this.context.extensionPath, "wheels");
+    const wheels = existsSync(folder) ? readdirSync(folder).map((name) => join(folder, name)) : [];
+    this.output.show(true);
+    this.log(`setting up ReGraphT in ${storage}`);
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "ReGraphT: setting up", cancellable: true },
+      (progress, token) => {
+        const cancel = new AbortController();
+        token.onCancellationRequested(() => cancel.abort());
+        const trusted = vscode.workspace.isTrusted;
+        return (trusted ? this.pythonExtensionInterpreter() : Promise.resolve(undefined)).then((pythonExtension) =>
+          setUp(
+            { storage, wheels, pythonExtension, signal: cancel.signal },
+            {
+              run: spawnRun,
+              exists: existsSync,
+              probe: (command) => probePython(command),
+              step: (message) => progress.report({ message }),
+              log: (line) => this.output.appendLine(line),
+            },
+          ),
+        );
+      },
+    );
+    if (!result.ok) {
+      this.log(`setup ${result.cancelled ? "cancelled" : `failed: ${result.detail}`}`);
+      if (!result.cancelled) {
+        const choice = await vscode.window.showErrorMessage(`ReGraphT setup failed: ${result.detail}`, OPEN_LOG);
+        if (choice === OPEN_LOG) {
+          this.output.show(true);
+        }
+      }
+      return;
     }
+    this.log(`setup done: ${result.python}`);
+    void vscode.window.showInformationMessage("ReGraphT is set up; starting its server.");
+    await this.restart();
   }
 
   private running(): LanguageClient | undefined {
@@ -309,6 +385,18 @@ class ReGraphTExtension {
   private async optimize(args: unknown[], run: (args: unknown[]) => vscode.ProviderResult<unknown>): Promise<unknown> {
     const target = (args[0] ?? {}) as OptimizeTarget;
     const fn = target.function ?? "?";
+    if (!vscode.workspace.isTrusted) {
+      // Optimizing compiles and runs the function (and what it includes) on this machine.
+      this.log(`${fn}: not optimized, the workspace is not trusted`);
+      const choice = await vscode.window.showWarningMessage(
+        "ReGraphT compiles and runs the code it optimizes: trust this workspace first.",
+        MANAGE_TRUST,
+      );
+      if (choice === MANAGE_TRUST) {
+        await vscode.commands.executeCommand("workbench.trust.manage");
+      }
+      return { status: "untrusted", job: null };
+    }
     const job = target.job ?? `vscode-${randomUUID()}`;
     const view = this.showJob(job, fn);
     const forget = this.tracker.expect(job, view);
@@ -423,6 +511,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("regrapht.showLog", () => ext.output.show(true)),
     vscode.commands.registerCommand("regrapht.checkSetup", () => ext.checkSetup()),
     vscode.commands.registerCommand("regrapht.restartServer", () => ext.restart()),
+    vscode.commands.registerCommand("regrapht.setUp", () => ext.setUp()),
+    vscode.commands.registerCommand("regrapht.showResults", (job?: string) => ext.results.show(job)),
+    vscode.commands.registerCommand("regrapht.clearResults", () => ext.results.clear()),
+    ext.results.tree,
+    vscode.languages.registerCodeLensProvider(
+      LANGUAGES.map((language) => ({ scheme: "file", language })),
+      ext.results,
+    ),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      // The Python extension's interpreter may now be used.
+      ext.log("the workspace is trusted now: restarting the server");
+      void ext.restart();
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       // Server settings reach it live (synchronize.configurationSection); the interpreter
       // can only change with a new process.

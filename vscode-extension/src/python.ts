@@ -1,27 +1,15 @@
 /**
- * Which Python runs the server, and what to tell the user when it cannot.
- * No `vscode` import: the order of candidates and the messages are unit-tested.
+ * Whether a Python can run the server, and what to tell the user when it cannot
+ * (the order of candidates is in setup.ts). No `vscode` import: unit-tested.
  */
 import { execFile } from "node:child_process";
 
-export type PythonSource = "setting" | "python-extension" | "path";
+/** Where the interpreter came from: `managed` is the environment "Set up ReGraphT" made. */
+export type PythonSource = "setting" | "python-extension" | "managed" | "path";
 
 export interface PythonChoice {
   command: string;
   source: PythonSource;
-}
-
-/** `regrapht.python` first, then the Python extension's interpreter, then `python3`. */
-export function choosePython(setting: string | undefined, fromExtension: string | undefined): PythonChoice {
-  const configured = setting?.trim();
-  if (configured) {
-    return { command: configured, source: "setting" };
-  }
-  const selected = fromExtension?.trim();
-  if (selected) {
-    return { command: selected, source: "python-extension" };
-  }
-  return { command: "python3", source: "path" };
 }
 
 export const PROBE = "import regrapht_server, sys; print(sys.version.split()[0])";
@@ -46,21 +34,23 @@ export function probePython(command: string, timeoutMs = 30_000): Promise<ProbeR
   });
 }
 
-/** One message with the fix: what failed, the install command, the setting to set. */
+/** One message with the fix: what failed, the install command, the setup, the setting. */
 export function missingServerMessage(choice: PythonChoice, detail: string): string {
   const where =
     choice.source === "setting"
       ? `regrapht.python (${choice.command})`
       : choice.source === "python-extension"
         ? `the Python extension's interpreter (${choice.command})`
-        : `${choice.command} from PATH`;
+        : choice.source === "managed"
+          ? `the environment ReGraphT set up (${choice.command})`
+          : `${choice.command} from PATH`;
   const notFound = /ENOENT|not found|No such file/i.test(detail);
   const problem = notFound
     ? `ReGraphT cannot start its server: no Python at ${where}.`
     : `ReGraphT cannot start its server: ${where} does not have ReGraphT installed.`;
+  const setup = choice.source === "setting" ? "" : "choose Set up ReGraphT to let the extension make an environment for it, ";
   return (
-    `${problem} Install it with \`${choice.command} -m pip install -e <ReGraphT checkout>\` ` +
-    "(or run `make demo` in the checkout and set regrapht.python to its .venv/bin/python), " +
-    "or set regrapht.python to an interpreter that has it."
+    `${problem} Install it with \`${choice.command} -m pip install regrapht\` ` +
+    `(or \`-e <ReGraphT checkout>\`), ${setup}or set regrapht.python to an interpreter that has it.`
   );
 }

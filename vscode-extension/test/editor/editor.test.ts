@@ -4,7 +4,8 @@
  *
  * A user opens saxpy.cpp, asks for "Optimize to CUDA (ReGraphT)" on the loop, watches the
  * progress, ticks the change in the Refactor Preview and applies it; the test then reads
- * the files on disk and the hover. Screenshots of every step go to build/editor-test/.
+ * the files on disk and the hover, and opens the job's candidates in the results view from
+ * the code lens. Screenshots of every step go to build/editor-test/.
  * Every wait is on something the editor shows or writes; nothing sleeps for a fixed time.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -120,7 +121,7 @@ afterAll(async () => {
   removeSandbox(box);
 });
 
-it("optimizes a loop from the code action, through the Refactor Preview, to disk and hover", async () => {
+it("optimizes a loop from the code action, through the Refactor Preview, to disk, hover and the results view", async () => {
   if (!page || !box || !codeServer) {
     throw new Error("the editor did not start");
   }
@@ -197,6 +198,23 @@ it("optimizes a loop from the code action, through the Refactor Preview, to disk
   expect(hoverText).toMatch(/compiled only|not run/i);
   await shot("hover");
 
+  // The code lens above the function says what the job found; a click opens the job in
+  // the ReGraphT Results view, with each candidate's technique, status and producer.
+  const lens = page.locator(".codelens-decoration a").filter({ hasText: /ReGraphT: compiled only, not timed · \d+ techniques?/ });
+  await lens.first().waitFor({ timeout: 30_000 });
+  await lens.first().click();
+  const jobRow = page.getByRole("treeitem", { name: /^saxpy, compiled only, not timed · \d+ candidates? · saxpy\.cpp/ });
+  await jobRow.waitFor({ timeout: 30_000 });
+  const candidateRows = page.getByRole("treeitem", { name: /^#\d+ .+, .+ · (rewriter|model):/ });
+  await candidateRows.first().waitFor();
+  const shown = Number(/(\d+) candidates?/.exec((await jobRow.getAttribute("aria-label")) ?? "")?.[1]);
+  expect(shown).toBeGreaterThan(0);
+  expect(shown).toBeLessThanOrEqual(BUDGET);
+  await expect(candidateRows.count()).resolves.toBe(shown);
+  await expect(page.getByRole("treeitem", { name: /^#\d+ .+, compiled, not run · / }).count()).resolves.toBeGreaterThan(0);
+  await expect(page.getByRole("treeitem", { name: /^Time, .* s: propose .* · compile .* · run / }).count()).resolves.toBe(1);
+  await shot("results");
+
   // The extension named the job, read its progress payloads (they fed the notification)
   // and the answer, all under that name.
   const log = extensionLog(box);
@@ -204,4 +222,5 @@ it("optimizes a loop from the code action, through the Refactor Preview, to disk
   expect(job).toBeDefined();
   expect(log).toMatch(new RegExp(`${job} saxpy: \\d+/${BUDGET} candidates tried`));
   expect(log).toContain(`${job} saxpy: applied`);
+  expect(log).toContain(`${job} saxpy: ${shown} candidates in the results view`);
 });
