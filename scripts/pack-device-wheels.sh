@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Fill the ignored folder .whl/ with what the GPU machine lacks (it has no network): the
+# pycuda wheels built there (shared/device-wheels) and, for Python 3.12 / x86-64, the pure
+# and binary wheels of the engine's and the tests' dependencies, at the versions of .venv.
+# scripts/gpu-env.sh installs them there. Numpy, networkx, msgpack and pytest are on the
+# machine already.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .whl
+cp ../shared/device-wheels/*.whl .whl/
+packages=(attrs cattrs click hypothesis lsprotocol markdown-it-py mdurl pygls Pygments
+    pytest-asyncio pytest-benchmark pytest-lsp pytest-timeout RapidFuzz rich sortedcontainers
+    tree-sitter tree-sitter-cpp tree-sitter-cuda typing_extensions py-cpuinfo2)
+pins=()
+for name in "${packages[@]}"; do
+    pins+=("${name}==$(.venv/bin/python -c "import importlib.metadata as m; print(m.version('${name}'))")")
+done
+python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+    --platform manylinux_2_28_x86_64 --no-deps -d .whl "${pins[@]}"
+du -sh .whl
