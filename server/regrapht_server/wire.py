@@ -132,35 +132,39 @@ class FrameParser:
 
     def _header_line(self, events: list[Frame | Problem]) -> bool:
         end = self._buffer.find(b"\n", self._cursor)
+        start = self._cursor
         if end < 0 or end > MAX_HEADER_BYTES:
             if len(self._buffer) > MAX_HEADER_BYTES:
-                return self._resync(events, f"no frame header in {MAX_HEADER_BYTES} bytes")
+                return self._resync(events, f"no frame header in {MAX_HEADER_BYTES} bytes", start)
             return False
-        line = bytes(self._buffer[self._cursor : end]).rstrip(b"\r")
-        started = self._cursor > 0
+        line = bytes(self._buffer[start:end]).rstrip(b"\r")
         self._cursor = end + 1
         if not line.strip(b" \t"):
-            return self._header_end(events, started)
+            return self._header_end(events, start)
         match = _HEADER_LINE.fullmatch(line)
         if match is None:
-            return self._resync(events, f"not a frame header: {_show(line)}")
+            return self._resync(events, f"not a frame header: {_show(line)}", start)
         if match[1].lower() == b"content-length":
             value = match[2]
             if _LENGTH.fullmatch(value) is None:
-                return self._resync(
-                    events, f"Content-Length {_show(value)} is not a non-negative integer"
-                )
+                why = f"Content-Length {_show(value)} is not a non-negative integer"
+                return self._resync(events, why, start)
             if self._length not in (None, int(value)):
-                return self._resync(events, "two different Content-Length headers")
+                # The later one is nearer the body; what came before it was no frame.
+                events.append(Problem("two different Content-Length headers"))
+                self._drop(start)
+                self._length = None
+                return True
             self._length = int(value)
         return True
 
-    def _header_end(self, events: list[Frame | Problem], started: bool) -> bool:
-        if not started:  # a blank line between frames
+    def _header_end(self, events: list[Frame | Problem], start: int) -> bool:
+        if start == 0:  # a blank line between frames
             self._drop(self._cursor)
             return True
         if self._length is None:
-            return self._resync(events, "a frame without Content-Length")
+            # From the top: garbage glued to the header may have hidden it (``*Content-Length``).
+            return self._resync(events, "a frame without Content-Length", 0)
         length, self._length = self._length, None
         self._drop(self._cursor)
         if length > MAX_MESSAGE_BYTES:
@@ -216,9 +220,11 @@ class FrameParser:
         self._state, self._length, self._cursor = _State.HEADERS, None, 0
         return True
 
-    def _resync(self, events: list[Frame | Problem], reason: str) -> bool:
+    def _resync(self, events: list[Frame | Problem], reason: str, line: int) -> bool:
+        """Seek from just after the start of the offending ``line`` (the next frame may
+        begin inside it, after a body that had no line break)."""
         events.append(Problem(reason))
-        self._drop(1)
+        self._drop(line + 1)
         self._state, self._length = _State.SEEKING, None
         return True
 
