@@ -30,6 +30,7 @@ def notification(method: str, params: object = None) -> dict[str, Any]:
 
 
 INITIALIZE = request(7, "initialize", {"capabilities": {}, "processId": None})
+EXIT = notification("exit")
 
 
 @dataclass

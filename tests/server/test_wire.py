@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from regrapht_server.wire import (
     CHUNK_BYTES,
     MAX_HEADER_BYTES,
@@ -20,7 +19,7 @@ from regrapht_server.wire import (
     Problem,
 )
 
-from .stdio import INITIALIZE, RawServer, frame, request
+from .stdio import EXIT, INITIALIZE, RawServer, frame, request
 
 BODY = b'{"jsonrpc": "2.0", "id": 1, "method": "shutdown"}'
 
@@ -223,7 +222,7 @@ async def test_one_bad_frame_does_not_make_the_server_deaf(before: bytes) -> Non
         if before in (frame(HOVER, header=b"content-length: %d"), frame(HOVER, eol=b"\n")):
             (early,) = [m for m in server.received if m.get("id") == 1]
             assert early["error"]["code"] == -32002  # read: it came before initialize
-        await server.send(frame(request(8, "shutdown")), frame({"jsonrpc": "2.0", "method": "exit"}))
+        await server.send(frame(request(8, "shutdown")), frame(EXIT))
         ended = await server.ended()
     finally:
         await server.stop()
@@ -255,7 +254,7 @@ async def test_fuzz_the_real_process_then_initialize() -> None:
         b"Content-Length: 3\r\n\r\n[1,2,3]",
         b"Content-Length: 4\r\n\r\nnull",
         b"Content-Length: 2\r\n\r\n{}",
-        b"Content-Length: 9\r\n\r\n{\"id\": 1}",
+        b'Content-Length: 9\r\n\r\n{"id": 1}',
         b"\x00\xff\xfe garbage \r\n",
         b"Content-Length: 99999999999\r\n\r\n",
         frame(b'{"jsonrpc": "2.0", "id": "s", "method": "initialize", "params": 3}'),
