@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol.types import ErrorCodes
-
 from regrapht_server import rpc
 from regrapht_server.server import ReGraphTServer
 from regrapht_server.wire import Channel, Frame, FrameParser
