@@ -263,6 +263,21 @@ class _Protocol(LanguageServerProtocol):
             error = types.ResponseError(types.ErrorCodes.InternalError, message)
             self._send_response(msg_id, error=error)
 
+    def _run_generator(
+        self,
+        future: Future[Any] | None,
+        *,
+        gen: Generator[Any, Any, Any],
+        result_future: Future[Any],
+    ) -> None:
+        """pygls lets the ``CancelledError`` of a cancelled step (a command's handler, at
+        exit) escape into the event loop's error log; the request is cancelled instead."""
+        if future is not None and future.cancelled():
+            gen.close()
+            result_future.cancel()
+            return
+        super()._run_generator(future, gen=gen, result_future=result_future)
+
     def _check_handler_result(self, future: Future[Any]) -> None:
         failure = None if future.cancelled() else future.exception()
         if isinstance(failure, JsonRpcException):
