@@ -320,9 +320,12 @@ async def serve(endpoint: Endpoint, chunks: AsyncIterator[bytes]) -> int:
                 log.log(event.level, "skipped input from the client: %s", event.reason)
             else:
                 endpoint.receive(event.body)
+                # A handler that is a coroutine starts now, before the next message: it
+                # sees the documents as they were when its request came (as with pygls).
+                await asyncio.sleep(0)
             if endpoint.exit_code is not None:
                 return endpoint.exit_code
-        await asyncio.sleep(0)  # let handlers run while input keeps coming
+        await asyncio.sleep(0)  # input that is all garbage must not starve the handlers
     endpoint.disconnected()
     return 1 if endpoint.exit_code is None else endpoint.exit_code
 
