@@ -319,7 +319,10 @@ async def serve(endpoint: Endpoint, chunks: AsyncIterator[bytes]) -> int:
             if isinstance(event, Problem):
                 log.log(event.level, "skipped input from the client: %s", event.reason)
             else:
-                endpoint.receive(event.body)
+                try:
+                    endpoint.receive(event.body)
+                except Exception:  # a bug in one handler must not end the session
+                    log.exception("a message from the client could not be handled")
                 # A handler that is a coroutine starts now, before the next message: it
                 # sees the documents as they were when its request came (as with pygls).
                 await asyncio.sleep(0)
@@ -372,6 +375,7 @@ def _run(main: Coroutine[Any, Any, int]) -> int:
             task.cancel()
         if left:
             loop.run_until_complete(asyncio.wait(left, timeout=UNWIND_S))
+        loop.run_until_complete(loop.shutdown_asyncgens())
         asyncio.set_event_loop(None)
         loop.close()
 

@@ -14,6 +14,7 @@ from regrapht_server.wire import (
     CHUNK_BYTES,
     MAX_HEADER_BYTES,
     MAX_MESSAGE_BYTES,
+    Channel,
     Frame,
     FrameParser,
     Problem,
@@ -270,3 +271,24 @@ async def test_fuzz_the_real_process_then_initialize() -> None:
     finally:
         await server.stop()
     assert b"Traceback" not in server.stderr
+
+
+def test_the_channel_drops_writes_once_closed_or_broken() -> None:
+    """Finding 6 of #15: each write to the closed stream raised, and its error report was
+    another write: ~37,000 tracebacks."""
+    sent: list[bytes] = []
+
+    def write(data: bytes) -> None:
+        if data == b"broken":
+            raise BrokenPipeError("the client is gone")
+        sent.append(data)
+
+    channel = Channel(write, lambda: None)
+    channel.write(b"one")
+    channel.write(b"broken")
+    channel.write(b"two")
+    assert sent == [b"one"] and channel.closed
+    closed = Channel(sent.append, lambda: None)
+    closed.close()
+    closed.write(b"three")
+    assert sent == [b"one"]
