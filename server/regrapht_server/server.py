@@ -145,6 +145,10 @@ _EXIT = b'{"jsonrpc": "2.0", "method": "exit"}'
 """What a client that closes its side without a word is taken to have said."""
 
 
+_OPEN_ONLY = frozenset({types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_CLOSE})
+"""Notifications the client may send only about an open document."""
+
+
 class _Protocol(LanguageServerProtocol):
     """JSON-RPC and the LSP lifecycle as the specifications ask, on pygls's dispatch.
 
@@ -213,6 +217,12 @@ class _Protocol(LanguageServerProtocol):
         structured = self._structure(notification.raw, kind)
         if isinstance(structured, Exception):
             log.warning("dropped %s", rpc.params_problem(method, structured))
+            return
+        if method in _OPEN_ONLY and unquote(structured.params.text_document.uri) not in (
+            self.workspace.text_documents
+        ):
+            # pygls would fail with a KeyError: a traceback at ERROR and a message to the user.
+            log.warning("dropped %s: %s is not open", method, structured.params.text_document.uri)
             return
         self.handle_message(structured)
 

@@ -198,6 +198,12 @@ async def test_every_malformed_or_untimely_request_gets_its_error_code() -> None
             await server.send(data)
             answer = await server.answer(ident)
             assert answer["error"]["code"] == code, answer
+        unopened = {"textDocument": {"uri": "file:///never/opened.cpp", "version": 2}}
+        await server.send(
+            frame(notification("textDocument/didChange", {**unopened, "contentChanges": []})),
+            frame(notification("textDocument/didClose", unopened)),
+            frame(notification("textDocument/didOpen", unopened)),
+        )
         await server.send(frame(request(8, "shutdown")))
         assert (await server.answer(8))["result"] is None
         await server.send(frame(code_action(9, uri, LOOP_LINE)))
@@ -210,6 +216,7 @@ async def test_every_malformed_or_untimely_request_gets_its_error_code() -> None
     for message in server.received:
         assert_clean(message)
     assert b"Traceback" not in ended.stderr and b" ERROR " not in ended.stderr
+    assert all(m.get("method") != "window/showMessage" for m in server.received)
     assert ended.stderr.count(b"\n") < 40, ended.stderr.decode()
 
 
