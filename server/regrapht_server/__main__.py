@@ -4,6 +4,11 @@ Over stdio, standard output is the JSON-RPC channel, and one stray byte on it br
 session. Python code logs to stderr, but native libraries (llama.cpp, CUDA) may print to
 file descriptor 1 directly; so the channel gets a private copy of that descriptor and
 descriptor 1 itself is pointed at stderr before anything else runs.
+
+The process ends when the client says ``exit`` or closes its side: with 0 after
+``shutdown``, else 1 (the LSP specification), within :data:`EXIT_GRACE_S` even while a
+job's worker is in the middle of a candidate (the job was cancelled by ``exit``; what
+it was compiling is abandoned rather than waited for).
 """
 
 from __future__ import annotations
@@ -12,10 +17,15 @@ import argparse
 import logging
 import os
 import sys
+import threading
+import time
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 
-__all__ = ["main"]
+__all__ = ["EXIT_GRACE_S", "main"]
+
+EXIT_GRACE_S = 0.5
+"""How long threads still running at exit (a job's worker) get to finish."""
 
 
 def _private_stdout() -> BinaryIO:
@@ -23,6 +33,18 @@ def _private_stdout() -> BinaryIO:
     channel = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
     return channel
+
+
+def _leave(code: int) -> NoReturn:
+    """Exit without waiting on worker threads past the grace period: Python would join
+    them at exit, and a job's worker may be minutes into a search or compiling."""
+    deadline = time.monotonic() + EXIT_GRACE_S
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -49,14 +71,16 @@ def main(argv: list[str] | None = None) -> None:
     logging.getLogger("pygls").setLevel(max(logging.WARNING, logging.getLogger().level))
     channel = None if args.tcp else _private_stdout()
 
+    from regrapht_server import wire
     from regrapht_server.server import server
 
     where = f"tcp {args.host}:{args.port}" if channel is None else "stdio"
     logging.getLogger(__name__).info("ReGraphT language server %s on %s", server.version, where)
     if channel is None:
-        server.start_tcp(args.host, args.port)
+        code = wire.run_tcp(server.endpoint, args.host, args.port)
     else:
-        server.start_io(sys.stdin.buffer, channel)
+        code = wire.run_stdio(server.endpoint, sys.stdin.fileno(), channel)
+    _leave(code)
 
 
 if __name__ == "__main__":

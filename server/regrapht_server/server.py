@@ -21,17 +21,17 @@ from urllib.parse import unquote
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 from pygls.workspace import TextDocument
 
 from regrapht_core import api
 from regrapht_core.api import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
-from regrapht_server import edits
+from regrapht_server import edits, wire
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.positions import to_core, to_range
 from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
+from regrapht_server.protocol import ReGraphTProtocol
 from regrapht_server.results import JOB_RESULT, job_result
 from regrapht_server.settings import SECTION, job_settings, parse_settings
 
@@ -105,31 +105,13 @@ def _version() -> str:
         return "0+unknown"
 
 
-_ANSWERED = object()
-"""Stands for a request that was already answered with an error while it was parsed."""
-
-
-class _Protocol(LanguageServerProtocol):
-    """Answers a request whose params do not parse: pygls 2.1.1 only logs it, and the
-    client waits forever for a response."""
-
-    def structure_message(self, data: dict[str, Any]) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as error:
-            if "id" not in data or "method" not in data:
-                raise
-            self._send_response(data["id"], error=error.to_response_error())
-            return _ANSWERED
-
-    def handle_message(self, message: Any) -> None:
-        if message is not _ANSWERED:
-            super().handle_message(message)
-
-
 class ReGraphTServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("regrapht", _version(), protocol_cls=_Protocol)
+        super().__init__("regrapht", _version(), protocol_cls=ReGraphTProtocol)
+        protocol = self.protocol
+        assert isinstance(protocol, ReGraphTProtocol)
+        self.endpoint: wire.Endpoint = protocol
+        """The JSON-RPC side, for :mod:`regrapht_server.wire` to drive."""
         self.engine = Engine()
         self.documents = api.DocumentCache()
         self.findings: dict[str, dict[str, types.Diagnostic]] = {}
