@@ -98,6 +98,7 @@ def optimize(
         line=None if loop is None else loop - 1,
         origin=str(file),
     )
+    used = snapshot_path(job.snapshot)  # what the optimizer loads; learning may copy it
     optimizer = Optimizer(job)
     if not optimizer.gpu:
         console.print(
@@ -123,7 +124,7 @@ def optimize(
     _report(console, outcome, target)
     learned = _learn(console, outcome, learning_snapshot(job.snapshot)) if learn else None
     if as_json:
-        document = _outcome_json(outcome, target, snapshot_path(job.snapshot), learned)
+        document = _outcome_json(outcome, target, used, learned)
         click.echo(json.dumps(document, indent=2))
     if code is None:
         raise click.exceptions.Exit(EXIT_NOTHING_FOUND)
