@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from regrapht_core.bench.runner import METHODS, load_manifest, run_suite
-from regrapht_core.optimize.options import job_options
+from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
 __all__ = ["bench"]
@@ -39,6 +39,7 @@ def bench(
 ) -> None:
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
+    require_nvcc(job)
     tasks = [t for t in load_manifest(manifest) if not only or t.name in only]
     optimizer = Optimizer(job)
     if not optimizer.gpu:

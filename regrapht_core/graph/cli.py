@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -14,7 +15,12 @@ from regrapht_core.errors import GraphError, UnknownTechniqueError
 from regrapht_core.graph.build import build_snapshot
 from regrapht_core.graph.export import EXPORTERS
 from regrapht_core.graph.model import ReGraph
-from regrapht_core.graph.paths import SNAPSHOT_ENV, default_trajectory_dir, snapshot_path
+from regrapht_core.graph.paths import (
+    SNAPSHOT_ENV,
+    build_target,
+    default_trajectory_dir,
+    snapshot_path,
+)
 from regrapht_core.graph.relabel import normalize, relabel
 from regrapht_core.graph.snapshot import Snapshot, load_snapshot
 from regrapht_core.graph.taxonomy import display_name, technique
@@ -31,7 +37,8 @@ def _snapshot_option(command: _F) -> _F:
         "--snapshot",
         type=_PATH,
         default=None,
-        help=f"Snapshot file (default: ${SNAPSHOT_ENV}, else graph_snapshots/regraph.msgpack).",
+        help=f"Snapshot file (default: ${SNAPSHOT_ENV}, else your learned copy in the user data "
+        "directory if any, else the shipped snapshot).",
     )(command)
 
 
@@ -49,14 +56,25 @@ def graph() -> None:
     "--trajectories",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
-    help="Folder of trajectory JSON files (default: graph_snapshots/trajectories).",
+    help="Folder of trajectory JSON files (default: a checkout's graph_snapshots/trajectories).",
 )
-@click.option("--out", type=_PATH, default=None, help="Snapshot to write (default as --snapshot).")
+@click.option(
+    "--out",
+    type=_PATH,
+    default=None,
+    help=f"Snapshot to write (default: ${SNAPSHOT_ENV}, else a checkout's "
+    "graph_snapshots/regraph.msgpack, the source of the shipped snapshot).",
+)
 @click.option("--allow-new", is_flag=True, help="Add unknown technique names as new nodes.")
 def build(trajectories: Path | None, out: Path | None, allow_new: bool) -> None:
     """Merge the trajectory files into a snapshot."""
-    target = snapshot_path(out)
-    snapshot = build_snapshot(trajectories or default_trajectory_dir(), target, allow_new=allow_new)
+    source, target = trajectories or default_trajectory_dir(), build_target(out)
+    if source is None or target is None:
+        raise click.UsageError(
+            "not in a source checkout: name the trajectories with --trajectories DIR and the "
+            "snapshot to write with --out FILE"
+        )
+    snapshot = build_snapshot(source, target, allow_new=allow_new)
     g = snapshot.graph
     Console(soft_wrap=True).print(
         f"Wrote {target}: {g.node_count} nodes, {g.edge_count} edges, "
@@ -68,10 +86,21 @@ def build(trajectories: Path | None, out: Path | None, allow_new: bool) -> None:
 
 @graph.command()
 @_snapshot_option
-def stats(snapshot: Path | None) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the counts and top transitions as one JSON object.",
+)
+def stats(snapshot: Path | None, as_json: bool) -> None:
     """Counts and the most exemplified transitions."""
-    loaded = _load(snapshot)
+    path = snapshot_path(snapshot)
+    loaded = load_snapshot(path)
     g = loaded.graph
+    top = sorted(g.edges, key=lambda e: (-g.example_count_of(*e), e))[:_TOP_TRANSITIONS]
+    if as_json:
+        click.echo(json.dumps(_stats_json(path, loaded, top), indent=2))
+        return
     console = Console(soft_wrap=True)
     summary = Table.grid(padding=(0, 2))
     for label, value in (
@@ -83,7 +112,6 @@ def stats(snapshot: Path | None) -> None:
     ):
         summary.add_row(label, str(value))
     console.print(summary)
-    top = sorted(g.edges, key=lambda e: (-g.example_count_of(*e), e))[:_TOP_TRANSITIONS]
     table = Table(title="Top transitions")
     for column in ("from", "to", "examples", "tasks"):
         table.add_column(column)
@@ -91,6 +119,27 @@ def stats(snapshot: Path | None) -> None:
         tasks = {example.task for example in g.examples(u, v)}
         table.add_row(u, v, str(g.example_count_of(u, v)), str(len(tasks)))
     console.print(table)
+
+
+def _stats_json(path: Path, loaded: Snapshot, top: list[tuple[str, str]]) -> dict[str, Any]:
+    g = loaded.graph
+    return {
+        "snapshot": str(path),
+        "nodes": g.node_count,
+        "edges": g.edge_count,
+        "examples": g.example_count,
+        "trajectories": loaded.build.trajectories,
+        "builtBy": loaded.build.builder,
+        "topTransitions": [
+            {
+                "from": u,
+                "to": v,
+                "examples": g.example_count_of(u, v),
+                "tasks": len({example.task for example in g.examples(u, v)}),
+            }
+            for u, v in top
+        ],
+    }
 
 
 def _resolve(g: ReGraph, name: str) -> str:

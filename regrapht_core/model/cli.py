@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 import click
 
 from regrapht_core.errors import ModelError
-from regrapht_core.model.check import CHECK_PROMPT, locate_model, try_model
+from regrapht_core.model.check import CHECK_PROMPT, ModelPlace, ModelTrial, locate_model, try_model
 from regrapht_core.model.protocol import Sampling
 from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
 
@@ -37,6 +39,12 @@ def model() -> None:
 @click.option("--prompt", default=CHECK_PROMPT, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the model's source, answer and timings as one JSON object.",
+)
 def check(
     *,
     spec: str | None,
@@ -49,6 +57,7 @@ def check(
     prompt: str,
     max_tokens: int,
     seed: int,
+    as_json: bool,
 ) -> None:
     """Print which model is used and where it comes from, then time a short answer."""
     settings = ModelSettings(
@@ -58,22 +67,30 @@ def check(
         ),
         server=ServerSettings(model=server_model, allow_remote=allow_remote),
     )
+
+    def echo(text: str, nl: bool = True) -> None:
+        if not as_json:  # the JSON document alone goes to stdout
+            click.echo(text, nl=nl)
+
     try:
         place = locate_model(settings, os.environ)
-        click.echo(f"source:   {place.source.kind} ({place.source.origin})")
-        click.echo(f"location: {place.location}")
-        click.echo(f"prompt:   {prompt}")
-        click.echo("answer:   ", nl=False)
+        echo(f"source:   {place.source.kind} ({place.source.origin})")
+        echo(f"location: {place.location}")
+        echo(f"prompt:   {prompt}")
+        echo("answer:   ", nl=False)
         trial = try_model(
             place,
             settings,
             os.environ,
             prompt=prompt,
             sampling=Sampling(max_tokens, seed=seed),
-            on_token=lambda piece: click.echo(piece, nl=False),
+            on_token=lambda piece: echo(piece, nl=False),
         )
     except ModelError as exc:
         raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps(_check_json(place, trial), indent=2))
+        return
     click.echo()
     click.echo(f"model:    {trial.name} (context {trial.context_tokens} tokens)")
     click.echo(f"loaded in {trial.load_s:.2f} s")
@@ -84,3 +101,22 @@ def check(
         f"timing:   first token {first}, {done.tokens} tokens in {done.total_s:.2f} s, "
         f"{speed}, finished: {done.finish_reason}"
     )
+
+
+def _check_json(place: ModelPlace, trial: ModelTrial) -> dict[str, Any]:
+    done = trial.completion
+    return {
+        "source": str(place.source.kind),
+        "origin": str(place.source.origin),
+        "location": place.location,
+        "model": trial.name,
+        "contextTokens": trial.context_tokens,
+        "prompt": trial.prompt,
+        "answer": done.text,
+        "finishReason": str(done.finish_reason),
+        "tokens": done.tokens,
+        "loadSeconds": trial.load_s,
+        "firstTokenSeconds": done.first_token_s,
+        "totalSeconds": done.total_s,
+        "tokensPerSecond": done.tokens_per_s,
+    }

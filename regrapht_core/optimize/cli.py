@@ -1,14 +1,17 @@
 """``regrapht optimize FILE --function NAME``: the main job, from the terminal.
 
 The search runs in a worker thread so Ctrl-C only sets the cancel event: the search stops
-between candidates and the best verified result so far is still written.
+between candidates and the best verified result so far is still written. Everything for a
+person goes to stderr; ``--json`` puts the outcome, and only it, on stdout for scripts.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -17,13 +20,13 @@ from rich.table import Table
 
 from regrapht_core.contracts.proposal import SearchProgress
 from regrapht_core.cxx.parse import language_for_path
-from regrapht_core.errors import GraphError
+from regrapht_core.errors import GraphError, TaskError
 from regrapht_core.files import atomic_write
-from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.paths import learning_snapshot, snapshot_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.learning import learn_outcome
-from regrapht_core.optimize.options import job_options
+from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.search.trace_log import write_trace
@@ -33,18 +36,38 @@ __all__ = ["EXIT_NOTHING_FOUND", "optimize"]
 
 EXIT_NOTHING_FOUND = 1
 _DEFAULTS = SearchConfig()
+_SUFFIX = ".regrapht.cu"
 
 
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--function", "function", help="The function to optimize.")
 @click.option("--loop", "loop", type=click.IntRange(min=1), help="A line inside the loop instead.")
-@click.option("--out", type=click.Path(path_type=Path, dir_okay=False), help="Default: FILE.cu")
-@click.option("--trace", type=click.Path(path_type=Path, dir_okay=False), help="JSONL trace.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help=f"Where the CUDA version of the function goes, with its result header (FILE itself "
+    f"is never changed). Default: FILE with the suffix {_SUFFIX} (smooth.cpp -> "
+    f"smooth{_SUFFIX}).",
+)
+@click.option(
+    "--trace",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write every candidate (technique, producer, status, code) as JSON lines here.",
+)
 @click.option(
     "--learn",
     is_flag=True,
-    help="Add a verified, faster result's steps to the snapshot as examples (it is rewritten).",
+    help="Add a verified, faster result's steps as examples to the snapshot named by "
+    "--snapshot or $REGRAPHT_SNAPSHOT, else to your own copy in the user data directory "
+    "($XDG_DATA_HOME/regrapht, made from the shipped snapshot on first use).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the outcome as one JSON object on stdout (status, speedup, device, "
+    "techniques, candidates, wall time, output file).",
 )
 @job_options(budget=_DEFAULTS.budget)
 def optimize(
@@ -56,12 +79,18 @@ def optimize(
     out: Path | None,
     trace: Path | None,
     learn: bool,
+    as_json: bool,
 ) -> None:
-    """Search for a verified, faster CUDA version of a function in FILE."""
+    """Search for a verified, faster CUDA version of a function in FILE.
+
+    Exit status: 0 with code written, 1 when nothing verified (or, without a GPU,
+    compiled) was found, 2 for a problem to fix (the message names it).
+    """
     if function is None and loop is None:
         raise click.UsageError("name the code to optimize with --function NAME or --loop LINE")
     console = Console(stderr=True)
-    source = file.read_text(encoding="utf-8")
+    require_nvcc(job)
+    source = _read_source(file, console)
     task = extract_task(
         source,
         language_for_path(file),
@@ -69,6 +98,7 @@ def optimize(
         line=None if loop is None else loop - 1,
         origin=str(file),
     )
+    used = snapshot_path(job.snapshot)  # what the optimizer loads; learning may copy it
     optimizer = Optimizer(job)
     if not optimizer.gpu:
         console.print(
@@ -85,33 +115,105 @@ def optimize(
         write_trace(outcome.search.candidates, trace)
     _summary(console, outcome)
     code = outcome.annotated_code()
+    target = None if code is None else out or file.with_suffix(_SUFFIX)
+    if code is not None and target is not None:
+        try:
+            atomic_write(target, code.encode("utf-8"))
+        except OSError as err:
+            raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from err
+    _report(console, outcome, target)
+    learned = _learn(console, outcome, learning_snapshot(job.snapshot)) if learn else None
+    if as_json:
+        document = _outcome_json(outcome, target, used, learned)
+        click.echo(json.dumps(document, indent=2))
     if code is None:
-        console.print(f"[red]No verified faster code found[/]: {outcome.failure_summary()}")
         raise click.exceptions.Exit(EXIT_NOTHING_FOUND)
-    target = out or file.with_suffix(".regrapht.cu")
+
+
+def _read_source(file: Path, console: Console) -> str:
+    """The file as text: UTF-8, else (with a warning) Latin-1, which decodes any bytes and
+    keeps the C/C++ syntax intact; a file with NUL bytes is not source code."""
+    data = file.read_bytes()
+    if b"\0" in data:
+        raise TaskError(f"{file}: contains NUL bytes; expected C, C++ or CUDA source text")
     try:
-        atomic_write(target, code.encode("utf-8"))
-    except OSError as err:
-        raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from err
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        console.print(
+            f"[yellow]{file} is not UTF-8 (byte {err.start}): read as Latin-1; the output "
+            "file is written in UTF-8.[/]"
+        )
+        return data.decode("latin-1")
+
+
+def _report(console: Console, outcome: OptimizeOutcome, target: Path | None) -> None:
+    if target is None:
+        console.print(f"[red]No verified faster code found[/]: {outcome.failure_summary()}")
+        return
     faster = outcome.faster
     if faster is not None and faster.result.speedup is not None:
         device = faster.result.device.name if faster.result.device else "the GPU"
         console.print(f"wrote {target}: {faster.result.speedup:.2f}x faster, verified on {device}")
     else:
         console.print(f"wrote {target}: compiled only - not run, not timed (no GPU)")
-    if learn:
-        _learn(console, outcome, snapshot_path(job.snapshot))
 
 
-def _learn(console: Console, outcome: OptimizeOutcome, snapshot: Path) -> None:
+def _learn(console: Console, outcome: OptimizeOutcome, snapshot: Path) -> Path | None:
+    """The snapshot that grew, or ``None`` when there was nothing to learn."""
     try:
         learned = learn_outcome(outcome, snapshot)
     except GraphError as err:
         raise click.ClickException(f"nothing learned: {err}") from err
     if learned is None:
         console.print("nothing learned: only a verified, faster result becomes an example")
-        return
+        return None
     console.print(f"learned {learned.steps} verified step(s) into {learned.snapshot}")
+    return learned.snapshot
+
+
+def _outcome_json(
+    outcome: OptimizeOutcome, target: Path | None, snapshot: Path, learned: Path | None
+) -> dict[str, Any]:
+    """The outcome for scripts: what ``--json`` prints (documented in docs/search.md)."""
+    faster, answer = outcome.faster, outcome.answer
+    status = "faster" if faster else "compiled_only" if answer else "not_found"
+    device = next((c.result.device for c in outcome.search.candidates if c.result.device), None)
+    return {
+        "status": status,
+        "function": outcome.task.entry,
+        "speedup": None if faster is None else faster.result.speedup,
+        "device": None if device is None else device.name,
+        "gpu": outcome.gpu,
+        "model": outcome.model,
+        "stopReason": str(outcome.search.stop_reason),
+        "techniques": [
+            {
+                "technique": step.technique,
+                "name": display_name(step.technique),
+                "producer": step.producer,
+                "status": step.status,
+                "speedup": step.speedup,
+            }
+            for step in outcome.search.path
+        ],
+        "candidates": [
+            {
+                "index": c.index,
+                "parent": c.parent,
+                "technique": c.technique,
+                "producer": c.producer,
+                "status": str(c.result.status),
+                "speedup": c.result.speedup,
+                "feedback": c.result.feedback,
+            }
+            for c in outcome.search.candidates
+        ],
+        "wall": outcome.wall.as_dict(),
+        "output": None if target is None else str(target),
+        "snapshot": str(snapshot),
+        "learnedInto": None if learned is None else str(learned),
+        "failure": None if answer else outcome.failure_summary(),
+    }
 
 
 _Job = Callable[[Callable[[SearchProgress], None], threading.Event], OptimizeOutcome]

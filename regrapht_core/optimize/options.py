@@ -3,20 +3,24 @@
 ``job_options`` adds the options to a click command and hands the command one
 :class:`JobSettings` (argument ``job``) built by ``JobSettings.from_options``, the same
 constructor the language server uses, so a setting means the same everywhere.
+``require_nvcc`` is the check both commands make before spending any of the budget.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import os
+import shutil
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import click
 
+from regrapht_core.errors import ConfigError
 from regrapht_core.optimize.session import JobSettings
 
-__all__ = ["job_options"]
+__all__ = ["job_options", "require_nvcc"]
 
 _Command = Callable[..., None]
 
@@ -30,7 +34,7 @@ def _options(budget: int) -> list[Callable[[_Command], _Command]]:
         ),
         click.option(
             "--depth-cap", type=click.IntRange(min=1), default=defaults.search.depth_cap,
-            show_default=True,
+            show_default=True, help="Techniques on one search path at most.",
         ),
         click.option(
             "--time-limit", "time_limit_s", type=click.FloatRange(min=0, min_open=True),
@@ -55,7 +59,11 @@ def _options(budget: int) -> list[Callable[[_Command], _Command]]:
             "--gpu", "gpu_index", type=click.IntRange(min=0),
             help="Index of the GPU that runs candidates (default: the first visible).",
         ),
-        click.option("--snapshot", type=click.Path(path_type=Path, dir_okay=False)),
+        click.option(
+            "--snapshot", type=click.Path(path_type=Path, dir_okay=False),
+            help="ReGraph snapshot file (default: $REGRAPHT_SNAPSHOT, else your learned copy "
+            "in the user data directory if any, else the shipped snapshot).",
+        ),
         click.option("--seed", type=int, default=0, show_default=True),
     ]  # fmt: skip
 
@@ -82,3 +90,19 @@ def job_options(*, budget: int) -> Callable[[_Command], _Command]:
         return decorated
 
     return decorate
+
+
+def require_nvcc(job: JobSettings, env: Mapping[str, str] = os.environ) -> Path:
+    """The nvcc the verifier will run, found as it will find it; a :class:`ConfigError`
+    naming the fix when there is none, before a model loads or a candidate is proposed
+    (without a compiler every candidate would fail and the whole budget be spent)."""
+    config = job.verify
+    found = shutil.which(config.nvcc, path=config.tool_environment(env).get("PATH"))
+    if found is None:
+        where = "on PATH" if config.nvcc_path is None else f"at {config.nvcc}"
+        raise ConfigError(
+            f"no usable nvcc {where}: install the CUDA toolkit "
+            "(https://developer.nvidia.com/cuda-downloads) or pass --nvcc PATH "
+            "(the compiler or its folder)"
+        )
+    return Path(found)

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.graph.paths import SNAPSHOT_ENV
 from regrapht_core.graph.snapshot import load_snapshot
 from tests.core.graph.factories import trajectory_document, write_trajectory
+from tests.lsp_stdio import lsp_initialize
 
 
 @pytest.fixture
@@ -189,3 +191,79 @@ def test_export_to_an_unwritable_place_is_a_user_error(snapshot: Path, tmp_path:
     )
     assert code == EXIT_USER_ERROR
     assert f"cannot write {target}" in err
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    """Install finding of #15: ``regrapht --version`` did not exist at c509905."""
+    code, out, _ = run("--version")
+    assert code == 0
+    assert out.strip() == f"regrapht, version {version('regrapht')}"
+
+
+def test_stats_json_is_one_parsable_document(snapshot: Path) -> None:
+    """Install finding of #15: ``graph stats --json`` for scripts (none at c509905)."""
+    code, out, _ = run("graph", "stats", "--json", "--snapshot", str(snapshot))
+    assert code == 0
+    document = json.loads(out)
+    assert document["snapshot"] == str(snapshot)
+    assert (document["nodes"], document["edges"], document["examples"]) == (4, 3, 5)
+    assert document["trajectories"] == 3
+    top = document["topTransitions"][0]
+    assert (top["from"], top["to"], top["examples"], top["tasks"]) == (
+        "sequential",
+        "parallelization",
+        3,
+        3,
+    )
+
+
+def test_build_outside_a_checkout_asks_for_the_paths(
+    trajectory_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An installed package has no trajectories and must not write into itself."""
+    monkeypatch.delenv(SNAPSHOT_ENV, raising=False)
+    monkeypatch.setattr("regrapht_core.graph.paths.checkout_dir", lambda: None)
+    code, _, err = run("graph", "build", "--trajectories", str(trajectory_dir))
+    assert code == EXIT_USER_ERROR
+    assert "--out FILE" in err
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        PermissionError(13, "Permission denied", "/x/g.msgpack"),
+        UnicodeDecodeError("utf-8", b"\xff", 0, 1, "bad"),
+    ],
+)
+def test_os_and_unicode_errors_are_one_line_and_debug_shows_the_traceback(
+    snapshot: Path, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """Install finding of #15 (and #17): an ``OSError`` or ``UnicodeError`` reached the user
+    as a traceback at c509905."""
+
+    def fail(path: Path) -> None:
+        raise error
+
+    monkeypatch.setattr("regrapht_core.graph.cli.load_snapshot", fail)
+    code, out, err = run("graph", "stats", "--snapshot", str(snapshot))
+    assert code == EXIT_USER_ERROR
+    assert out == "" and err.startswith("error: ") and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+    result = CliRunner().invoke(main, ["--debug", "graph", "stats", "--snapshot", str(snapshot)])
+    assert result.exception is error
+
+
+def test_lsp_over_tcp_is_refused_off_loopback() -> None:
+    """The server has no authentication: ``regrapht lsp --tcp`` serves loopback only."""
+    code, _, err = run("lsp", "--tcp", "192.0.2.1:2087")
+    assert code == EXIT_USER_ERROR
+    assert "only loopback" in err
+    code, _, err = run("lsp", "--tcp", "localhost:http")
+    assert code == EXIT_USER_ERROR
+    assert "HOST:PORT" in err
+
+
+def test_regrapht_lsp_answers_initialize_on_stdio() -> None:
+    """``regrapht lsp`` is the language server: an editor can start it by that name."""
+    script = Path(sys.executable).parent / "regrapht"
+    assert lsp_initialize([str(script), "lsp"])["result"]["serverInfo"]["name"] == "regrapht"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -51,3 +52,14 @@ def test_check_missing_file_is_an_error_not_a_traceback(tmp_path: Path) -> None:
     assert code == 1
     assert "model file not found" in out
     assert "Traceback" not in out
+
+
+def test_check_json_is_one_parsable_document() -> None:
+    """Install finding of #15: ``model check --json`` for scripts; stdout holds only it."""
+    code, out = run([*SHORT, "--json"])
+    assert code == 0, out
+    document = json.loads(out)
+    assert (document["source"], document["origin"]) == ("embedded", "embedded default")
+    assert document["location"].endswith("SmolLM2-135M-Instruct.Q4_1.gguf")
+    assert document["tokens"] >= 1 and isinstance(document["answer"], str)
+    assert document["contextTokens"] == 512 and document["loadSeconds"] > 0

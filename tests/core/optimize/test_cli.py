@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from regrapht_core.cli import EXIT_USER_ERROR, main
-from regrapht_core.graph.paths import snapshot_path
+from regrapht_core.graph.paths import shipped_snapshot, snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.optimize.cli import EXIT_NOTHING_FOUND
 from regrapht_core.optimize.record import HEADER_MARK
@@ -175,3 +175,118 @@ def test_on_the_gpu_a_kernel_candidate_is_verified_against_the_original_kernel(
         assert "kernel_only" in out.read_text()
     else:
         assert code == EXIT_NOTHING_FOUND and "verified" in err
+
+
+def test_without_nvcc_the_job_stops_before_any_budget_is_spent(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Install finding of #15: without nvcc every candidate failed to compile and the whole
+    budget (model included) was spent; now it fails at once and names the fix."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CUDA_HOME", raising=False)
+    # a model that does not exist: had the job got as far as loading it, this would fail
+    code, err = optimize(str(example), "--function", "smooth", "--model", "/no/such.gguf")
+    assert code == EXIT_USER_ERROR
+    assert "no usable nvcc on PATH" in err and "--nvcc" in err and "CUDA toolkit" in err
+    assert "/no/such.gguf" not in err and "Traceback" not in err
+    assert not (tmp_path / "smooth.regrapht.cu").exists()
+
+
+def test_an_nvcc_that_is_not_executable_is_named(example: Path, tmp_path: Path) -> None:
+    fake = tmp_path / "nvcc"
+    fake.write_text("not a program")
+    code, err = optimize(str(example), "--function", "smooth", "--no-model", "--nvcc", str(fake))
+    assert code == EXIT_USER_ERROR
+    assert f"no usable nvcc at {fake}" in err
+
+
+@needs_no_gpu
+def test_a_latin1_file_is_read_with_a_warning(tmp_path: Path) -> None:
+    """Install finding of #15 / #17: a Latin-1 comment crashed ``optimize`` with a
+    UnicodeDecodeError traceback at c509905."""
+    source = tmp_path / "smooth.cpp"
+    source.write_bytes(b"// r\xe9sum\xe9: caf\xe9\n" + EXAMPLE.read_bytes())
+    out = tmp_path / "smooth.cu"
+    code, err = optimize(
+        str(source), "--function", "smooth", "--no-model", "--budget", "1", "--out", str(out)
+    )
+    assert code == 0, err
+    assert "is not UTF-8 (byte 4): read as Latin-1" in " ".join(err.split())
+    assert "__global__" in out.read_text(encoding="utf-8")
+
+
+def test_a_binary_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    source = tmp_path / "blob.cpp"
+    source.write_bytes(b"\x7fELF\x00\x01\x02" * 10)
+    code, err = optimize(str(source), "--function", "smooth", "--no-model")
+    assert code == EXIT_USER_ERROR
+    assert "NUL bytes" in err and "Traceback" not in err
+
+
+def test_an_unwritable_trace_is_one_line_not_a_traceback(example: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    code, err = optimize(
+        str(example), "--function", "smooth", "--no-model", "--budget", "1",
+        "--trace", str(tmp_path / "file" / "trace.jsonl"), "--out", str(tmp_path / "o.cu"),
+    )  # fmt: skip
+    assert code == EXIT_USER_ERROR
+    assert err.splitlines()[-1].startswith("error: ") and "Traceback" not in err
+
+
+@needs_no_gpu
+def test_json_reports_the_outcome_on_stdout(example: Path, tmp_path: Path) -> None:
+    """Install finding of #15: ``optimize --json`` gives scripts the outcome."""
+    out = tmp_path / "smooth.cu"
+    result = CliRunner().invoke(
+        main,
+        ["optimize", str(example), "--function", "smooth", "--no-model", "--budget", "2",
+         "--out", str(out), "--json"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(result.stdout)
+    assert document["status"] == "compiled_only"
+    assert document["speedup"] is None and document["gpu"] is False
+    assert document["output"] == str(out) and out.is_file()
+    assert document["function"] == "smooth" and document["model"] == "none (rewriters only)"
+    assert document["techniques"][0]["technique"] == "parallelization"
+    assert len(document["candidates"]) == 2
+    assert {c["status"] for c in document["candidates"]} <= {"not_run", "no_code"}
+    assert set(document["wall"]) == {"total", "propose", "compile", "run", "search"}
+    assert document["snapshot"].endswith("regraph.msgpack")
+    assert document["failure"] is None and document["learnedInto"] is None
+
+
+@needs_no_gpu
+def test_json_says_not_found_and_exits_one(tmp_path: Path) -> None:
+    source = tmp_path / "scan.cpp"
+    source.write_text(
+        "// regrapht: n = 1000; x[n] inout\n"
+        "void scan(int n, float* x) { for (int i = 1; i < n; ++i) x[i] += x[i-1]; }\n"
+    )
+    result = CliRunner().invoke(
+        main,
+        ["optimize", str(source), "--function", "scan", "--no-model", "--budget", "2", "--json"],
+    )
+    assert result.exit_code == EXIT_NOTHING_FOUND
+    document = json.loads(result.stdout)
+    assert document["status"] == "not_found" and document["output"] is None
+    assert "no_code" in document["failure"]
+
+
+@needs_no_gpu
+def test_learn_without_a_named_snapshot_grows_the_users_copy(
+    example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Install finding of #15: ``--learn`` rewrote the snapshot it read, which in an
+    install is inside site-packages; now it is the user's copy in the data directory."""
+    monkeypatch.delenv("REGRAPHT_SNAPSHOT", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    shipped = shipped_snapshot().read_bytes()
+    code, err = optimize(
+        str(example), "--function", "smooth", "--no-model", "--budget", "1",
+        "--out", str(tmp_path / "o.cu"), "--learn",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "nothing learned" in err
+    assert (tmp_path / "data" / "regrapht" / "regraph.msgpack").read_bytes() == shipped
+    assert shipped_snapshot().read_bytes() == shipped
