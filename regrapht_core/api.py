@@ -260,10 +260,10 @@ def learn(outcome: OptimizeOutcome, snapshot: Path | None) -> str:
     """Merge an applied, verified and faster result into the snapshot (off by default: the
     user's code becomes examples only when they ask). The message says what happened; an
     unusable snapshot is a :class:`GraphError` for the caller."""
-    from regrapht_core.graph.paths import snapshot_path
+    from regrapht_core.graph.paths import learning_snapshot
     from regrapht_core.optimize.learning import learn_outcome
 
-    learned = learn_outcome(outcome, snapshot_path(snapshot))
+    learned = learn_outcome(outcome, learning_snapshot(snapshot))
     if learned is None:
         return "ReGraphT learned nothing: only a verified, faster result becomes an example"
     return f"ReGraphT learned {learned.steps} verified step(s) into {learned.snapshot}"

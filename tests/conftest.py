@@ -1,4 +1,5 @@
-"""Project-wide test configuration: the ``gpu`` marker skips where no NVIDIA GPU is present."""
+"""Project-wide test configuration: the ``gpu`` marker skips where no NVIDIA GPU is present,
+and no test reads or grows the developer's own learned snapshot."""
 
 from __future__ import annotations
 
@@ -7,6 +8,15 @@ import subprocess
 from functools import cache
 
 import pytest
+
+
+@pytest.fixture(autouse=True)
+def _own_data_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A learned snapshot under the developer's ``$XDG_DATA_HOME`` would change which graph
+    every test searches (it is read before the shipped one), so each test gets an empty one."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("xdg-data")))
 
 
 @cache

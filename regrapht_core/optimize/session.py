@@ -47,7 +47,8 @@ class JobSettings:
     and the way to run where no model file can be installed)."""
     verify: VerifyConfig = field(default_factory=VerifyConfig)
     snapshot: Path | None = None
-    """``None``: ``$REGRAPHT_SNAPSHOT``, else the repository's snapshot."""
+    """``None``: ``$REGRAPHT_SNAPSHOT``, else the user's learned copy, else the shipped one
+    (``graph.paths.snapshot_path``)."""
     rewriters: bool = True
     """Let deterministic rewriters answer the steps they can (off: model-only ablation)."""
     seed: int = 0
