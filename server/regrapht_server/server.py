@@ -224,13 +224,14 @@ class ReGraphTServer(LanguageServer):
         return await self.parses.get(document.uri, document.source, language)
 
     def current(self, uri: str) -> edits.Snapshot | None:
-        """The document as it is now: the editor's copy if open, else the file on disk."""
+        """The document as it is now: the editor's copy if open, else the file on disk, read
+        as a sidecar is (a small regular file, not through a link out of its folder)."""
         if self._open(uri) is not None:
             found = self.open_document(uri)
             return edits.Snapshot(uri, found[0].version, found[1]) if found else None
         path = to_fs_path(uri)
         language = api.document_language(path, None) if path else None
-        text = self.read_text(Path(path)) if path else None
+        text = read_beside(Path(path).parent, Path(path).name, read_file) if path else None
         if language is None or text is None:
             return None
         return edits.Snapshot(uri, None, api.Document(text, language))

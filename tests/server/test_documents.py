@@ -11,7 +11,16 @@ import pytest
 from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import LanguageClient
-from regrapht_server.documents import MAX_PARSED, MAX_READ, EditorText, read_beside, read_file
+from regrapht_server.documents import (
+    MAX_PARSED,
+    MAX_READ,
+    EditorText,
+    Parses,
+    read_beside,
+    read_file,
+)
+
+from regrapht_core.contracts.task import SourceLanguage
 
 from .conftest import open_file
 from .test_server import OPTIMIZED, actions_at, hover_at
@@ -140,6 +149,22 @@ async def test_other_requests_are_answered_while_a_large_document_parses(
     async with asyncio.timeout(120):
         answer = await asyncio.wrap_future(action)
     assert answer is not None and len(answer) == 1
+
+
+async def test_a_newer_text_supersedes_a_parse_not_yet_begun() -> None:
+    """Finding 12 of #15: while the worker parses, edits queue up; only the newest text of
+    a document is parsed, and a request for an older one gets ``None`` at once."""
+    parses = Parses()
+    parses.schedule("file:///big.cpp", big_source(2_000_000), SourceLanguage.CPP)
+    old, new = LOOP.format("f", 1), LOOP.format("g", 2)
+    first = asyncio.ensure_future(parses.get("file:///a.cpp", old, SourceLanguage.CPP))
+    await asyncio.sleep(0)
+    second = asyncio.ensure_future(parses.get("file:///a.cpp", new, SourceLanguage.CPP))
+    async with asyncio.timeout(60):
+        assert await first is None
+        document = await second
+    assert document is not None and document.text is new and document.definitions("g")
+    assert await parses.get("file:///a.cpp", new, SourceLanguage.CPP) is document
 
 
 async def test_a_document_over_the_size_cap_is_not_parsed(
