@@ -111,9 +111,13 @@ class _Worker:
     def __init__(self) -> None:
         self._jobs: queue.SimpleQueue[tuple[Callable[[], object], Future[object]]]
         self._jobs = queue.SimpleQueue()
-        threading.Thread(target=self._run, name="regrapht-parse", daemon=True).start()
+        self._thread: threading.Thread | None = None
 
     def submit(self, work: Callable[[], T]) -> Future[T]:
+        """Started on the first parse: importing the server starts no thread."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="regrapht-parse", daemon=True)
+            self._thread.start()
         future: Future[T] = Future()
         self._jobs.put((work, future))  # type: ignore[arg-type]
         return future
