@@ -11,14 +11,25 @@ from pygls.workspace.position_codec import PositionCodec
 
 from regrapht_core import api
 
-__all__ = ["to_core", "to_lsp", "to_range"]
+__all__ = ["column_from_client", "to_core", "to_lsp", "to_range"]
+
+
+def column_from_client(line: str, character: int, codec: PositionCodec) -> int:
+    """A column in the client's units as code points; past the line's end, its end (the
+    LSP's rule; pygls's codec gives the last character instead)."""
+    if line.isascii():
+        return min(character, len(line))
+    units = 0
+    for index, char in enumerate(line):
+        if units >= character:
+            return index
+        units += codec.client_num_units(char)
+    return len(line)
 
 
 def to_core(document: api.Document, codec: PositionCodec, position: types.Position) -> api.Position:
     row = min(position.line, len(document.lines) - 1)
-    column = types.Position(0, position.character)
-    where = codec.position_from_client_units([document.lines[row]], column)
-    return api.Position(row, where.character)
+    return api.Position(row, column_from_client(document.lines[row], position.character, codec))
 
 
 def to_lsp(document: api.Document, codec: PositionCodec, position: api.Position) -> types.Position:

@@ -28,6 +28,7 @@ from regrapht_core import api
 from regrapht_core.api import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_server import edits, wire
+from regrapht_server.documents import MAX_PARSED, EditorText, Parses, read_beside, read_file
 from regrapht_server.jobs import Engine, Job
 from regrapht_server.positions import to_core, to_range
 from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
@@ -113,7 +114,9 @@ class ReGraphTServer(LanguageServer):
         self.endpoint: wire.Endpoint = protocol
         """The JSON-RPC side, for :mod:`regrapht_server.wire` to drive."""
         self.engine = Engine()
-        self.documents = api.DocumentCache()
+        self.parses = Parses()
+        self._unparsed: set[str] = set()
+        """Documents too large to parse, each logged once."""
         self.findings: dict[str, dict[str, types.Diagnostic]] = {}
         """Per document, per function: why the last job there gave nothing."""
         self._problems: list[str] = []
@@ -127,37 +130,82 @@ class ReGraphTServer(LanguageServer):
         document: TextDocument | None = self.workspace.text_documents.get(unquote(uri))
         return document
 
-    def open_document(self, uri: str) -> tuple[TextDocument, api.Document] | None:
-        """The open document and its parse; ``None`` for languages other than C/C++/CUDA."""
+    def adopt(self, uri: str) -> None:
+        """Keep a just-opened document as an :class:`EditorText` (LSP rows), and parse it."""
+        key = unquote(uri)
+        documents = self.workspace.text_documents
+        documents[key] = EditorText.adopt(documents[key])
+        self.parse_soon(uri)
+
+    def parse_soon(self, uri: str) -> None:
+        document = self._open(uri)
+        language = self._language(document) if document is not None else None
+        if document is not None and language is not None:
+            self.parses.schedule(document.uri, document.source, language)
+
+    def forget(self, uri: str) -> None:
+        self.parses.drop(uri)
+        self._unparsed.discard(uri)
+
+    def _language(self, document: TextDocument) -> SourceLanguage | None:
+        """The language to parse ``document`` in; ``None`` for other languages, and for a
+        document too large to parse (logged once)."""
+        language = api.document_language(document.path, document.language_id)
+        if language is None or len(document.source) <= MAX_PARSED:
+            return language
+        if document.uri not in self._unparsed:
+            self._unparsed.add(document.uri)
+            log.warning(
+                "%s is not parsed (over %d characters): no ReGraphT actions there",
+                document.uri,
+                MAX_PARSED,
+            )
+        return None
+
+    def _document(self, uri: str) -> tuple[TextDocument, SourceLanguage] | None:
         document = self._open(uri)
         if document is None:
             raise JsonRpcInvalidParams(f"{uri} is not an open document")
-        language = api.document_language(document.path, document.language_id)
-        if language is None:
+        language = self._language(document)
+        return (document, language) if language is not None else None
+
+    def open_document(self, uri: str) -> tuple[TextDocument, api.Document] | None:
+        """The open document and its parse, made here when the worker has not made it yet;
+        ``None`` for languages other than C/C++/CUDA and documents too large to parse."""
+        found = self._document(uri)
+        if found is None:
             return None
-        parsed = self.documents.get(document.uri, document.version, document.source, language)
-        return document, parsed
+        document, language = found
+        return document, self.parses.now(document.uri, document.source, language)
+
+    async def parsed(self, uri: str) -> api.Document | None:
+        """The parse of the open document as it is now, awaited from the worker; ``None``
+        as for :meth:`open_document`, and when the document changed while it waited."""
+        found = self._document(uri)
+        if found is None:
+            return None
+        document, language = found
+        return await self.parses.get(document.uri, document.source, language)
 
     def current(self, uri: str) -> edits.Snapshot | None:
-        """The document as it is now: the editor's copy if open, else the file on disk."""
+        """The document as it is now: the editor's copy if open, else the file on disk, read
+        as a sidecar is (a small regular file, not through a link out of its folder)."""
         if self._open(uri) is not None:
             found = self.open_document(uri)
             return edits.Snapshot(uri, found[0].version, found[1]) if found else None
         path = to_fs_path(uri)
         language = api.document_language(path, None) if path else None
-        text = self.read_text(Path(path)) if path else None
+        text = read_beside(Path(path).parent, Path(path).name, read_file) if path else None
         if language is None or text is None:
             return None
         return edits.Snapshot(uri, None, api.Document(text, language))
 
     def read_text(self, path: Path) -> str | None:
+        """The editor's copy if open, else the file: a regular file, not too large."""
         document = self._open(from_fs_path(str(path)) or str(path))
-        if document is not None:
-            return document.source
-        try:
-            return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
+        if document is None:
+            return read_file(path)
+        return document.source if len(document.source) <= MAX_PARSED else None
 
     # -- messages and findings ----------------------------------------------------------------
 
@@ -411,10 +459,17 @@ async def configuration_changed(
         await ls.pull_settings()
 
 
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+def document_opened(ls: ReGraphTServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.adopt(params.text_document.uri)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def document_changed(ls: ReGraphTServer, params: types.DidChangeTextDocumentParams) -> None:
-    """Findings describe text that just changed: drop them rather than show them misplaced."""
+    """Findings describe text that just changed: drop them rather than show them misplaced.
+    The new text is parsed at once, in the worker, for the code actions that follow."""
     uri = params.text_document.uri
+    ls.parse_soon(uri)
     if ls.findings.pop(uri, None):
         ls.publish(uri)
 
@@ -422,7 +477,7 @@ def document_changed(ls: ReGraphTServer, params: types.DidChangeTextDocumentPara
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def document_closed(ls: ReGraphTServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
-    ls.documents.drop(uri)
+    ls.forget(uri)
     if ls.findings.pop(uri, None):
         ls.publish(uri)
 
@@ -431,15 +486,17 @@ def document_closed(ls: ReGraphTServer, params: types.DidCloseTextDocumentParams
     types.TEXT_DOCUMENT_CODE_ACTION,
     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.RefactorRewrite]),
 )
-def code_actions(ls: ReGraphTServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+async def code_actions(
+    ls: ReGraphTServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
     kind = types.CodeActionKind.RefactorRewrite
     only = params.context.only
     if only and not any(kind == k or kind.startswith(f"{k}.") for k in only):
         return []
-    found = ls.open_document(params.text_document.uri)
-    if found is None:
+    document = await ls.parsed(params.text_document.uri)
+    if document is None:
         return []
-    document, codec = found[1], ls.workspace.position_codec
+    codec = ls.workspace.position_codec
     start, end = (to_core(document, codec, p) for p in (params.range.start, params.range.end))
     region = api.function_at(document, start, end)
     if region is None:
@@ -461,14 +518,21 @@ def code_actions(ls: ReGraphTServer, params: types.CodeActionParams) -> list[typ
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def hover(ls: ReGraphTServer, params: types.HoverParams) -> types.Hover | None:
-    found = ls.open_document(params.text_document.uri)
-    if found is None:
+async def hover(ls: ReGraphTServer, params: types.HoverParams) -> types.Hover | None:
+    """The record is read and parsed off the event loop: a pointer comment names a file."""
+    uri = params.text_document.uri
+    parsed = await ls.parsed(uri)
+    if parsed is None:
         return None
-    document, parsed = found
-    folder = Path(document.path).parent
+    folder = Path(to_fs_path(uri) or uri).parent
     position = to_core(parsed, ls.workspace.position_codec, params.position)
-    text = api.hover_record(parsed, position, lambda name: ls.read_text(folder / name))
+    text = await asyncio.get_running_loop().run_in_executor(
+        None,
+        api.hover_record,
+        parsed,
+        position,
+        lambda name: read_beside(folder, name, ls.read_text),
+    )
     if text is None:
         return None
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text))

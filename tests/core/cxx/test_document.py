@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 
 from regrapht_core.contracts.task import SourceLanguage
@@ -121,15 +124,110 @@ def test_a_function_value_leads_back_to_its_definition() -> None:
         parsed("int x;\n").definition(function)
 
 
-def test_a_parse_is_reused_while_the_version_is_unchanged() -> None:
+def test_a_parse_is_reused_while_the_text_is_unchanged() -> None:
+    """Finding 11 of #15: the cache keyed on the version alone, so a version sent twice
+    with different text got the parse of the old text; it keys on the text now."""
     cache = DocumentCache()
     text = (SOURCES / "saxpy.c").read_text()
-    first = cache.get("file:///a.c", 1, text, SourceLanguage.CPP)
-    assert cache.get("file:///a.c", 1, text, SourceLanguage.CPP) is first
-    assert cache.get("file:///a.c", 2, text, SourceLanguage.CPP) is not first
+    first = cache.get("file:///a.c", text, SourceLanguage.CPP)
+    assert cache.get("file:///a.c", text, SourceLanguage.CPP) is first
+    assert cache.cached("file:///a.c", "".join(text), SourceLanguage.CPP) is first
+    changed = text.replace("saxpy", "axpy")
+    second = cache.get("file:///a.c", changed, SourceLanguage.CPP)
+    assert second.text == changed and second.definitions("axpy")
+    assert cache.cached("file:///a.c", text, SourceLanguage.CPP) is None
+    assert cache.get("file:///a.c", changed, SourceLanguage.CUDA) is not second
     cache.drop("file:///a.c")
-    assert cache.get("file:///a.c", 2, text, SourceLanguage.CPP) is not first
-    assert cache.get("file:///a.c", None, text, SourceLanguage.CPP) is not first
+    assert cache.cached("file:///a.c", changed, SourceLanguage.CUDA) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        ("a\fb\nc", ["a\fb", "c"]),
+        ("a\x85b\nc", ["a\x85b", "c"]),
+        ("a\u2028b\u2029c\nd", ["a\u2028b\u2029c", "d"]),
+        ("a\rb\r\nc\n\rd", ["a", "b", "c", "", "d"]),
+        ("a\r\n", ["a", ""]),
+    ],
+)
+def test_rows_are_separated_by_lsp_line_breaks_only(text: str, rows: list[str]) -> None:
+    """Finding 7 of #15: ``\\n``, ``\\r\\n`` and a lone ``\\r`` end a row; a form feed,
+    U+0085, U+2028 and U+2029 do not (the editor shows them inside a line)."""
+    assert parsed(text, SourceLanguage.CPP).lines == rows
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_functions_are_found_on_their_rows_whatever_the_line_breaks(newline: str) -> None:
+    """Finding 7 of #15: with lone ``\\r`` line endings the syntax tree saw one row, so
+    every cursor found the first function; rows now match the editor's."""
+    source = MIXED.replace("\n", newline)
+    doc = parsed(source)
+    for row, name in [(6, "inner"), (9, "both"), (10, "k"), (12, "overload")]:
+        function = doc.eligible_at(at(row, 30))
+        assert function is not None and (function.name, function.span.start.row) == (name, row)
+        assert function.span.end.row == row
+    form_feed = parsed("void f(float* v) {}\f\x85" + newline + source)
+    inner = form_feed.eligible_at(at(7, 30))
+    assert inner is not None and inner.name == "inner"
+
+
+EDITS = [
+    (0, 0, "// new first line\n"),
+    (200, 201, ""),
+    (150, 180, "\r\nvoid g(int* p) { while (*p) ++p; }\r"),
+    (len(MIXED) - 1, len(MIXED), "}}}"),
+    (40, 400, ""),
+    (0, len(MIXED), "int x;"),
+]
+
+
+@pytest.mark.parametrize(("start", "end", "insert"), EDITS)
+def test_an_incremental_parse_is_the_parse_of_the_new_text(
+    start: int, end: int, insert: str
+) -> None:
+    """Finding 12 of #15: a new version is parsed from the previous one's tree; the result
+    is the tree a whole parse gives, and the previous version keeps its own tree."""
+    before = parsed(MIXED.replace("\n", "\r"))
+    old_tree = str(before.tree.root_node)
+    text = before.text[:start] + insert + before.text[end:]
+    after = Document(text, SourceLanguage.CUDA, before)
+    assert str(after.tree.root_node) == str(parsed(text).tree.root_node)
+    assert [f.text for f in after.eligible()] == [f.text for f in parsed(text).eligible()]
+    assert str(before.tree.root_node) == old_tree
+
+
+def test_a_crlf_pair_split_or_joined_by_an_edit_is_parsed_again() -> None:
+    r"""An edit next to a ``\r`` changes whether it is a line break of its own."""
+    before = parsed("int a;\rint b;\n", SourceLanguage.CPP)
+    joined = Document("int a;\r\nint b;\n", SourceLanguage.CPP, before)
+    assert joined.lines == ["int a;", "int b;", ""]
+    assert str(joined.tree.root_node) == str(parsed(joined.text).tree.root_node)
+    split = Document("int a;\r\r\nint b;\n", SourceLanguage.CPP, joined)
+    assert split.lines == ["int a;", "", "int b;", ""]
+    assert str(split.tree.root_node) == str(parsed(split.text).tree.root_node)
+    assert split.tree.root_node.children[1].start_point.row == 2
+
+
+def test_a_large_parse_lets_other_threads_run() -> None:
+    """Finding 12 of #15: a parse in a worker thread must not hold the interpreter's lock
+    for its whole length, or a server's event loop stops while a big document parses."""
+    body = "void f{0}(float* v, int n) {{\n  for (int i = 0; i < n; ++i) v[i] += {0};\n}}\n"
+    text = "".join(body.format(i) for i in range(20_000))
+    done = threading.Event()
+
+    def parse() -> None:
+        Document(text, SourceLanguage.CPP)
+        done.set()
+
+    worker = threading.Thread(target=parse)
+    worker.start()
+    gaps, last = [], time.perf_counter()
+    while not done.is_set():
+        time.sleep(0.001)
+        gaps.append(-last + (last := time.perf_counter()))
+    worker.join()
+    assert len(gaps) > 10 and max(gaps) < 0.25, (len(gaps), max(gaps))
 
 
 def test_comment_blocks_are_consecutive_line_comments() -> None:
