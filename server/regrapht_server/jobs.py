@@ -24,12 +24,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from regrapht_core import api
+from regrapht_core.verify.lifetime import exit_on_signals
 from regrapht_server.settings import Settings, job_settings
 
 if TYPE_CHECKING:
     from regrapht_core.api import OptimizeOutcome, SearchProgress, Task
 
-__all__ = ["Engine", "Job", "JobCancelled", "Runner"]
+__all__ = ["Engine", "Job", "JobCancelled", "Runner", "stop_on_signals"]
 
 log = logging.getLogger(__name__)
 
@@ -186,3 +187,11 @@ class Engine:
         # not while the editor waits for the server to start.
         log.info("optimizer for %s", settings)
         return api.Optimizer(job_settings(settings))
+
+
+def stop_on_signals(engine: Engine) -> None:
+    """Make SIGTERM (and SIGHUP) end the server cleanly: every job cancelled, the verifier's
+    child process groups (nvcc, candidates, references) killed, its scratch directories
+    (which hold the user's code) removed, then the process ends by that signal, at once.
+    The entry point calls this once, from the main thread, before serving."""
+    exit_on_signals(before=engine.close)
