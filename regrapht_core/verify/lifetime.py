@@ -102,6 +102,7 @@ def release() -> None:
     kill_children()
     with _LEFT.lock:
         root, owner = _LEFT.root, _LEFT.owner
+        _LEFT.root = None  # a later scratch directory gets a new root
     if root is not None:
         _remove(root, owner)
 
