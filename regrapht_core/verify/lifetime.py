@@ -7,7 +7,8 @@ directories that hold the user's code. None of it may outlive the process:
 - every live child group is known here, so :func:`release` can kill them all; a process
   that is told to stop (SIGTERM) calls it before it exits (:func:`exit_on_signals`);
 - a process killed outright (SIGKILL) runs nothing, so each child also gets a parent-death
-  signal (the sandbox sets it) and the kernel kills it with its parent.
+  signal (the sandbox sets it) and the kernel kills it with its parent; the scratch root it
+  left is removed by the next process that makes one (:func:`sweep_stale`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ __all__ = [
     "scratch",
     "scratch_dir",
     "scratch_root",
+    "sweep_stale",
 ]
 
 log = logging.getLogger(__name__)
@@ -49,16 +51,39 @@ class _Leftovers:
 
 
 _LEFT = _Leftovers()
+_ROOT_PREFIX = "regrapht-"
 
 
 def scratch_root() -> Path:
     """This process's private temp directory (``regrapht-<pid>-*``), made on first use."""
     with _LEFT.lock:
         if _LEFT.root is None or _LEFT.owner != os.getpid():
-            _LEFT.root = Path(tempfile.mkdtemp(prefix=f"regrapht-{os.getpid()}-"))
+            sweep_stale()
+            _LEFT.root = Path(tempfile.mkdtemp(prefix=f"{_ROOT_PREFIX}{os.getpid()}-"))
             _LEFT.owner = os.getpid()
             atexit.register(_remove, _LEFT.root, os.getpid())
         return _LEFT.root
+
+
+def sweep_stale() -> None:
+    """Remove the scratch roots of processes that are gone (killed before they could)."""
+    for root in Path(tempfile.gettempdir()).glob(f"{_ROOT_PREFIX}*-*"):
+        pid = root.name.removeprefix(_ROOT_PREFIX).split("-", 1)[0]
+        if not pid.isdigit() or _alive(int(pid)):
+            continue
+        with contextlib.suppress(OSError):  # another process may be sweeping it too
+            if root.lstat().st_uid == os.geteuid() and root.is_dir():
+                shutil.rmtree(root, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def scratch_dir(prefix: str) -> Path:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.verify import lifetime
+
 SERVER = """
 import sys, threading
 from pathlib import Path
@@ -102,8 +104,9 @@ def test_sigkill_of_the_parent_kills_its_child(
     server: tuple[subprocess.Popen[str], Path, Path],
 ) -> None:
     """Finding 10 of #15: a parent killed outright runs no handler; the kernel kills the
-    child it was waiting for (the parent-death signal the sandbox sets)."""
-    process, _, pids = server
+    child it was waiting for (the parent-death signal the sandbox sets), and the next
+    process to make a scratch root removes the one left behind."""
+    process, root, pids = server
     _, child = pids_in(pids, 2)
     killed = time.monotonic()
     process.kill()
@@ -111,3 +114,6 @@ def test_sigkill_of_the_parent_kills_its_child(
     while alive(child) and time.monotonic() - killed < 2:
         time.sleep(0.02)
     assert not alive(child)
+    assert root.exists()
+    lifetime.sweep_stale()
+    assert not root.exists()
