@@ -14,6 +14,8 @@ from __future__ import annotations
 import gc
 import hashlib
 import logging
+import os
+import stat
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from regrapht_core.graph.taxonomy import SEQUENTIAL
 __all__ = [
     "MAGIC",
     "SCHEMA_VERSION",
+    "SIZE_LIMIT",
     "BuildInfo",
     "Snapshot",
     "decode_snapshot",
@@ -45,6 +48,8 @@ _log = logging.getLogger(__name__)
 MAGIC = b"ReGraphT"
 SCHEMA_VERSION = 1
 _HEADER_LIMIT = 1 << 20
+SIZE_LIMIT = 512 << 20
+"""Largest snapshot file read (the bundled one is 150 kB; a learned graph grows slowly)."""
 _EXAMPLE_FIELDS = 7
 _UNPACK_ERRORS = (ValueError, TypeError, msgpack.UnpackException)
 _T = TypeVar("_T")
@@ -144,10 +149,48 @@ def load_snapshot(path: Path) -> Snapshot:
             "--snapshot / REGRAPHT_SNAPSHOT at an existing snapshot."
         )
     try:
-        data = path.read_bytes()
+        data = _read(path)
     except OSError as err:
-        raise GraphFormatError(path, f"cannot be read ({err.strerror})") from err
+        raise GraphFormatError(path, f"cannot be read ({err.strerror or err})") from err
+    except _Bad as bad:
+        raise GraphFormatError(path, str(bad)) from None
     return decode_snapshot(data, path)
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes, once it is known to be a snapshot of a sane size.
+
+    A setting can name anything: a device (``/dev/zero`` never ends), a FIFO (reading
+    blocks until a writer comes), a directory, a file of gigabytes. So the file is opened
+    without blocking, must be a regular file (after symlinks) under :data:`SIZE_LIMIT`, and
+    its signature and header are checked before the payload is read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise _Bad(f"cannot be read: it is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > SIZE_LIMIT:
+            raise _Bad(
+                f"too large ({info.st_size} bytes; a snapshot is at most {SIZE_LIMIT >> 20} MiB)"
+            )
+        with open(fd, "rb", closefd=False) as file:
+            head = file.read(len(MAGIC) + _HEADER_LIMIT)
+            if len(head) < info.st_size:
+                _check_header(*_split(_body(head)), partial=True)
+            return head + file.read(max(info.st_size - len(head), 0))
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "a socket or special file"
 
 
 class _Bad(Exception):
@@ -176,19 +219,24 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _decode(data: bytes) -> Snapshot:
-    if len(data) < len(MAGIC):
-        if MAGIC.startswith(data):
-            raise _Bad(f"truncated: {len(data)} bytes, shorter than the file signature")
-        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
-    if data[: len(MAGIC)] != MAGIC:
-        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
-    header, payload = _split(memoryview(data)[len(MAGIC) :])
+    header, payload = _split(_body(data))
     build = _check_header(header, payload)
     try:
         document = msgpack.unpackb(payload)
     except _UNPACK_ERRORS as err:
         raise _Bad(f"malformed payload ({err})") from None
     return Snapshot(_graph(document), build)
+
+
+def _body(data: bytes) -> memoryview:
+    """What follows the file signature, once the signature is checked."""
+    if len(data) < len(MAGIC):
+        if MAGIC.startswith(data):
+            raise _Bad(f"truncated: {len(data)} bytes, shorter than the file signature")
+        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
+    if data[: len(MAGIC)] != MAGIC:
+        raise _Bad("not a ReGraphT snapshot (wrong file signature)")
+    return memoryview(data)[len(MAGIC) :]
 
 
 def _split(body: memoryview) -> tuple[Any, memoryview]:
@@ -205,7 +253,9 @@ def _split(body: memoryview) -> tuple[Any, memoryview]:
     return header, body[unpacker.tell() :]
 
 
-def _check_header(header: Any, payload: memoryview) -> BuildInfo:
+def _check_header(header: Any, payload: memoryview, *, partial: bool = False) -> BuildInfo:
+    """The build info of a valid header; ``partial``: ``payload`` is only the start of it
+    (the file is being read), so only the header's own fields are checked."""
     if not isinstance(header, dict):
         raise _Bad("malformed header (not a map)")
     schema = header.get("schema")
@@ -223,12 +273,18 @@ def _check_header(header: Any, payload: memoryview) -> BuildInfo:
     build = _typed(header, "build", dict, "header")
     if len(header) != 4:
         raise _Bad("malformed header (unexpected fields)")
+    if partial:
+        return _build_info(build)
     if len(payload) < size:
         raise _Bad(f"truncated: the payload has {len(payload)} of {size} bytes")
     if len(payload) > size:
         raise _Bad(f"{len(payload) - size} unexpected bytes after the payload")
     if hashlib.sha256(payload).hexdigest() != digest:
         raise _Bad("content hash mismatch: the payload is corrupted or was edited")
+    return _build_info(build)
+
+
+def _build_info(build: dict[str, Any]) -> BuildInfo:
     info = BuildInfo(
         builder=_typed(build, "builder", str, "build"),
         trajectories=_typed(build, "trajectories", int, "build"),

@@ -8,17 +8,21 @@ passes, waking a read that may be blocked while the server is still reading the 
 every socket timeout is also cut to what is left before the deadline.
 
 Privacy: the prompt contains the user's source. Only loopback addresses are accepted
-unless the user explicitly allows a remote endpoint. Host names other than ``localhost``
-are refused rather than resolved, so a DNS answer cannot redirect code off the machine.
+unless the user explicitly allows a remote endpoint. A host name is resolved once, when
+the model is opened; every address it resolves to must be a loopback address, and every
+connection goes to those addresses (the name is only sent as the ``Host`` header), so
+neither a DNS answer nor a later rebinding can redirect code off the machine.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
 import http.client
 import ipaddress
 import json
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -51,39 +55,114 @@ def normalise_base_url(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{path or '/v1'}"
 
 
-def check_local(url: str, *, allow_remote: bool) -> None:
+_REMOTE_FIX = (
+    "ReGraphT keeps your source local, so only loopback model servers (127.0.0.1, ::1, "
+    "localhost) are accepted by default. If you trust this server, allow remote endpoints "
+    "explicitly (editor setting regrapht.allowRemote, flag --allow-remote)."
+)
+
+Address = tuple[socket.AddressFamily, tuple[Any, ...]]
+"""A socket family and address to connect to, as ``getaddrinfo`` gives them."""
+
+
+def check_local(url: str, *, allow_remote: bool) -> tuple[Address, ...] | None:
+    """The loopback addresses to connect to for ``url``; ``None`` when remote endpoints
+    are allowed (then the name is resolved as usual, on each connection).
+
+    The host is resolved once: a name whose answer includes any address off this machine
+    is refused, whatever else it resolves to.
+    """
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise ModelError(
             f"{url!r} is not an http(s) URL of a model server. Use e.g. "
             "http://127.0.0.1:11434/v1 (Ollama) or http://127.0.0.1:8080/v1 (llama.cpp)."
         )
-    if allow_remote or _is_loopback(parts.hostname):
-        return
-    raise ModelError(
-        f"Refusing to send code to {url}: it is not an address on this machine. ReGraphT "
-        "keeps your source local, so only loopback model servers (127.0.0.1, ::1, "
-        "localhost) are accepted by default. If you trust this server, allow remote "
-        "endpoints explicitly (setting allow_remote / flag --allow-remote)."
-    )
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost" or host.endswith(".localhost"):
-        return True
+    if allow_remote:
+        return None
+    port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        return ipaddress.ip_address(host).is_loopback
+        found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as err:
+        raise ModelError(f"Cannot resolve the model server's host in {url} ({err}).") from err
+    addresses = tuple(dict.fromkeys((family, address) for family, _, _, _, address in found))
+    off = sorted({str(a[0]) for _, a in addresses if not _is_loopback(str(a[0]))})
+    if off or not addresses:
+        where = f" (it resolves to {', '.join(off)})" if off else ""
+        raise ModelError(
+            f"Refusing to send code to {url}: it is not an address on this machine{where}. "
+            + _REMOTE_FIX
+        )
+    return addresses
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
     except ValueError:
         return False
+
+
+def _dial(addresses: Sequence[Address], timeout: float | None) -> socket.socket:
+    """A connected socket to the first of ``addresses`` that answers (as
+    ``socket.create_connection`` does for a name, without resolving anything)."""
+    last: OSError = OSError("no address to connect to")
+    for family, address in addresses:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(address)
+        except OSError as err:
+            sock.close()
+            last = err
+            continue
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+    raise last
+
+
+class _PinnedHTTP(http.client.HTTPConnection):
+    """Connects to resolved addresses; ``host`` is only the ``Host`` header."""
+
+    def __init__(
+        self, host: str, port: int, timeout: float | None, addresses: Sequence[Address]
+    ) -> None:
+        super().__init__(host, port, timeout=timeout)
+        self._addresses = addresses
+
+    def connect(self) -> None:
+        self.sock = _dial(self._addresses, self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """TLS to resolved addresses; the certificate is checked against ``host``."""
+
+    def __init__(
+        self, host: str, port: int, timeout: float | None, addresses: Sequence[Address]
+    ) -> None:
+        self._tls = ssl.create_default_context()
+        super().__init__(host, port, timeout=timeout, context=self._tls)
+        self._addresses = addresses
+
+    def connect(self) -> None:
+        self.sock = self._tls.wrap_socket(
+            _dial(self._addresses, self.timeout), server_hostname=self.host
+        )
 
 
 ConnectionFactory = Callable[[str, int, float], http.client.HTTPConnection]
 
 
-def _open(scheme: str) -> ConnectionFactory:
+def _open(scheme: str, addresses: Sequence[Address] | None) -> ConnectionFactory:
+    if addresses is None:
+        if scheme == "https":
+            return lambda host, port, timeout: http.client.HTTPSConnection(
+                host, port, timeout=timeout
+            )
+        return lambda host, port, timeout: http.client.HTTPConnection(host, port, timeout=timeout)
     if scheme == "https":
-        return lambda host, port, timeout: http.client.HTTPSConnection(host, port, timeout=timeout)
-    return lambda host, port, timeout: http.client.HTTPConnection(host, port, timeout=timeout)
+        return lambda host, port, timeout: _PinnedHTTPS(host, port, timeout, addresses)
+    return lambda host, port, timeout: _PinnedHTTP(host, port, timeout, addresses)
 
 
 class OpenAIServerModel:
@@ -103,7 +182,9 @@ class OpenAIServerModel:
         self._host = parts.hostname or ""
         self._port = parts.port or (443 if parts.scheme == "https" else 80)
         self._path = parts.path
-        self._connect = _open(parts.scheme)
+        self._connect = _open(
+            parts.scheme, check_local(base_url, allow_remote=settings.allow_remote)
+        )
 
     @classmethod
     def connect(
@@ -115,7 +196,6 @@ class OpenAIServerModel:
     ) -> OpenAIServerModel:
         """Check the address is allowed and the server answers, and settle the model name."""
         base = normalise_base_url(url)
-        check_local(base, allow_remote=settings.allow_remote)
         probe = cls(base, settings.model, settings, sleep=sleep)
         listed = probe.list_models()
         if not settings.model:
@@ -124,13 +204,19 @@ class OpenAIServerModel:
                     f"The model server at {base} lists no models. Load one in the server, or "
                     "name it with the server model setting (--server-model)."
                 )
-            return cls(base, listed[0], settings, sleep=sleep)
+            return probe._naming(listed[0])
         if listed and settings.model not in listed:
             raise ModelError(
                 f"The model server at {base} has no model {settings.model!r}; it lists "
                 f"{', '.join(listed)}. Fix the server model setting (--server-model)."
             )
         return probe
+
+    def _naming(self, model: str) -> OpenAIServerModel:
+        """The same server (and resolved addresses) with the model name the server listed."""
+        named = copy.copy(self)
+        named._model = model
+        return named
 
     @property
     def name(self) -> str:

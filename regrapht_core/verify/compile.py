@@ -16,13 +16,13 @@ import os
 import re
 import secrets
 import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.verify.device import query_command
+from regrapht_core.verify.lifetime import scratch
 from regrapht_core.verify.sandbox import Limits, Runner, RunOutcome, run_isolated
 
 __all__ = ["CompileOutcome", "Compiler", "trim_log"]
@@ -149,8 +149,7 @@ class Compiler:
         target = self.cache_dir / f"{key}{extension}"
         if target.exists():
             return CompileOutcome(True, target, "", cached=True)
-        with tempfile.TemporaryDirectory(prefix="regrapht-cc-") as tmp:
-            work = Path(tmp)
+        with scratch("cc-") as work:
             src = work / f"unit.{suffix}"
             src.write_text(source)
             obj = work / f"unit{extension}"

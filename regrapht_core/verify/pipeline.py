@@ -19,7 +19,6 @@ import hashlib
 import logging
 import secrets
 import shutil
-import tempfile
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +51,7 @@ from regrapht_core.verify.harness import (
 )
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
+from regrapht_core.verify.lifetime import scratch, scratch_dir
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
 from regrapht_core.verify.programs import (
@@ -198,7 +198,7 @@ class Verifier:
         objects = self._task_objects(task, deadline)
         if objects is None:
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the harness compiled")
-        work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
+        work = scratch_dir("build-")
         try:
             failed = self._link(task, objects, candidate.path, work, deadline)
         except TaskError:
@@ -277,7 +277,7 @@ class Verifier:
         if objects is None:
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the original compiled")
         reference = objects[_KERNEL_MODULE]
-        work = Path(tempfile.mkdtemp(prefix="regrapht-build-"))
+        work = scratch_dir("build-")
         try:
             check, timing, original = kernel_programs(task, candidate.path, reference, work)
         except KernelBuildError as error:
@@ -393,8 +393,7 @@ class Verifier:
         which makes no system calls), in every other respect isolated, and says so.
         """
         if self._python_drops is None:
-            with tempfile.TemporaryDirectory(prefix="regrapht-python-") as tmp:
-                root = Path(tmp)
+            with scratch("python-") as root:
                 wall_s = deadline.cap(60.0)
                 limits = Limits(wall_s=wall_s, drop_privileges=True, isolate_network=False)
                 self._python_drops = self._exec(python_probe(), root, limits).ok
@@ -477,8 +476,7 @@ class Verifier:
                 timings=timings[1:],
             )
 
-        with tempfile.TemporaryDirectory(prefix="regrapht-run-") as tmp:
-            root = Path(tmp)
+        with scratch("run-") as root:
             expected = self._correctness(built, cases, root, flags, deadline)
             if isinstance(expected, _Stop):
                 return result(expected.status, expected.feedback)

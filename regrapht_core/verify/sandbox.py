@@ -2,10 +2,13 @@
 
 Every candidate binary (and every compiler invocation over candidate source) goes through
 here. The child gets its own session so a wall-clock timeout kills the whole process group,
-grandchildren included; CPU-time and file-size limits stop runaway loops and disk filling
-even if the wall clock is missed; stdout and stderr are read through pipes and truncated,
-so a chatty candidate cannot exhaust the verifier's memory. ``RLIMIT_AS`` is deliberately
-absent: the CUDA driver reserves terabytes of virtual address space and would fail to start.
+grandchildren included; the group is known to :mod:`lifetime` while it lives (a SIGTERM
+of the verifier's process kills it), and the child dies with its parent even when the
+parent is killed outright (``PR_SET_PDEATHSIG``); CPU-time and file-size limits stop
+runaway loops and disk filling even if the wall clock is missed; stdout and stderr are
+read through pipes and truncated, so a chatty candidate cannot exhaust the verifier's
+memory. ``RLIMIT_AS`` is deliberately absent: the CUDA driver reserves terabytes of
+virtual address space and would fail to start.
 
 When the verifier runs as root (the GPU machine does), the child drops to ``nobody`` before
 ``exec`` and, where the kernel permits, enters an empty network namespace first (joining a
@@ -33,6 +36,8 @@ from functools import cache
 from pathlib import Path
 from typing import cast
 
+from regrapht_core.verify.lifetime import child_group
+
 __all__ = [
     "Limits",
     "RunOutcome",
@@ -44,6 +49,7 @@ __all__ = [
 ]
 
 _CLONE_NEWNET = 0x40000000
+_PR_SET_PDEATHSIG = 1
 _NOBODY = "nobody"
 
 
@@ -143,6 +149,7 @@ def network_isolation_available() -> bool:
 
 def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
     libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
 
     def apply() -> None:
         # Runs in the forked child before exec; order matters: the namespace needs root.
@@ -155,6 +162,12 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
             os.setgroups([])
             os.setgid(ids[1])
             os.setuid(ids[0])
+        # After the uid change, which clears it. The signal comes when the thread that
+        # forked ends; that thread waits for this child, so in effect when the process does.
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "cannot set the parent-death signal")
+        if os.getppid() != parent:  # the parent died before the signal was set
+            os._exit(1)
 
     return apply
 
@@ -222,13 +235,14 @@ def run_isolated(
     for reader in readers:
         reader.start()
     timed_out = False
-    try:
-        proc.wait(timeout=limits.wall_s)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-    # Always kill the group: a child that exited may have left grandchildren behind.
-    _kill_group(proc.pid)
-    proc.wait()
+    with child_group(proc.pid):
+        try:
+            proc.wait(timeout=limits.wall_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        # Always kill the group: a child that exited may have left grandchildren behind.
+        _kill_group(proc.pid)
+        proc.wait()
     wall = time.monotonic() - start
     for reader in readers:
         reader.join(timeout=5.0)

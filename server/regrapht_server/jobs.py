@@ -3,9 +3,11 @@
 A search runs for minutes in a worker thread while the event loop keeps answering the
 editor. Threads cannot be interrupted, so every job carries a ``threading.Event`` that the
 search (and the model) checks between steps; setting it stops the job within about a
-second and keeps the best result found so far. Timings are only comparable when nothing
-else uses the GPU, so jobs wait for each other. The optimizer (graph, verifier, model) is
-built for the current settings when a job starts, never while one runs.
+second. Timings are only comparable when nothing else uses the GPU, so jobs wait for each
+other; a job cancelled while it waits leaves the queue at once (:class:`JobCancelled`), so
+its function is free for a new job without waiting for the one that holds the GPU. The
+optimizer (graph, verifier, model) is built for the current settings when a job starts,
+never while one runs.
 """
 
 from __future__ import annotations
@@ -22,12 +24,13 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from regrapht_core import api
+from regrapht_core.verify.lifetime import exit_on_signals
 from regrapht_server.settings import Settings, job_settings
 
 if TYPE_CHECKING:
     from regrapht_core.api import OptimizeOutcome, SearchProgress, Task
 
-__all__ = ["Engine", "Job", "Runner"]
+__all__ = ["Engine", "Job", "JobCancelled", "Runner", "stop_on_signals"]
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +57,12 @@ class Job:
     uri: str
     function: str
     cancel: threading.Event = field(default_factory=threading.Event)
+    waiting: asyncio.Future[bool] | None = field(default=None, repr=False)
+    """Its wait for the GPU, while it is queued: a cancel stops the wait."""
+
+
+class JobCancelled(Exception):
+    """The job was cancelled before it had the GPU: nothing ran."""
 
 
 class Engine:
@@ -90,10 +99,14 @@ class Engine:
         return job_id in self._jobs
 
     def finish(self, job: Job) -> None:
-        self._jobs.pop(job.id, None)
+        if self._jobs.get(job.id) is job:
+            del self._jobs[job.id]
 
     def cancel(self, ids: Iterable[str] | None = None) -> list[str]:
-        """Cancel the jobs named (all when ``None``); the ids of those that were found."""
+        """Cancel the jobs named (all when ``None``); the ids of those that were found.
+
+        A queued job leaves the queue now: its ``run`` raises :class:`JobCancelled` and its
+        function is free at once. A running one stops before its next step."""
         chosen = (
             list(self._jobs.values())
             if ids is None
@@ -101,6 +114,8 @@ class Engine:
         )
         for job in chosen:
             job.cancel.set()
+            if job.waiting is not None and job.waiting.cancel():
+                self.finish(job)
         return [job.id for job in chosen]
 
     async def run(
@@ -119,11 +134,32 @@ class Engine:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(report, update)
 
-        async with self._gpu:
+        await self._queue(job)
+        try:
             runner = await loop.run_in_executor(self._worker, self._current)
             started(runner.gpu)
             search = partial(runner.run, task, progress_fn=progress, cancel=job.cancel)
             return await loop.run_in_executor(self._worker, search)
+        finally:
+            self._gpu.release()
+
+    async def _queue(self, job: Job) -> None:
+        """Wait for the GPU; a cancel meanwhile raises :class:`JobCancelled` at once."""
+        waiting: asyncio.Future[bool] = asyncio.ensure_future(self._gpu.acquire())
+        job.waiting = waiting
+        try:
+            await waiting
+        except asyncio.CancelledError:
+            if waiting.done() and not waiting.cancelled():
+                self._gpu.release()  # had the GPU just as the caller was cancelled
+            elif job.cancel.is_set():
+                raise JobCancelled(job.id) from None
+            raise
+        finally:
+            job.waiting = None
+        if job.cancel.is_set():  # cancelled just as the GPU came free
+            self._gpu.release()
+            raise JobCancelled(job.id)
 
     def reload(self) -> None:
         """Build the optimizer again for the next job: the snapshot on disk has changed."""
@@ -151,3 +187,11 @@ class Engine:
         # not while the editor waits for the server to start.
         log.info("optimizer for %s", settings)
         return api.Optimizer(job_settings(settings))
+
+
+def stop_on_signals(engine: Engine) -> None:
+    """Make SIGTERM (and SIGHUP) end the server cleanly: every job cancelled, the verifier's
+    child process groups (nvcc, candidates, references) killed, its scratch directories
+    (which hold the user's code) removed, then the process ends by that signal, at once.
+    The entry point calls this once, from the main thread, before serving."""
+    exit_on_signals(before=engine.close)

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, replace
 from enum import StrEnum
+from functools import partial
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,7 +31,7 @@ from regrapht_core.api import SourceLanguage, Task
 from regrapht_core.errors import GraphError, ModelError, ReGraphTError, TaskError
 from regrapht_server import edits, wire
 from regrapht_server.documents import MAX_PARSED, EditorText, Parses, read_beside, read_file
-from regrapht_server.jobs import Engine, Job
+from regrapht_server.jobs import Engine, Job, JobCancelled
 from regrapht_server.positions import to_core, to_range
 from regrapht_server.progress import JobProgress, JobState, Reporter, job_id_problem
 from regrapht_server.protocol import ReGraphTProtocol
@@ -73,6 +75,8 @@ class Status(StrEnum):
     STALE = "stale"
     """The function changed while the job ran; a re-run was offered."""
     BUSY = "busy"
+    CANCELLED = "cancelled"
+    """Cancelled (command, progress or ``$/cancelRequest``): no edit is sent after a cancel."""
     NOT_A_TASK = "not-a-task"
     FAILED = "failed"
 
@@ -259,7 +263,11 @@ class ReGraphTServer(LanguageServer):
 
     # -- jobs ------------------------------------------------------------------------------
 
-    async def optimize(self, target: OptimizeTarget) -> tuple[Status, Job | None]:
+    async def optimize(
+        self, target: OptimizeTarget, request: Future[Any] | None = None
+    ) -> tuple[Status, Job | None]:
+        """``request``: the ``workspace/executeCommand`` request that asked for the job;
+        when the client cancels it (``$/cancelRequest``), the job is cancelled too."""
         found = self.open_document(target.uri)
         region = api.locate(found[1], target.function, target.line) if found else None
         if found is None or region is None:
@@ -281,10 +289,16 @@ class ReGraphTServer(LanguageServer):
                 f"ReGraphT is already optimizing {region.name}: wait for it or cancel it.",
             )
             return Status.BUSY, None
+        if request is not None:
+            request.add_done_callback(partial(self._request_done, job))
         origin = _Origin(target.uri, region, task)
         try:
             outcome = await self.run_job(job, task)
-            status = await self.deliver(origin, outcome)
+            # Nothing is awaited between this check and the edit being sent.
+            cancelled = job.cancel.is_set()
+            status = Status.CANCELLED if cancelled else await self.deliver(origin, outcome)
+        except JobCancelled:
+            status = Status.CANCELLED
         except ReGraphTError as err:
             setting = next((s for e, s in _SETTING_FOR.items() if isinstance(err, e)), None)
             fix = f" (setting {SECTION}.{setting})" if setting else ""
@@ -301,6 +315,10 @@ class ReGraphTServer(LanguageServer):
             self.engine.finish(job)
         return status, job
 
+    def _request_done(self, job: Job, request: Future[Any]) -> None:
+        if request.cancelled() and not job.cancel.is_set():
+            self.cancel_jobs([job.id])
+
     async def run_job(self, job: Job, task: Task) -> OptimizeOutcome:
         state = JobState.QUEUED if self.engine.busy else JobState.RUNNING
         budget = self.engine.settings.budget
@@ -315,6 +333,11 @@ class ReGraphTServer(LanguageServer):
                 report=lambda update: reporter.update(reporter.value.searched(update)),
             )
             reporter.update(reporter.value.ended(outcome.search))
+        except JobCancelled:
+            reporter.update(
+                replace(reporter.value, state=JobState.CANCELLED, stop_reason="cancelled")
+            )
+            raise
         except BaseException:
             reporter.update(reporter.value.failed())
             raise
@@ -548,7 +571,14 @@ async def optimize(ls: ReGraphTServer, target: OptimizeTarget) -> dict[str, str 
             problem = f"job {target.job!r} is already running"
         if problem is not None:
             raise JsonRpcInvalidParams(f"{OPTIMIZE}: {problem}")
-    status, job = await ls.optimize(target)
+    # pygls answers a ``$/cancelRequest`` of this command at once, but leaves this coroutine
+    # running: the request's future tells the job. No future: it was cancelled before
+    # this coroutine started.
+    msg_id = ls.protocol.msg_id
+    request = None if msg_id is None else ls.protocol._request_futures.get(msg_id)
+    if msg_id is not None and (request is None or request.cancelled()):
+        return {"status": Status.CANCELLED, "job": None}
+    status, job = await ls.optimize(target, request)
     return {"status": status, "job": job.id if job else None}
 
 

@@ -109,14 +109,49 @@ async def test_one_function_has_one_job_at_a_time() -> None:
 
 
 async def test_cancel_stops_the_named_jobs_and_keeps_their_results() -> None:
-    engine = Engine(Builder())
+    builder = Builder()
+    engine = Engine(builder)
     one, two = engine.start("a", "f"), engine.start("a", "g")
     assert one is not None and two is not None
+    running = run(engine, one)
+    await until(lambda: bool(builder.built) and bool(builder.built[0].running))
     assert engine.cancel(["nope", one.id]) == [one.id]
     assert one.cancel.is_set() and not two.cancel.is_set()
-    result = await run(engine, one)
+    result = await running
     assert result.search.cancelled and result.answer is not None
     assert engine.cancel(None) == [one.id, two.id]
+    engine.close()
+
+
+async def test_a_queued_job_leaves_the_queue_when_cancelled() -> None:
+    """Finding 4 of #15: a queued job's cancel waited for its turn (95 s in the probe),
+    its function "already optimizing" meanwhile. It now ends at once, and the function
+    is free while the running job goes on."""
+    builder = Builder()
+    engine = Engine(builder)
+    first_job, queued_job = engine.start("a", "f"), engine.start("a", "g")
+    assert first_job is not None and queued_job is not None
+    first = run(engine, first_job)
+    await until(lambda: bool(builder.built) and bool(builder.built[0].running))
+    queued = run(engine, queued_job)
+    await asyncio.sleep(0.05)
+    assert engine.cancel([queued_job.id]) == [queued_job.id]
+    assert not engine.has_job("a", "g")  # free at once, not when its turn comes
+    with pytest.raises(jobs.JobCancelled):
+        await asyncio.wait_for(queued, 1)
+    assert not first.done() and engine.busy
+    again = engine.start("a", "g")
+    assert again is not None
+    engine.finish(queued_job)  # the server's cleanup of the old job leaves the new one
+    assert engine.has_job("a", "g")
+    builder.built[0].release.set()
+    assert not (await first).search.cancelled
+    late = engine.start("a", "h")
+    assert late is not None
+    engine.cancel([late.id])
+    with pytest.raises(jobs.JobCancelled):  # cancelled before its turn: nothing runs
+        await run(engine, late)
+    assert len(builder.built[0].running) == 1
     engine.close()
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +129,75 @@ def test_missing_file_names_the_path_and_the_build_command(tmp_path: Path) -> No
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(GraphFormatError, match="cannot be read"):
         load_snapshot(tmp_path)
+
+
+def _not_a_snapshot(kind: str, folder: Path) -> Path:
+    path = folder / f"{kind}.msgpack"
+    if kind == "device":
+        return Path("/dev/zero")
+    if kind == "symlink to a device":
+        path.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    else:  # sparse: 2 GiB of size, no disk used
+        with path.open("wb") as file:
+            file.truncate(2 << 30)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("kind", "problem"),
+    [
+        ("device", "it is a device, not a regular file"),
+        ("symlink to a device", "it is a device, not a regular file"),
+        ("fifo", "it is a FIFO (named pipe), not a regular file"),
+        ("directory", "it is a directory, not a regular file"),
+        ("sparse", f"too large ({2 << 30} bytes; a snapshot is at most 512 MiB)"),
+    ],
+)
+def test_what_is_not_a_snapshot_file_is_refused_before_it_is_read(
+    kind: str, problem: str, tmp_path: Path
+) -> None:
+    """Finding 9 of #15: ``snapshotPath = /dev/zero`` was read whole (10 GB) before any
+    check. Devices, FIFOs (which would block), directories and files over the size cap
+    are refused at once, by type and size, with the path in the message."""
+    path = _not_a_snapshot(kind, tmp_path)
+    caught: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            load_snapshot(path)
+        except BaseException as error:  # the test thread reports it
+            caught.append(error)
+
+    loader = threading.Thread(target=load, daemon=True)
+    loader.start()
+    loader.join(timeout=5)
+    assert not loader.is_alive(), f"loading {kind} did not return"
+    (error,) = caught
+    assert isinstance(error, GraphFormatError), error
+    assert problem in error.problem
+    assert str(path) in str(error)
+
+
+def test_a_large_file_is_checked_by_its_header_before_the_rest_is_read(
+    data: bytes, tmp_path: Path
+) -> None:
+    """Finding 9 of #15: a file under the cap is still not read whole when its header is
+    not a snapshot's; a valid one of more than a header's length still loads."""
+    path = tmp_path / "newer.msgpack"
+    newer = forge(valid_payload(), schema=2)
+    with path.open("wb") as file:
+        file.write(newer)
+        file.truncate(400 << 20)  # sparse: 400 MiB after a newer header
+    with pytest.raises(GraphFormatError, match="newer ReGraphT"):
+        load_snapshot(path)
+    big = tmp_path / "big.msgpack"
+    bulk = valid_payload() | {"codes": ["after", "before" + "x" * (2 << 20)]}
+    big.write_bytes(forge(bulk))
+    assert load_snapshot(big).graph.example_count == 1
 
 
 def corrupt_cases(data: bytes) -> list[tuple[bytes, str]]:

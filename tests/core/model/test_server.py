@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import http.client
 import http.server
+import ipaddress
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
-from typing import ClassVar
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -88,18 +93,89 @@ def test_server_down_is_a_clear_error_after_retries(unused_port: int) -> None:
     "url",
     ["http://192.168.1.20:11434/v1", "http://example.com/v1", "https://[2001:db8::1]/v1"],
 )
-def test_remote_endpoints_are_refused_unless_allowed(url: str) -> None:
+def test_remote_endpoints_are_refused_unless_allowed(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _resolve_to(monkeypatch, "93.184.215.14")  # example.com, answered without asking DNS
     with pytest.raises(ModelError, match="Refusing to send code") as caught:
         OpenAIServerModel.connect(url, ServerSettings())
-    assert "allow_remote" in str(caught.value)
-    check_local(url, allow_remote=True)
+    assert "allowRemote" in str(caught.value) and "--allow-remote" in str(caught.value)
+    assert check_local(url, allow_remote=True) is None
+
+
+def _resolve_to(monkeypatch: pytest.MonkeyPatch, *addresses: str) -> list[str]:
+    """``socket.getaddrinfo`` answers ``addresses`` for any name; returns the names asked."""
+    asked: list[str] = []
+    real = socket.getaddrinfo
+
+    def fake(host: str, port: int, *args: Any, **kwargs: Any) -> list[Any]:
+        with contextlib.suppress(ValueError):
+            ipaddress.ip_address(host)
+            return real(host, port, *args, **kwargs)  # a literal needs no lookup
+        asked.append(host)
+        return [real(address, port, *args, **kwargs)[0] for address in addresses]
+
+    monkeypatch.setattr(socket, "getaddrinfo", fake)
+    return asked
+
+
+def _no_connections(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_: object, **__: object) -> None:
+        pytest.fail("a connection was attempted to a refused model server")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(http.client.HTTPConnection, "connect", refuse)
+
+
+@pytest.mark.parametrize("answers", [("10.1.2.3",), ("127.0.0.1", "10.1.2.3")])
+def test_a_name_resolving_off_the_machine_is_refused_before_any_connection(
+    answers: tuple[str, ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 3 of #15: ``http://evil.localhost:8080/v1`` with allowRemote off was looked up
+    in DNS and connected to what it resolved to (a 10.x address); any answer off loopback
+    now refuses the server, before a single connection, naming the setting."""
+    asked = _resolve_to(monkeypatch, *answers)
+    _no_connections(monkeypatch)
+    with pytest.raises(ModelError, match="Refusing to send code") as caught:
+        OpenAIServerModel.connect("http://evil.localhost:8080/v1", ServerSettings())
+    assert "10.1.2.3" in str(caught.value) and "allowRemote" in str(caught.value)
+    assert asked == ["evil.localhost"]
+
+
+def test_an_unresolvable_name_is_a_model_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*_: object, **__: object) -> None:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", fail)
+    with pytest.raises(ModelError, match="Cannot resolve"):
+        OpenAIServerModel.connect("http://nowhere.localhost/v1", ServerSettings())
+
+
+def test_a_loopback_name_is_resolved_once_and_its_address_is_used(
+    scripted: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 3 of #15: every connection goes to the address resolved when the model was
+    opened, with the name as the ``Host`` header: a later answer (DNS rebinding) is never
+    asked for."""
+    port = urlsplit(scripted).port
+    asked = _resolve_to(monkeypatch, "127.0.0.1")
+    _Scripted.script = [(200, b'{"data": [{"id": "m"}]}'), (200, _event("ok", "stop"))]
+    _Scripted.hosts = []
+    model = OpenAIServerModel.connect(f"http://model.localhost:{port}/v1", ServerSettings())
+    _resolve_to(monkeypatch, "10.1.2.3")
+    monkeypatch.setattr(socket, "create_connection", lambda *_, **__: pytest.fail("resolved"))
+    assert model.generate(ASK, Sampling(4)).text == "ok"
+    assert asked == ["model.localhost"]
+    assert _Scripted.hosts == [f"model.localhost:{port}"] * 2
 
 
 @pytest.mark.parametrize(
     "url", ["http://127.0.0.1:8080/v1", "http://localhost:11434", "http://[::1]:1234/v1"]
 )
 def test_loopback_endpoints_are_accepted(url: str) -> None:
-    check_local(normalise_base_url(url), allow_remote=False)
+    addresses = check_local(normalise_base_url(url), allow_remote=False)
+    assert addresses and all(ipaddress.ip_address(a[0]).is_loopback for _, a in addresses)
 
 
 def test_not_a_url_is_refused() -> None:
@@ -120,11 +196,13 @@ class _Scripted(http.server.BaseHTTPRequestHandler):
     """Busy twice, then a stream with junk lines: what retries and the SSE reader must survive."""
 
     script: ClassVar[list[tuple[int, bytes]]] = []
+    hosts: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         self.do_POST()
 
     def do_POST(self) -> None:
+        self.hosts.append(self.headers.get("Host", ""))
         self.rfile.read(int(self.headers.get("Content-Length") or 0))
         status, body = self.script.pop(0)
         self.send_response(status)

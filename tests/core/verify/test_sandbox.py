@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import shutil
+import signal
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from regrapht_core.verify import lifetime
 from regrapht_core.verify.sandbox import (
     Limits,
     allow_traversal,
@@ -104,3 +108,31 @@ def test_allow_traversal_opens_ancestors_for_search_only() -> None:
         assert outer.stat().st_mode & 0o777 == 0o711
         assert (outer / "stage").stat().st_mode & 0o111 == 0o111
         assert root.stat().st_mode & 0o777 == 0o700
+
+
+def test_a_child_dies_with_its_parent_and_is_known_while_it_lives(run_dir: Path) -> None:
+    """Finding 10 of #15: every child carries the parent-death signal SIGKILL (a parent
+    killed outright runs no cleanup), also after dropping to ``nobody``, and its process
+    group is listed as live while the runner waits for it."""
+    python = shutil.which("python3", path=ENV["PATH"])
+    assert python is not None
+    ask = (
+        "import ctypes; libc = ctypes.CDLL(None); sig = ctypes.c_int(); "
+        "libc.prctl(2, ctypes.byref(sig), 0, 0, 0); print(sig.value)"  # PR_GET_PDEATHSIG
+    )
+    seen: list[set[int]] = []
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(0.01):
+            seen.append(set(lifetime._LEFT.groups))
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    outcome = run_isolated(
+        [python, "-c", f"import time; time.sleep(0.3); {ask}"], run_dir, Limits(), ENV
+    )
+    done.set()
+    watcher.join()
+    assert outcome.ok and outcome.stdout.strip() == str(int(signal.SIGKILL)), outcome
+    assert any(seen) and not lifetime._LEFT.groups
