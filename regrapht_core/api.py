@@ -89,8 +89,10 @@ __all__ = [
     "learn",
     "locate",
     "merge_result",
+    "release_children",
     "relocate",
     "sidecar_path",
+    "stop_on_signals",
 ]
 
 _LANGUAGE_IDS = {
@@ -267,6 +269,26 @@ def learn(outcome: OptimizeOutcome, snapshot: Path | None) -> str:
     if learned is None:
         return "ReGraphT learned nothing: only a verified, faster result becomes an example"
     return f"ReGraphT learned {learned.steps} verified step(s) into {learned.snapshot}"
+
+
+# -- the process --------------------------------------------------------------------------
+
+
+def stop_on_signals(before: Callable[[], None]) -> None:
+    """On SIGTERM or SIGHUP: ``before`` (cancel the jobs), then kill the engine's child
+    process groups (nvcc, candidates, references) and remove its scratch directories, which
+    hold the user's code, and end the process by that signal. Once, from the main thread."""
+    from regrapht_core.lifetime import exit_on_signals
+
+    exit_on_signals(before=before)
+
+
+def release_children() -> None:
+    """Kill the engine's live child process groups and remove its scratch directories now:
+    for an exit that does not run ``atexit`` (``os._exit``)."""
+    from regrapht_core.lifetime import release
+
+    release()
 
 
 # -- hover ----------------------------------------------------------------------------------

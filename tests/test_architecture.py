@@ -22,6 +22,7 @@ FLOORS = {
     "errors": 1,
     "datatypes": 1,
     "files": 1,
+    "lifetime": 1,
     "cxx": 1,
     "tasks": 2,
     "model": 2,

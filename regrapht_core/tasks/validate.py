@@ -15,7 +15,6 @@ import re
 import shutil
 import signal
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ import numpy.typing as npt
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, SizeBinding, SourceLanguage, Task
 from regrapht_core.errors import TaskError
+from regrapht_core.lifetime import child_group, die_with_parent, scratch
 from regrapht_core.tasks.annotation import render_annotation
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
 from regrapht_core.tasks.inputs import generate_inputs
@@ -169,8 +169,7 @@ def validate_task(
     if shutil.which(compiler) is None:
         raise TaskError(f"{task.name}: {compiler!r} is not installed; it is needed to validate")
     chosen = list(sizes) if sizes is not None else _small_sizes(task)
-    with tempfile.TemporaryDirectory(prefix="regrapht-validate-") as tmp:
-        work = Path(tmp)
+    with scratch("validate-") as work:
         exe = _compile(task, work, compiler, timeout_s)
         return tuple(_run(task, exe, work, b, seed=seed, timeout_s=timeout_s) for b in chosen)
 
@@ -188,7 +187,14 @@ def _compile(task: Task, work: Path, compiler: str, timeout_s: float) -> Path:
     exe = work / "reference_driver"
     cmd = [compiler, *SANITIZER_FLAGS, str(source), "-o", str(exe), "-lm"]
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+        done = subprocess.run(
+            cmd,
+            capture_output=True,
+            text=True,
+            timeout=timeout_s,
+            check=False,
+            preexec_fn=die_with_parent(),
+        )
     except subprocess.TimeoutExpired:
         raise TaskError(f"{task.name}: compiling the reference took over {timeout_s}s") from None
     if done.returncode != 0:
@@ -217,14 +223,18 @@ def _run(
         if isinstance(value, np.ndarray):
             value.tofile(case / f"{arg.name}.bin")
     (case / "meta.txt").write_text("\n".join(meta) + "\n", encoding="utf-8")
-    with subprocess.Popen(
-        [str(exe), str(case)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **_ENV},
-        start_new_session=True,
-    ) as proc:
+    with (
+        subprocess.Popen(
+            [str(exe), str(case)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **_ENV},
+            start_new_session=True,
+            preexec_fn=die_with_parent(),  # noqa: PLW1509 - a child must not outlive a killed server
+        ) as proc,
+        child_group(proc.pid),
+    ):
         try:
             _, stderr = proc.communicate(timeout=timeout_s)
         except subprocess.TimeoutExpired:

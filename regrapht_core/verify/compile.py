@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
+from regrapht_core.lifetime import scratch
 from regrapht_core.verify.device import query_command
-from regrapht_core.verify.lifetime import scratch
 from regrapht_core.verify.sandbox import Limits, Runner, RunOutcome, run_isolated
 
 __all__ = ["CompileOutcome", "Compiler", "trim_log"]

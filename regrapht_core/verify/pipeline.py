@@ -29,6 +29,7 @@ from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
 from regrapht_core.contracts.task import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.errors import TaskError
+from regrapht_core.lifetime import scratch, scratch_dir
 from regrapht_core.verify.cases import (
     Array,
     Case,
@@ -51,7 +52,6 @@ from regrapht_core.verify.harness import (
 )
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
-from regrapht_core.verify.lifetime import scratch, scratch_dir
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
 from regrapht_core.verify.programs import (

@@ -7,11 +7,11 @@ next context, and a result measured on a broken GPU must not be trusted.
 
 from __future__ import annotations
 
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
+from regrapht_core.lifetime import scratch
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.sandbox import Limits, Runner, prepare_private_dir
 
@@ -57,7 +57,7 @@ def run_probe(
     obj = compiler.cuda_object(PROBE_SOURCE, deadline=deadline)
     if not obj.ok or obj.path is None:
         return f"canary did not compile: {obj.log}"
-    with tempfile.TemporaryDirectory(prefix="regrapht-canary-") as tmp:
+    with scratch("canary-") as tmp:
         work = Path(tmp)
         linked = compiler.link([obj.path], work / "canary", deadline=deadline)
         if not linked.ok:

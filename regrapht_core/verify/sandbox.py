@@ -36,7 +36,7 @@ from functools import cache
 from pathlib import Path
 from typing import cast
 
-from regrapht_core.verify.lifetime import child_group
+from regrapht_core.lifetime import child_group, die_with_parent
 
 __all__ = [
     "Limits",
@@ -49,7 +49,6 @@ __all__ = [
 ]
 
 _CLONE_NEWNET = 0x40000000
-_PR_SET_PDEATHSIG = 1
 _NOBODY = "nobody"
 
 
@@ -149,7 +148,7 @@ def network_isolation_available() -> bool:
 
 def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
     libc = ctypes.CDLL(None, use_errno=True)
-    parent = os.getpid()
+    arm_parent_death = die_with_parent()
 
     def apply() -> None:
         # Runs in the forked child before exec; order matters: the namespace needs root.
@@ -162,12 +161,7 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
             os.setgroups([])
             os.setgid(ids[1])
             os.setuid(ids[0])
-        # After the uid change, which clears it. The signal comes when the thread that
-        # forked ends; that thread waits for this child, so in effect when the process does.
-        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            raise OSError(ctypes.get_errno(), "cannot set the parent-death signal")
-        if os.getppid() != parent:  # the parent died before the signal was set
-            os._exit(1)
+        arm_parent_death()  # after the uid change, which clears it
 
     return apply
 

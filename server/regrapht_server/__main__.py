@@ -42,6 +42,9 @@ def _leave(code: int) -> NoReturn:
     for thread in threading.enumerate():
         if thread is not threading.current_thread() and not thread.daemon:
             thread.join(max(0.0, deadline - time.monotonic()))
+    from regrapht_core import api  # loaded long before, with the server
+
+    api.release_children()  # os._exit runs no atexit: a compile cut short leaves nothing
     logging.shutdown()
     sys.stderr.flush()
     os._exit(code)
@@ -72,7 +75,10 @@ def main(argv: list[str] | None = None) -> None:
     channel = None if args.tcp else _private_stdout()
 
     from regrapht_server import wire
+    from regrapht_server.jobs import stop_on_signals
     from regrapht_server.server import server
+
+    stop_on_signals(server.engine)
 
     where = f"tcp {args.host}:{args.port}" if channel is None else "stdio"
     logging.getLogger(__name__).info("ReGraphT language server %s on %s", server.version, where)

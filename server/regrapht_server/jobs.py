@@ -24,7 +24,6 @@ from functools import partial
 from typing import TYPE_CHECKING, Protocol
 
 from regrapht_core import api
-from regrapht_core.verify.lifetime import exit_on_signals
 from regrapht_server.settings import Settings, job_settings
 
 if TYPE_CHECKING:
@@ -194,4 +193,4 @@ def stop_on_signals(engine: Engine) -> None:
     child process groups (nvcc, candidates, references) killed, its scratch directories
     (which hold the user's code) removed, then the process ends by that signal, at once.
     The entry point calls this once, from the main thread, before serving."""
-    exit_on_signals(before=engine.close)
+    api.stop_on_signals(before=engine.close)

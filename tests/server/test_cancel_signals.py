@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.verify import lifetime
+from regrapht_core import lifetime
 
 SERVER = """
 import sys, threading
 from pathlib import Path
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.lifetime import scratch_root
+from regrapht_core.lifetime import scratch_root
 from regrapht_server.jobs import Engine, stop_on_signals
 
 stop_on_signals(Engine())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.verify import lifetime
+from regrapht_core import lifetime
 from regrapht_core.verify.sandbox import (
     Limits,
     allow_traversal,

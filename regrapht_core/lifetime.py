@@ -1,6 +1,7 @@
-"""What the verifier leaves behind while it works, and how it goes when the process goes.
+"""What the engine leaves behind while it works, and how it goes when the process goes.
 
-Compilers, references and candidates run as child process groups (:mod:`sandbox`), in
+Compilers, references and candidates run as child process groups (``verify.sandbox``, and
+the reference validation of ``tasks.validate``), in
 directories that hold the user's code. None of it may outlive the process:
 
 - every directory is made under one scratch root per process, removed at exit (``atexit``);
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import logging
 import os
 import shutil
@@ -27,6 +29,7 @@ from types import FrameType
 
 __all__ = [
     "child_group",
+    "die_with_parent",
     "exit_on_signals",
     "kill_children",
     "release",
@@ -51,6 +54,7 @@ class _Leftovers:
 
 
 _LEFT = _Leftovers()
+_PR_SET_PDEATHSIG = 1
 _ROOT_PREFIX = "regrapht-"
 
 
@@ -111,6 +115,24 @@ def child_group(pgid: int) -> Iterator[None]:
     finally:
         with _LEFT.lock:
             _LEFT.groups.discard(pgid)
+
+
+def die_with_parent() -> Callable[[], None]:
+    """What a child runs between fork and exec to be killed with this process, for a kill
+    that runs no handler (SIGKILL): ``PR_SET_PDEATHSIG``. Made in the parent (loading libc
+    after a fork is unsafe). The signal comes when the forking thread ends; that thread
+    waits for the child, so in effect when the process does. A privilege drop clears it:
+    call this after one."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    parent = os.getpid()
+
+    def arm() -> None:
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "cannot set the parent-death signal")
+        if os.getppid() != parent:  # the parent died before the signal was set
+            os._exit(1)
+
+    return arm
 
 
 def kill_children() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import time
 
-from regrapht_core.verify import lifetime
+from regrapht_core import lifetime
 
 
 def test_scratch_directories_share_one_root_that_release_removes() -> None:
