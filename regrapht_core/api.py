@@ -1,6 +1,7 @@
 """What editors and tools call: one function per question, over plain values.
 
-A document is parsed once per version into a :class:`Document` (``DocumentCache``), and
+A document is parsed once per text into a :class:`Document` (``DocumentCache``; a new text
+is parsed incrementally from the previous one), and
 every call here takes that snapshot: which functions can be optimized, the one under the
 cursor, its task, what a finished job offers, that offer merged into the document as text
 changes, the record a hover shows. Positions are rows and code-point columns; an editor
@@ -27,6 +28,8 @@ from regrapht_core.cxx.document import (
     Position,
     Span,
     comment_block,
+    line_starts,
+    split_lines,
 )
 from regrapht_core.cxx.functions import function_name, unqualified
 from regrapht_core.cxx.merge import (
@@ -87,11 +90,13 @@ __all__ = [
     "hover_record",
     "judge",
     "learn",
+    "line_starts",
     "locate",
     "merge_result",
     "release_children",
     "relocate",
     "sidecar_path",
+    "split_lines",
     "stop_on_signals",
 ]
 

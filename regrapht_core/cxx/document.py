@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from itertools import accumulate
 from typing import NamedTuple
 
 import tree_sitter
@@ -103,6 +104,15 @@ def _name(fn: Node) -> str | None:
     what a job, a diagnostic and the merge call the function."""
     written = function_name(fn)
     return None if written is None else unqualified(written)
+
+
+def line_starts(text: str) -> list[int]:
+    """Where each row of ``text`` (as :func:`split_lines` cuts it) starts, in code points:
+    what an editor's positions are counted from."""
+    if "\r" not in text:
+        rows = text.split("\n")
+        return list(accumulate((len(row) + 1 for row in rows[:-1]), initial=0))
+    return [0, *(found.end() for found in _LINE_BREAK.finditer(text))]
 
 
 def split_lines(text: str) -> list[str]:

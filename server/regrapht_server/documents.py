@@ -20,12 +20,10 @@ from __future__ import annotations
 import asyncio
 import os
 import queue
-import re
 import stat
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from itertools import accumulate
 from pathlib import Path
 from typing import TypeVar
 
@@ -33,7 +31,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 
 from regrapht_core import api
-from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.api import SourceLanguage
 from regrapht_server.positions import column_from_client
 
 __all__ = ["MAX_PARSED", "MAX_READ", "EditorText", "Parses", "read_beside", "read_file"]
@@ -44,16 +42,6 @@ MAX_PARSED = 8_000_000
 """Characters: a larger document is not parsed (nor offered actions)."""
 MAX_READ = 8 << 20
 """Bytes: a larger file beside a document is not read."""
-_LINE_BREAK = re.compile(r"\r\n?|\n")
-"""The LSP's line breaks (the core's rows use the same ones)."""
-
-
-def _line_starts(text: str) -> list[int]:
-    """Where each LSP row of ``text`` starts, in code points."""
-    if "\r" not in text:
-        rows = text.split("\n")
-        return list(accumulate((len(row) + 1 for row in rows[:-1]), initial=0))
-    return [0, *(found.end() for found in _LINE_BREAK.finditer(text))]
 
 
 class EditorText(TextDocument):
@@ -77,7 +65,7 @@ class EditorText(TextDocument):
     def line_starts(self) -> list[int]:
         source = self.source
         if self._starts_of is not source:
-            self._starts, self._starts_of = _line_starts(source), source
+            self._starts, self._starts_of = api.line_starts(source), source
         return self._starts
 
     @property
@@ -143,10 +131,6 @@ class Parses:
         """Per document, the newest text a parse was asked for: older ones not yet started
         are skipped."""
         self._pending: dict[str, tuple[str, Future[api.Document | None]]] = {}
-
-    def now(self, key: str, text: str, language: SourceLanguage) -> api.Document:
-        """The parse, made here and now when there is none (commands, a job's end)."""
-        return self._cache.get(key, text, language)
 
     def schedule(self, key: str, text: str, language: SourceLanguage) -> None:
         """Start parsing this text (after an edit), so that the next request finds it done."""

@@ -46,7 +46,7 @@ class JobState(StrEnum):
     """Waiting for the job that holds the GPU (jobs run one at a time)."""
     RUNNING = "running"
     CANCELLING = "cancelling"
-    """Cancel accepted: the search stops before its next step and keeps the best so far."""
+    """Cancel accepted: the search stops before its next step; nothing will be offered."""
     DONE = "done"
     FAILED = "failed"
     CANCELLED = "cancelled"
@@ -119,6 +119,10 @@ class JobProgress:
 
     def failed(self) -> JobProgress:
         return replace(self, state=JobState.FAILED)
+
+    def cancelled(self) -> JobProgress:
+        """Cancelled before its search ended (a queued job leaving the queue)."""
+        return replace(self, state=JobState.CANCELLED, stop_reason="cancelled")
 
 
 def describe(progress: JobProgress) -> str:

@@ -173,36 +173,35 @@ class ReGraphTServer(LanguageServer):
         language = self._language(document)
         return (document, language) if language is not None else None
 
-    def open_document(self, uri: str) -> tuple[TextDocument, api.Document] | None:
-        """The open document and its parse, made here when the worker has not made it yet;
-        ``None`` for languages other than C/C++/CUDA and documents too large to parse."""
-        found = self._document(uri)
-        if found is None:
-            return None
-        document, language = found
-        return document, self.parses.now(document.uri, document.source, language)
-
     async def parsed(self, uri: str) -> api.Document | None:
         """The parse of the open document as it is now, awaited from the worker; ``None``
-        as for :meth:`open_document`, and when the document changed while it waited."""
+        for languages other than C/C++/CUDA and documents too large to parse, and when the
+        document changed while it waited."""
         found = self._document(uri)
         if found is None:
             return None
         document, language = found
         return await self.parses.get(document.uri, document.source, language)
 
-    def current(self, uri: str) -> edits.Snapshot | None:
+    async def current(self, uri: str) -> edits.Snapshot | None:
         """The document as it is now: the editor's copy if open, else the file on disk, read
-        as a sidecar is (a small regular file, not through a link out of its folder)."""
-        if self._open(uri) is not None:
-            found = self.open_document(uri)
-            return edits.Snapshot(uri, found[0].version, found[1]) if found else None
+        as a sidecar is (a small regular file, not through a link out of its folder); read
+        and parsed off the event loop."""
+        document = self._open(uri)
+        if document is not None:
+            parsed = await self.parsed(uri)
+            return edits.Snapshot(uri, document.version, parsed) if parsed else None
         path = to_fs_path(uri)
         language = api.document_language(path, None) if path else None
-        text = read_beside(Path(path).parent, Path(path).name, read_file) if path else None
-        if language is None or text is None:
+        if language is None or not path:
             return None
-        return edits.Snapshot(uri, None, api.Document(text, language))
+
+        def read() -> api.Document | None:
+            text = read_beside(Path(path).parent, Path(path).name, read_file)
+            return None if text is None else api.Document(text, language)
+
+        on_disk = await asyncio.get_running_loop().run_in_executor(None, read)
+        return None if on_disk is None else edits.Snapshot(uri, None, on_disk)
 
     def read_text(self, path: Path) -> str | None:
         """The editor's copy if open, else the file: a regular file, not too large."""
@@ -268,15 +267,16 @@ class ReGraphTServer(LanguageServer):
     ) -> tuple[Status, Job | None]:
         """``request``: the ``workspace/executeCommand`` request that asked for the job;
         when the client cancels it (``$/cancelRequest``), the job is cancelled too."""
-        found = self.open_document(target.uri)
-        region = api.locate(found[1], target.function, target.line) if found else None
-        if found is None or region is None:
+        parsed = await self.parsed(target.uri)
+        document = self._open(target.uri)
+        region = api.locate(parsed, target.function, target.line) if parsed else None
+        if parsed is None or document is None or region is None:
             self.show(types.MessageType.Error, f"ReGraphT: no function {target.function!r} here")
             return Status.NOT_A_TASK, None
-        document, parsed = found
         self.clear_finding(target.uri, region.name)
-        try:
-            task = api.extract(parsed, region, origin=document.path)
+        extract = partial(api.extract, parsed, region, origin=document.path)
+        try:  # off the event loop: an inferred spec is run under AddressSanitizer
+            task = await asyncio.get_running_loop().run_in_executor(None, extract)
         except TaskError as err:
             self.show(types.MessageType.Error, f"ReGraphT: {err}")
             warning = types.DiagnosticSeverity.Warning
@@ -334,9 +334,7 @@ class ReGraphTServer(LanguageServer):
             )
             reporter.update(reporter.value.ended(outcome.search))
         except JobCancelled:
-            reporter.update(
-                replace(reporter.value, state=JobState.CANCELLED, stop_reason="cancelled")
-            )
+            reporter.update(reporter.value.cancelled())
             raise
         except BaseException:
             reporter.update(reporter.value.failed())
@@ -358,8 +356,11 @@ class ReGraphTServer(LanguageServer):
 
     async def deliver(self, origin: _Origin, outcome: OptimizeOutcome) -> Status:
         verdict = api.judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
-        current = self.current(origin.uri)
-        region = api.relocate(current.document, origin.function, origin.task) if current else None
+        current = await self.current(origin.uri)
+        region = None
+        if current is not None:  # re-extracts the task: off the event loop
+            relocate = partial(api.relocate, current.document, origin.function, origin.task)
+            region = await asyncio.get_running_loop().run_in_executor(None, relocate)
         if isinstance(verdict, api.Refusal):
             self.show(types.MessageType.Info, verdict.message)
             if verdict.diagnostic is not None and current is not None and region is not None:
@@ -370,7 +371,7 @@ class ReGraphTServer(LanguageServer):
             return Status.STALE
         result = await self.workspace_apply_edit_async(
             types.ApplyWorkspaceEditParams(
-                self.build_edit(current, region, verdict),
+                await self.build_edit(current, region, verdict),
                 label=verdict.label,
                 metadata=types.WorkspaceEditMetadata(is_refactoring=True),
             )
@@ -399,7 +400,7 @@ class ReGraphTServer(LanguageServer):
         self.engine.reload()
         self.show(types.MessageType.Info, message)
 
-    def build_edit(
+    async def build_edit(
         self, snapshot: edits.Snapshot, function: api.Function, offer: api.Offer
     ) -> types.WorkspaceEdit:
         """In place for CUDA; into the ``.regrapht.cu`` file beside a C/C++ file (open,
@@ -410,7 +411,7 @@ class ReGraphTServer(LanguageServer):
         sidecar = None
         if cuda_path is not None:
             uri = from_fs_path(str(cuda_path)) or str(cuda_path)
-            existing = self.current(uri)
+            existing = await self.current(uri)
             empty = api.Document("", SourceLanguage.CUDA)
             targets[api.Target.SIDECAR] = existing or edits.Snapshot(uri, None, empty)
             sidecar = api.Sidecar(cuda_path.name, existing.document if existing else None)
