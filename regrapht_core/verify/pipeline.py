@@ -611,10 +611,11 @@ class Verifier:
             isolate_network=False,
         )
         # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
-        # through these (root-owned, unlistable) parents. Earlier stages' runs are over.
-        for parent in (root.parent, root):
-            parent.mkdir(exist_ok=True)
-            parent.chmod(0o711)
+        # through every (root-owned, unlistable) parent up to the system temp directory,
+        # the process's scratch root included. Earlier stages' runs are over.
+        root.mkdir(exist_ok=True)
+        root.chmod(0o711)
+        allow_traversal(root / "memcheck")
         for check in ("memcheck", "racecheck"):
             folder = root / check
             self._write_cases(built.task, folder, small, reps=1)
