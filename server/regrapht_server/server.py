@@ -183,6 +183,21 @@ class ReGraphTServer(LanguageServer):
         document, language = found
         return await self.parses.get(document.uri, document.source, language)
 
+    async def snapshot(self, uri: str) -> tuple[TextDocument, api.Document] | None:
+        """The open document and a parse of its text as it is *now*, when the request came,
+        even if an edit arrives while it parses (a job belongs to the text it was asked
+        for; a later edit makes its result stale, it does not change what is optimized)."""
+        found = self._document(uri)
+        if found is None:
+            return None
+        document, language = found
+        text = document.source
+        parsed = await self.parses.get(document.uri, text, language)
+        if parsed is None:  # superseded in the worker's queue: parse this text here
+            loop = asyncio.get_running_loop()
+            parsed = await loop.run_in_executor(None, api.Document, text, language)
+        return document, parsed
+
     async def current(self, uri: str) -> edits.Snapshot | None:
         """The document as it is now: the editor's copy if open, else the file on disk, read
         as a sidecar is (a small regular file, not through a link out of its folder); read
@@ -267,12 +282,12 @@ class ReGraphTServer(LanguageServer):
     ) -> tuple[Status, Job | None]:
         """``request``: the ``workspace/executeCommand`` request that asked for the job;
         when the client cancels it (``$/cancelRequest``), the job is cancelled too."""
-        parsed = await self.parsed(target.uri)
-        document = self._open(target.uri)
-        region = api.locate(parsed, target.function, target.line) if parsed else None
-        if parsed is None or document is None or region is None:
+        found = await self.snapshot(target.uri)
+        region = api.locate(found[1], target.function, target.line) if found else None
+        if found is None or region is None:
             self.show(types.MessageType.Error, f"ReGraphT: no function {target.function!r} here")
             return Status.NOT_A_TASK, None
+        document, parsed = found
         self.clear_finding(target.uri, region.name)
         extract = partial(api.extract, parsed, region, origin=document.path)
         try:  # off the event loop: an inferred spec is run under AddressSanitizer
