@@ -72,7 +72,11 @@ ext-lint: $(EXT_DEPS)
 ext-unit: $(EXT_DEPS)
 	$(EXT_RUN) npx vitest run
 
-vsix: $(EXT_DEPS)
+# The .vsix carries the server as a wheel: "Set up ReGraphT" installs exactly this version
+# into its managed environment (docs/extension.md); pip fetches its dependencies.
+vsix: $(EXT_DEPS) $(STAMP)
+	rm -rf $(EXT)/wheels
+	$(BIN)/python -m pip wheel --quiet --no-deps -w $(EXT)/wheels .
 	$(EXT_RUN) npm run -s vsix
 
 editor-test: $(STAMP) vsix editor-setup
