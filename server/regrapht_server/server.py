@@ -61,6 +61,8 @@ GRAPH = "regrapht.graph"
 ACTION_TITLE = "Optimize to CUDA (ReGraphT)"
 RERUN = "Re-run"
 _SOURCE = "ReGraphT"
+_EDIT_TRIES = 3
+"""Edits built for a document that changed meanwhile are built again, this many times."""
 _SETTING_FOR = {GraphError: "snapshotPath", ModelError: "model"}
 """Core errors name CLI flags and environment variables; in the editor, the setting is the fix."""
 
@@ -309,9 +311,8 @@ class ReGraphTServer(LanguageServer):
         origin = _Origin(target.uri, region, task)
         try:
             outcome = await self.run_job(job, task)
-            # Nothing is awaited between this check and the edit being sent.
-            cancelled = job.cancel.is_set()
-            status = Status.CANCELLED if cancelled else await self.deliver(origin, outcome)
+            cancelled = job.cancel.is_set()  # deliver checks again just before the edit
+            status = Status.CANCELLED if cancelled else await self.deliver(job, origin, outcome)
         except JobCancelled:
             status = Status.CANCELLED
         except ReGraphTError as err:
@@ -369,24 +370,46 @@ class ReGraphTServer(LanguageServer):
         )
         return outcome
 
-    async def deliver(self, origin: _Origin, outcome: OptimizeOutcome) -> Status:
-        verdict = api.judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
+    async def relocated(self, origin: _Origin) -> tuple[edits.Snapshot | None, api.Function | None]:
+        """The document as it is now, and the job's function in it if the result still fits
+        (same text, same task: re-extracting the task runs off the event loop)."""
         current = await self.current(origin.uri)
-        region = None
-        if current is not None:  # re-extracts the task: off the event loop
-            relocate = partial(api.relocate, current.document, origin.function, origin.task)
-            region = await asyncio.get_running_loop().run_in_executor(None, relocate)
+        if current is None:
+            return None, None
+        relocate = partial(api.relocate, current.document, origin.function, origin.task)
+        return current, await asyncio.get_running_loop().run_in_executor(None, relocate)
+
+    def _version(self, uri: str) -> int | None:
+        """The open document's version now (``None`` when it is not open)."""
+        document = self._open(uri)
+        return None if document is None else document.version
+
+    async def deliver(self, job: Job, origin: _Origin, outcome: OptimizeOutcome) -> Status:
+        verdict = api.judge(outcome, allow_unverified=self.engine.settings.allow_unverified)
         if isinstance(verdict, api.Refusal):
             self.show(types.MessageType.Info, verdict.message)
+            current, region = await self.relocated(origin)
             if verdict.diagnostic is not None and current is not None and region is not None:
                 self.add_finding(origin.uri, current.document, region, verdict.diagnostic)
             return Status.NO_RESULT
-        if current is None or region is None:
+        for _ in range(_EDIT_TRIES):
+            current, region = await self.relocated(origin)
+            if current is None or region is None:
+                self.offer_rerun(origin)
+                return Status.STALE
+            edit = await self.build_edit(current, region, verdict)
+            # Nothing is awaited from here to the edit being sent: a cancel, or a keystroke
+            # that came while the edit was being built, is seen now.
+            if job.cancel.is_set():
+                return Status.CANCELLED
+            if self._version(origin.uri) == current.version:
+                break
+        else:  # the user keeps typing: the edit would be refused as out of date
             self.offer_rerun(origin)
             return Status.STALE
         result = await self.workspace_apply_edit_async(
             types.ApplyWorkspaceEditParams(
-                await self.build_edit(current, region, verdict),
+                edit,
                 label=verdict.label,
                 metadata=types.WorkspaceEditMetadata(is_refactoring=True),
             )

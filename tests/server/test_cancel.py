@@ -37,11 +37,32 @@ from regrapht_server.__main__ import main
 main()
 """
 
+SLOW_DELIVERY = (
+    """
+import time
+from regrapht_core import api
+relocate = api.relocate
+api.relocate = lambda *args: (time.sleep(1.0), relocate(*args))[1]
+"""
+    + SCRIPTED
+)
+"""The same server, whose delivery of a finished job takes a second (finding the function
+again in the document as it is now): a window for a cancel after the search ended."""
+
 SMOOTH_LINE = 10
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", SCRIPTED]))
 async def client(lsp_client: LanguageClient, editor: Editor, tmp_path: Path) -> AsyncIterator[None]:
+    await start_session(lsp_client, editor, tmp_path)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-c", SLOW_DELIVERY]))
+async def slow_client(
+    lsp_client: LanguageClient, editor: Editor, tmp_path: Path
+) -> AsyncIterator[None]:
     await start_session(lsp_client, editor, tmp_path)
     yield
     await lsp_client.shutdown_session()
@@ -151,4 +172,26 @@ async def test_cancelling_a_queued_job_ends_it_at_once(
     await client.workspace_execute_command_async(types.ExecuteCommandParams("regrapht.cancel"))
     results = await asyncio.wait_for(asyncio.gather(running, again), 5)
     assert [r["status"] for r in results] == ["cancelled", "cancelled"]
+    assert editor.edits == []
+
+
+async def test_a_cancel_while_the_result_is_being_delivered_sends_no_edit(
+    slow_client: LanguageClient, editor: Editor, tmp_path: Path
+) -> None:
+    """Finding 5 of #15, as the soak test found it: a cancel accepted after the search ended
+    but while its edit was being built (the job still listed, ``regrapht.cancel`` answering
+    with its id) was followed by the edit all the same. The cancel is now checked with
+    nothing awaited before the edit is sent."""
+    client = slow_client
+    uri = open_file(client, copy_source(EXAMPLE, tmp_path), "cpp")
+    configure(client, budget=1, allowUnverified=True)
+    states = job_states(client)
+    running = optimize(client, uri, "editor-1")
+    await wait_for(lambda: "done" in states.get("editor-1", []), timeout=10)
+    await asyncio.sleep(0.3)  # inside the delivery's second
+    cancelled = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams("regrapht.cancel", arguments=["editor-1"])
+    )
+    assert cancelled == ["editor-1"]
+    assert await asyncio.wait_for(running, 10) == {"status": "cancelled", "job": "editor-1"}
     assert editor.edits == []
