@@ -29,7 +29,6 @@ from regrapht_core.cxx.document import (
     Span,
     comment_block,
     line_starts,
-    split_lines,
 )
 from regrapht_core.cxx.functions import function_name, unqualified
 from regrapht_core.cxx.merge import (
@@ -96,7 +95,6 @@ __all__ = [
     "release_children",
     "relocate",
     "sidecar_path",
-    "split_lines",
     "stop_on_signals",
 ]
 
@@ -165,24 +163,36 @@ def locate(document: Document, name: str, row: int | None = None) -> Function | 
     return document.locate(name, row)
 
 
-def extract(document: Document, function: Function, *, origin: str = "<source>") -> Task:
-    """The task for ``function``; a :class:`TaskError` says why there is none."""
+def extract(
+    document: Document,
+    function: Function,
+    *,
+    origin: str = "<source>",
+    validate: bool | None = None,
+) -> Task:
+    """The task for ``function``; a :class:`TaskError` says why there is none. ``validate``
+    as for ``tasks.extract.extract_task`` (``None``: inferred specs run under ASan)."""
     from regrapht_core.tasks.extract import extract_task  # numpy: loaded on first use
 
     return extract_task(
-        document.text, document.language, line=function.span.start.row, origin=origin
+        document.text,
+        document.language,
+        line=function.span.start.row,
+        origin=origin,
+        validate=validate,
     )
 
 
 def relocate(document: Document, function: Function, task: Task) -> Function | None:
     """``function`` in the document as it is now, if a result for ``task`` still fits it:
     same text (lines above may have moved), and the same task (a constant or helper it
-    uses may have changed above it)."""
+    uses may have changed above it). The spec is compared, not validated again: ``task``
+    passed its validation when the job started."""
     found = document.find(function.name, function.text)
     if found is None:
         return None
     try:
-        now = extract(document, found)
+        now = extract(document, found, validate=False)
     except TaskError:
         return None
     return found if now == task else None

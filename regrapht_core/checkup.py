@@ -10,7 +10,6 @@ a picture. The language server's commands are one call to each.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -202,7 +201,10 @@ def _gpu(config: VerifyConfig, env: Mapping[str, str]) -> GpuCheck:
     """As the verifier would find them: its nvcc and GPU, tools on its tools' ``PATH``."""
     path = config.tool_environment(env).get("PATH")
     query = tool_query(config.nvcc, config.gpu_index, partial(run_tool, path=path))
-    return GpuCheck(detect_device(query), nvcc_version(query), shutil.which(config.nvcc, path=path))
+    found = config.find_nvcc(env)
+    return GpuCheck(
+        detect_device(query), nvcc_version(query), None if found is None else str(found)
+    )
 
 
 def _snapshot(path: Path) -> SnapshotCheck:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -97,7 +96,7 @@ def require_nvcc(job: JobSettings, env: Mapping[str, str] = os.environ) -> Path:
     naming the fix when there is none, before a model loads or a candidate is proposed
     (without a compiler every candidate would fail and the whole budget be spent)."""
     config = job.verify
-    found = shutil.which(config.nvcc, path=config.tool_environment(env).get("PATH"))
+    found = config.find_nvcc(env)
     if found is None:
         where = "on PATH" if config.nvcc_path is None else f"at {config.nvcc}"
         raise ConfigError(
@@ -105,4 +104,4 @@ def require_nvcc(job: JobSettings, env: Mapping[str, str] = os.environ) -> Path:
             "(https://developer.nvidia.com/cuda-downloads) or pass --nvcc PATH "
             "(the compiler or its folder)"
         )
-    return Path(found)
+    return found

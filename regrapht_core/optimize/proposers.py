@@ -16,6 +16,7 @@ from typing import Any
 
 from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
 from regrapht_core.contracts.techniques import PARALLELIZATION
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
@@ -30,7 +31,7 @@ from regrapht_core.model.prompts import (
 )
 from regrapht_core.model.protocol import CodeModel, FinishReason, Sampling
 from regrapht_core.optimize.rewriter_proposer import RewriterProposer
-from regrapht_core.rewrite.protocol import Refusal, RewriteContext
+from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
 
 __all__ = [

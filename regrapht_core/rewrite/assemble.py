@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from regrapht_core.cxx.dependence import LoopFacts
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
 from regrapht_core.cxx.syntax import identifiers
 from regrapht_core.rewrite.hostcode import DeviceBuffer
-from regrapht_core.rewrite.protocol import Refusal
 
 __all__ = [
     "KernelInterface",

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits, render
 from regrapht_core.cxx.syntax import NameAllocator, loop_ancestor, parse
 from regrapht_core.rewrite.kernels import GuardedKernel, guarded_kernel, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

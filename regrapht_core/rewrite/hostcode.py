@@ -20,8 +20,8 @@ from regrapht_core.cxx.dependence import LoopFacts
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import node_text
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import NameAllocator, canon, identifiers
-from regrapht_core.rewrite.protocol import Refusal
 
 __all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from regrapht_core.cxx.affine import additive_terms, factors, mentions
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, declared_name, strip_parens
-from regrapht_core.rewrite.protocol import Refusal
 
 __all__ = [
     "GuardedKernel",

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import literal_int, mentions
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import NameAllocator, declared_name, parse, strip_parens
 from regrapht_core.rewrite.kernels import Kernel, enclosing_function, kernels, launches
 from regrapht_core.rewrite.launch_grid import capped_grid_edits, is_dim3
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

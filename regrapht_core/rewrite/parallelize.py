@@ -20,6 +20,7 @@ from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
 from regrapht_core.cxx.entry import EntryFunction, entry_function
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
 from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import NameAllocator, canon, parse
@@ -33,7 +34,6 @@ from regrapht_core.rewrite.assemble import (
 )
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, buffer_plan, gpu_block
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -19,7 +19,6 @@ from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "Applicability",
-    "Refusal",
     "RefusingRewriter",
     "RewriteCandidate",
     "RewriteContext",

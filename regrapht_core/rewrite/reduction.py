@@ -19,12 +19,12 @@ default 8).
 from __future__ import annotations
 
 from regrapht_core.cxx.dependence import Reduction, ReductionOp
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import NameAllocator
 from regrapht_core.rewrite.assemble import body_lines, loop_var_type, thread_index
 from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from regrapht_core.contracts.task import TaskMode
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import parse, strip_parens
 from regrapht_core.rewrite.kernels import (
@@ -22,7 +23,6 @@ from regrapht_core.rewrite.kernels import (
     launches,
 )
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -16,9 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.parallelize import candidate_1d, map_loop
-from regrapht_core.rewrite.protocol import Refusal, RewriteContext
+from regrapht_core.rewrite.protocol import RewriteContext
 
 __all__ = ["HOLE", "Scaffold", "fill", "parallel_scaffold"]
 

@@ -19,12 +19,12 @@ from __future__ import annotations
 from regrapht_core.contracts.task import ParamKind, Role, Task
 from regrapht_core.cxx.affine import literal_int
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import canon, declared_name, parse, strip_parens
 from regrapht_core.rewrite.hostcode import length_in_params
 from regrapht_core.rewrite.kernels import Kernel, guarded_kernel, kernels
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -12,11 +12,11 @@ from __future__ import annotations
 from regrapht_core.cxx.functions import function_definitions
 from regrapht_core.cxx.loops import counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
 from regrapht_core.cxx.syntax import NameAllocator, canon, declared_name, parse, strip_parens
 from regrapht_core.rewrite.kernels import (
@@ -28,7 +29,6 @@ from regrapht_core.rewrite.kernels import (
 )
 from regrapht_core.rewrite.launch_grid import is_dim3
 from regrapht_core.rewrite.protocol import (
-    Refusal,
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,

@@ -8,6 +8,7 @@ them from, or writes them into, its own process environment beyond the variables
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,12 @@ class VerifyConfig:
         if self.nvcc_path is not None:
             return str(self.nvcc_path)
         return str(self.cuda_home / "bin" / "nvcc") if self.cuda_home else "nvcc"
+
+    def find_nvcc(self, base: Mapping[str, str] = os.environ) -> Path | None:
+        """The compiler the verifier will run, found on its tools' ``PATH``; ``None``
+        when there is none."""
+        found = shutil.which(self.nvcc, path=self.tool_environment(base).get("PATH"))
+        return None if found is None else Path(found)
 
     def tool_environment(self, base: Mapping[str, str] = os.environ) -> dict[str, str]:
         """What compilers and linkers see: the toolkit variables of ``base``, the configured

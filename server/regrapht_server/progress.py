@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from regrapht_core.api import display_name
+from regrapht_server.settings import camel_case
 
 if TYPE_CHECKING:
     from pygls.lsp.server import LanguageServer
@@ -60,12 +61,7 @@ class JobState(StrEnum):
 def camel_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """A ``dataclasses.asdict`` factory: the snake_case fields as camelCase JSON keys, and
     tuples as the lists that JSON has."""
-
-    def key(name: str) -> str:
-        head, *rest = name.split("_")
-        return head + "".join(word.title() for word in rest)
-
-    return {key(name): list(v) if isinstance(v, tuple) else v for name, v in pairs}
+    return {camel_case(name): list(v) if isinstance(v, tuple) else v for name, v in pairs}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from regrapht_core import api
 if TYPE_CHECKING:
     from regrapht_core.api import JobSettings
 
-__all__ = ["SECTION", "Settings", "job_settings", "parse_settings"]
+__all__ = ["SECTION", "Settings", "camel_case", "job_settings", "parse_settings"]
 
 SECTION = "regrapht"
 
@@ -110,7 +110,8 @@ _CHECKS: dict[str, Callable[[object], object]] = {
 }
 
 
-def _camel(name: str) -> str:
+def camel_case(name: str) -> str:
+    """``depth_cap`` -> ``depthCap``: setting names and JSON payload keys alike."""
     head, *rest = name.split("_")
     return head + "".join(part.title() for part in rest)
 
@@ -128,7 +129,7 @@ def parse_settings(raw: object) -> tuple[Settings, list[str]]:
     values: dict[str, Any] = {}
     problems: list[str] = []
     for spec in fields(Settings):
-        key = _camel(spec.name)
+        key = camel_case(spec.name)
         value = raw.get(key)
         if value is None:
             continue

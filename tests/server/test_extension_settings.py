@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from regrapht_server.settings import SECTION, Settings, _camel, parse_settings
+from regrapht_server.settings import SECTION, Settings, camel_case, parse_settings
 
 REPO = Path(__file__).resolve().parents[2]
 MANIFEST = REPO / "vscode-extension" / "package.json"
@@ -26,19 +26,19 @@ def contributed() -> dict[str, dict[str, Any]]:
 
 
 def test_every_server_setting_is_contributed_and_nothing_else() -> None:
-    server = {_camel(spec.name) for spec in fields(Settings)}
+    server = {camel_case(spec.name) for spec in fields(Settings)}
     assert set(contributed()) - EXTENSION_ONLY == server
 
 
-@pytest.mark.parametrize("spec", fields(Settings), ids=lambda spec: _camel(spec.name))
+@pytest.mark.parametrize("spec", fields(Settings), ids=lambda spec: camel_case(spec.name))
 def test_defaults_and_types_agree(spec: Any) -> None:
-    entry = contributed()[_camel(spec.name)]
+    entry = contributed()[camel_case(spec.name)]
     assert entry["default"] == spec.default
     assert entry.get("markdownDescription") or entry.get("description")
     kinds = entry["type"] if isinstance(entry["type"], list) else [entry["type"]]
     assert ("null" in kinds) == (spec.default is None)
     # The default the extension sends is one the server takes without a warning.
-    settings, problems = parse_settings({_camel(spec.name): entry["default"]})
+    settings, problems = parse_settings({camel_case(spec.name): entry["default"]})
     assert problems == []
     assert getattr(settings, spec.name) == spec.default
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.task import Role, Task
-from regrapht_core.rewrite.protocol import Refusal, RewriteContext
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import HOLE, fill, parallel_scaffold
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
