@@ -31,9 +31,17 @@ class VerifyConfig:
     seeds: int = 3
     """Fresh secret seeds per candidate; every correctness size runs with each."""
     warmups: int = 5
+    """Kernel mode: calls before the timed ones (host mode: ``checks.WARMUPS``)."""
     timed_runs: int = 30
-    sanitizer: bool = False
-    """Run compute-sanitizer (memcheck, racecheck) once per accepted candidate, small size."""
+    """Most timed calls; kernel mode always makes this many."""
+    min_timed_runs: int = 10
+    """Fewest timed calls before the median may be judged stable."""
+    timing_tolerance: float = 0.02
+    """Timed calls continue until the median's 95% interval is within this fraction."""
+    checked_calls: int = 4
+    """Timing-size calls per candidate whose outputs are compared (drawn in secret)."""
+    sanitizer: bool = True
+    """Run compute-sanitizer (memcheck, racecheck) on a job's final answer, small size."""
     compile_timeout_s: float = 120.0
     run_timeout_s: float = 60.0
     timing_timeout_s: float = 300.0
@@ -52,10 +60,18 @@ class VerifyConfig:
     ``None``: whatever the environment makes visible."""
 
     def __post_init__(self) -> None:
-        if self.seeds < 1 or self.timed_runs < 30 or self.warmups < 1:
+        if (
+            self.seeds < 1
+            or self.warmups < 1
+            or not 10 <= self.min_timed_runs <= self.timed_runs
+            or self.checked_calls < 1
+            or not 0 < self.timing_tolerance < 1
+        ):
             raise ConfigError(
-                "verify settings: need seeds >= 1, warmups >= 1 and timed_runs >= 30 "
-                f"(got {self.seeds}, {self.warmups}, {self.timed_runs})"
+                "verify settings: need seeds >= 1, warmups >= 1, 10 <= min_timed_runs <= "
+                "timed_runs, checked_calls >= 1 and 0 < timing_tolerance < 1 (got "
+                f"{self.seeds}, {self.warmups}, {self.min_timed_runs}, {self.timed_runs}, "
+                f"{self.checked_calls}, {self.timing_tolerance})"
             )
 
     @property

@@ -1,26 +1,30 @@
-"""Generate the C++ harness that loads a task's arguments, calls the entry and records results.
+"""Generate the C++ harness that runs a task's entry function under the verifier's control.
 
 The harness is its own translation unit: the candidate is compiled separately and linked
 in, never ``#include``d, so it cannot ``#define`` the checker's names or see its code. The
-harness never sees expected outputs either: it writes what the entry produced, and the
-comparison happens in Python, on the verifier's side of the process boundary.
+harness never sees expected outputs: it writes what the entry produced, and the comparison
+happens in Python, on the verifier's side of the process boundary.
 
-Three builds of one source (chosen by a macro):
+Two builds of one source (chosen by a macro), both driven by the same line protocol
+(:mod:`regrapht_core.verify.driver`): ``load`` a case's files, ``change`` elements to make
+this call's variant of the inputs, ``call`` (outputs poisoned first: all-ones bytes, a NaN,
+for floats, 0xDEADBEEF for integers; in-place arguments restored; caches flushed on
+request), ``dump`` the outputs and say whether an input changed, ``quit``.
 
-* ``check`` (nvcc, linked with the candidate): per case, poison the outputs (all-ones bytes,
-  a NaN for floats; 0xDEADBEEF for integers), call, check launch and sync errors and the
-  guard bytes around every buffer, write the outputs and a hash of every input; twice, for
-  the determinism check.
-* ``reference`` (g++, linked with the task's own source): the same, host only, so the
-  expected outputs come from a process the candidate never ran in.
-* ``timing`` (nvcc, linked with the candidate and a renamed reference): interleaved
-  reference and candidate calls, the L2 cache flushed before each, a device-wide sync
-  before every stop time, host clock and CUDA events side by side, and kernel-only time
-  from events placed around each of the candidate's launches (linker ``--wrap``).
+* ``candidate`` (nvcc, linked with the candidate): the process the candidate runs in, for
+  its checks and its timing alike. Before reading the first command it locks itself down
+  (:mod:`regrapht_core.verify.lockdown`). Every call is timed three ways at once: the host
+  clock and device-wide events around the call with a device-wide sync before the stop,
+  and events around each of the candidate's launches (linker ``--wrap`` of every launch
+  API) for kernel-only time; the process's CPU time over the call is reported too.
+* ``reference`` (g++, linked with the task's own source): the same protocol, host only, so
+  expected outputs and the baseline's time come from a process the candidate never ran in.
 
-Managed memory is refused at link level: ``cudaMallocManaged`` and managed ``__device__``
-variables are wrapped to abort the run with exit status 3, whatever the static gate missed.
-``cudaMalloc`` is wrapped too, so checked calls see their fresh device memory poisoned.
+Candidate code runs only inside ``call``: the object has no constructors (checked on the
+object), the harness answers each command before the verifier sends the next (which it
+decides only after reading the answer), and it ends with ``_Exit``, so no destructor or
+``atexit`` handler of the candidate ever runs. Managed memory is refused at link level;
+``cudaMalloc`` is wrapped so every allocation starts poisoned.
 """
 
 from __future__ import annotations
@@ -29,25 +33,9 @@ from enum import StrEnum
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
 from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
-from regrapht_core.verify.protocol import (
-    EXIT_CUDA_ERROR,
-    EXIT_MANAGED_MEMORY,
-    EXIT_OUT_OF_BOUNDS,
-)
+from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 
-__all__ = [
-    "EXIT_CUDA_ERROR",
-    "EXIT_MANAGED_MEMORY",
-    "EXIT_OUT_OF_BOUNDS",
-    "LINK_WRAPS",
-    "REFERENCE_SYMBOL",
-    "HarnessKind",
-    "harness_source",
-    "reference_source",
-]
-
-REFERENCE_SYMBOL = "regrapht_reference_entry"
-"""Placeholder the timing build calls; renamed per run to an unguessable symbol."""
+__all__ = ["LINK_WRAPS", "HarnessKind", "harness_source"]
 
 LINK_WRAPS = (
     "cudaMalloc",
@@ -55,127 +43,110 @@ LINK_WRAPS = (
     "__cudaRegisterManagedVar",
     "__cudaLaunchKernel",
     "cudaLaunchKernel",
+    "cudaLaunchKernelExC",
+    "cudaLaunchCooperativeKernel",
 )
 """Symbols the candidate's calls are redirected from (``-Wl,--wrap=``) into the harness."""
 
 
 class HarnessKind(StrEnum):
-    CHECK = "check"
+    CANDIDATE = "candidate"
     REFERENCE = "reference"
-    TIMING = "timing"
 
 
-def _storage(arg: ArgSpec) -> str:
+def _ctype(arg: ArgSpec) -> str:
     return c_type_name(arg.ctype)
 
 
-def _is_float(arg: ArgSpec) -> bool:
-    return numpy_dtype(arg.ctype).kind == "f"
+def _array(arg: ArgSpec) -> bool:
+    return arg.kind is not ParamKind.SCALAR
+
+
+def _data(index: int, arg: ArgSpec) -> str:
+    """The argument's elements as bytes: pointer and byte count."""
+    if arg.kind is ParamKind.POINTER:
+        return f"A.a{index}.data(), A.a{index}.bytes()"
+    return f"A.a{index}.data(), A.a{index}.size() * sizeof({_ctype(arg)})"
 
 
 def _members(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        ctype = _storage(arg)
         if arg.kind is ParamKind.POINTER:
-            lines.append(f"  Buffer<{ctype}> a{index};")
+            lines.append(f"  Buffer<{_ctype(arg)}> a{index};")
         elif arg.kind is ParamKind.VECTOR:
-            lines.append(f"  std::vector<{ctype}> a{index};")
+            lines.append(f"  std::vector<{_ctype(arg)}> a{index};")
         else:
-            lines.append(f"  {ctype} a{index}{{}};")
-        lines.append(f"  Bytes orig{index};")
+            lines.append(f"  {_ctype(arg)} a{index}{{}};")
     if task.returns != "void":
         lines.append(f"  {c_type_name(task.returns)} ret{{}};")
     return "\n".join(lines)
 
 
 def _load(task: Task) -> str:
+    """Each argument from its file; inputs keep a pristine copy to restore and compare."""
     lines = []
     for index, arg in enumerate(task.args):
-        ctype = _storage(arg)
-        lines.append(f'  A.orig{index} = read_file(dir + "/a{index}.bin");')
-        if arg.kind is ParamKind.POINTER:
-            lines.append(f"  A.a{index}.load(A.orig{index});")
-        elif arg.kind is ParamKind.VECTOR:
-            lines.append(f"  A.a{index} = as_vector<{ctype}>(A.orig{index});")
-        else:
-            lines.append(f'  A.a{index} = as_scalar<{ctype}>(A.orig{index}, "{arg.name}");')
-    return "\n".join(lines)
-
-
-def _prepare(task: Task) -> str:
-    """Before every call: outputs poisoned, in-place buffers restored to their input."""
-    lines = []
-    for index, arg in enumerate(task.args):
-        if arg.kind is ParamKind.SCALAR or arg.role is Role.IN:
+        read = f'read_file(dir + "/a{index}.bin")'
+        if arg.kind is ParamKind.SCALAR:
+            lines.append(f"  A.a{index} = as_scalar<{_ctype(arg)}>({read});")
             continue
-        poison = "poison_float" if _is_float(arg) else "poison_int"
+        lines.append(f"  {{ Bytes b = {read};")
         if arg.kind is ParamKind.POINTER:
-            target = f"A.a{index}.data(), A.a{index}.bytes()"
-            restore = f"A.a{index}.load(A.orig{index});"
+            lines.append(f"    A.a{index}.load(b);")
         else:
-            ctype = _storage(arg)
-            target = f"A.a{index}.data(), A.a{index}.size() * sizeof({ctype})"
-            restore = f"A.a{index} = as_vector<{ctype}>(A.orig{index});"
-        if arg.role is Role.OUT:
-            if arg.kind is ParamKind.VECTOR:
-                lines.append(f"  {restore}")
-            lines.append(f"  {poison}({target});")
-        else:
-            lines.append(f"  {restore}")
+            lines.append(f"    A.a{index} = as_vector<{_ctype(arg)}>(b);")
+        if arg.role is not Role.OUT:
+            lines.append(f"    g_orig[{index}] = std::move(b);")
+        lines.append("  }")
     return "\n".join(lines)
 
 
-def _call_args(task: Task) -> str:
-    parts = []
+def _restore(task: Task) -> str:
+    lines = []
     for index, arg in enumerate(task.args):
-        parts.append(f"A.a{index}.data()" if arg.kind is ParamKind.POINTER else f"A.a{index}")
-    return ", ".join(parts)
+        if _array(arg) and arg.role is Role.INOUT:
+            lines.append(
+                f"  std::memcpy(arg_bytes({index}), g_orig[{index}].data(), arg_size({index}));"
+            )
+    return "\n".join(lines)
+
+
+def _poison(task: Task) -> str:
+    lines = []
+    for index, arg in enumerate(task.args):
+        if _array(arg) and arg.role is Role.OUT:
+            kind = "poison_float" if numpy_dtype(arg.ctype).kind == "f" else "poison_int"
+            lines.append(f"  {kind}(arg_bytes({index}), arg_size({index}));")
+    return "\n".join(lines)
+
+
+def _compare_inputs(task: Task) -> str:
+    lines = []
+    for index, arg in enumerate(task.args):
+        if _array(arg) and arg.role is Role.IN:
+            differs = f"std::memcmp(arg_bytes({index}), g_orig[{index}].data(), arg_size({index}))"
+            lines.append(f"  if (arg_size({index}) && {differs} != 0) modified = {index};")
+    return "\n".join(lines)
 
 
 def _call(task: Task) -> str:
+    parts = [
+        f"A.a{index}.data()" if arg.kind is ParamKind.POINTER else f"A.a{index}"
+        for index, arg in enumerate(task.args)
+    ]
     store = "A.ret = " if task.returns != "void" else ""
-    return f"  {store}{task.entry}({_call_args(task)});"
+    return f"  {store}{task.entry}({', '.join(parts)});"
 
 
-def _reference_pointers(task: Task) -> str:
-    parts = []
-    for index, arg in enumerate(task.args):
-        parts.append(
-            f"(void*)A.a{index}.data()" if arg.kind is ParamKind.POINTER else f"(void*)&A.a{index}"
-        )
-    if task.returns != "void":
-        parts.append("(void*)&A.ret")
-    return ", ".join(parts) or "nullptr"
-
-
-def _write_outputs(task: Task) -> str:
+def _write(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if arg.role is Role.IN:
-            continue
-        if arg.kind is ParamKind.POINTER:
-            data = f"A.a{index}.data(), A.a{index}.bytes()"
-        else:
-            data = f"A.a{index}.data(), A.a{index}.size() * sizeof(A.a{index}[0])"
-        lines.append(f'  write_file(dir + "/o" + tag + "_{index}.bin", {data});')
+        if _array(arg) and arg.role is not Role.IN:
+            lines.append(f'  write_file("o" + tag + "_{index}.bin", {_data(index, arg)});')
     if task.returns != "void":
-        lines.append('  write_file(dir + "/o" + tag + "_ret.bin", &A.ret, sizeof(A.ret));')
-    return "\n".join(lines)
-
-
-def _hash_inputs(task: Task) -> str:
-    lines = ["  std::string text;"]
-    for index, arg in enumerate(task.args):
-        if arg.role is not Role.IN or arg.kind is ParamKind.SCALAR:
-            continue
-        if arg.kind is ParamKind.POINTER:
-            data = f"A.a{index}.data(), A.a{index}.bytes()"
-        else:
-            data = f"A.a{index}.data(), A.a{index}.size() * sizeof(A.a{index}[0])"
-        lines.append(f'  text += "{index} " + std::to_string(hash_bytes({data})) + "\\n";')
-    lines.append('  write_file(dir + "/h" + tag + ".txt", text.data(), text.size());')
-    return "\n".join(lines)
+        lines.append('  write_file("o" + tag + "_ret.bin", &A.ret, sizeof(A.ret));')
+    return "\n".join(lines) or "  (void)tag;"
 
 
 def _guards(task: Task) -> str:
@@ -184,68 +155,43 @@ def _guards(task: Task) -> str:
         if arg.kind is ParamKind.POINTER:
             lines.append(
                 f"  if (!A.a{index}.guards_intact()) fail(EXIT_OOB, "
-                f"\"wrote outside the %llu elements of argument '{arg.name}'\", "
-                f"A.a{index}.count);"
+                f"\"wrote outside the %llu elements of argument '{arg.name}'\", A.a{index}.count);"
             )
     return "\n".join(lines)
 
 
-def _perturb(task: Task) -> str:
-    """Swap two elements of each float input between timed calls (undone afterwards).
-
-    A candidate that caches its result (by pointer or by content) then either misses its
-    cache or returns a stale answer, which the re-check of the last timed call exposes.
-    """
+def _switch(task: Task, value: str) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if arg.role is Role.IN and arg.kind is not ParamKind.SCALAR and _is_float(arg):
-            count = f"A.a{index}.count" if arg.kind is ParamKind.POINTER else f"A.a{index}.size()"
-            lines.append(
-                f"  if ({count} >= 2) {{ size_t i = p.a % {count}, j = p.b % {count}; "
-                f"if (i == j) j = (j + 1) % {count}; std::swap(A.a{index}.data()[i], "
-                f"A.a{index}.data()[j]); }}"
-            )
+        if _array(arg):
+            data, size = _data(index, arg).split(", ", 1)
+            chosen = f"reinterpret_cast<unsigned char*>({data})" if value == "data" else size
+            lines.append(f"    case {index}: return {chosen};")
     return "\n".join(lines)
 
 
 def harness_source(task: Task, kind: HarnessKind) -> str:
     """The harness for ``task``; ``kind`` selects the build (see the module docstring)."""
-    body = (
-        _TEMPLATE.replace("@KIND@", kind.upper())
-        .replace("@SIGNATURE@", task.signature.strip().rstrip(";"))
-        .replace("@REFERENCE@", REFERENCE_SYMBOL)
-        .replace("@MEMBERS@", _members(task))
-        .replace("@LOAD@", _load(task))
-        .replace("@PREPARE@", _prepare(task))
-        .replace("@CALL@", _call(task))
-        .replace("@REFPTRS@", _reference_pointers(task))
-        .replace("@WRITE@", _write_outputs(task))
-        .replace("@HASH@", _hash_inputs(task))
-        .replace("@GUARDS@", _guards(task))
-        .replace("@PERTURB@", _perturb(task))
-    )
+    fills = {
+        "@KIND@": kind.upper(),
+        "@SIGNATURE@": task.signature.strip().rstrip(";"),
+        "@MEMBERS@": _members(task),
+        "@NARGS@": str(len(task.args)),
+        "@LOAD@": _load(task),
+        "@RESTORE@": _restore(task),
+        "@POISON@": _poison(task),
+        "@COMPARE_INPUTS@": _compare_inputs(task),
+        "@CALL@": _call(task),
+        "@WRITE@": _write(task),
+        "@GUARDS@": _guards(task),
+        "@ARG_BYTES@": _switch(task, "data"),
+        "@ARG_SIZE@": _switch(task, "size"),
+        "@LOCKDOWN@": LOCKDOWN_CXX if kind is HarnessKind.CANDIDATE else "",
+    }
+    body = _TEMPLATE
+    for key, value in fills.items():
+        body = body.replace(key, value)
     return f"// Generated by regrapht_core.verify.harness for task {task.name!r}.\n{body}"
-
-
-def reference_source(task: Task) -> str:
-    """The task's own source plus an untyped bridge the timing harness calls it through."""
-    unpack = []
-    for index, arg in enumerate(task.args):
-        ctype = c_type_name(arg.ctype)
-        if arg.kind is ParamKind.POINTER:
-            unpack.append(f"({ctype}*)p[{index}]")
-        elif arg.kind is ParamKind.VECTOR:
-            unpack.append(f"*(std::vector<{ctype}>*)p[{index}]")
-        else:
-            unpack.append(f"*({ctype}*)p[{index}]")
-    call = f"{task.entry}({', '.join(unpack)})"
-    if task.returns != "void":
-        call = f"*({c_type_name(task.returns)}*)p[{len(task.args)}] = {call}"
-    return (
-        f"{task.source}\n\n// Bridge for the timing harness (added by the verifier).\n"
-        f"#include <vector>\n"
-        f'extern "C" void {REFERENCE_SYMBOL}(void** p) {{ {call}; }}\n'
-    )
 
 
 _TEMPLATE = r"""
@@ -256,9 +202,11 @@ _TEMPLATE = r"""
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
-#if !defined(REGRAPHT_REFERENCE)
+#include <unistd.h>
+#if defined(REGRAPHT_CANDIDATE)
 #include <cuda_runtime.h>
 #endif
 
@@ -270,6 +218,7 @@ constexpr int EXIT_CUDA = 2;
 constexpr int EXIT_MANAGED = 3;
 constexpr int EXIT_OOB = 4;
 constexpr int EXIT_IO = 5;
+constexpr int EXIT_PROTOCOL = 7;
 constexpr size_t kGuard = 256;
 constexpr unsigned char kGuardByte = 0xA5;
 using Bytes = std::vector<unsigned char>;
@@ -285,7 +234,12 @@ Bytes read_file(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail(EXIT_IO, "harness: cannot open an input file");
   Bytes data;
-  unsigned char chunk[65536];
+  if (std::fseek(f, 0, SEEK_END) == 0) {
+    long size = std::ftell(f);
+    if (size > 0) data.reserve(static_cast<size_t>(size));
+    std::fseek(f, 0, SEEK_SET);
+  }
+  unsigned char chunk[1 << 16];
   size_t got;
   while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0)
     data.insert(data.end(), chunk, chunk + got);
@@ -297,20 +251,6 @@ void write_file(const std::string& path, const void* data, size_t n) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f || (n && std::fwrite(data, 1, n, f) != n) || std::fclose(f) != 0)
     fail(EXIT_IO, "harness: cannot write an output file");
-}
-
-uint64_t hash_bytes(const void* data, size_t n) {
-  const unsigned char* p = static_cast<const unsigned char*>(data);
-  uint64_t total = 0;
-  for (size_t i = 0; i * 8 < n; ++i) {
-    uint64_t w = 0;
-    std::memcpy(&w, p + 8 * i, std::min<size_t>(8, n - 8 * i));
-    uint64_t x = w ^ (w >> 29);
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 32;
-    total += x * (2 * i + 1);
-  }
-  return n * 0x9E3779B97F4A7C15ull + total;
 }
 
 [[maybe_unused]] void poison_float(void* p, size_t n) { std::memset(p, 0xFF, n); }
@@ -331,23 +271,22 @@ struct Buffer {
   ~Buffer() { std::free(raw); }
   T* data() { return reinterpret_cast<T*>(raw + kGuard); }
   size_t bytes() const { return count * sizeof(T); }
+  size_t total() const { return (bytes() + 2 * kGuard + kGuard - 1) / kGuard * kGuard; }
   void load(const Bytes& src) {
     if (src.size() % sizeof(T))
       fail(EXIT_IO, "harness: input file size is not a whole number of elements");
     if (!raw || src.size() / sizeof(T) != count) {
       std::free(raw);
       count = src.size() / sizeof(T);
-      size_t total = (bytes() + 2 * kGuard + kGuard - 1) / kGuard * kGuard;
-      raw = static_cast<unsigned char*>(std::aligned_alloc(kGuard, total));
+      raw = static_cast<unsigned char*>(std::aligned_alloc(kGuard, total()));
       if (!raw) fail(EXIT_IO, "harness: out of host memory");
-      std::memset(raw, kGuardByte, total);
+      std::memset(raw, kGuardByte, total());
     }
     if (count) std::memcpy(data(), src.data(), bytes());
   }
   bool guards_intact() const {
-    size_t total = (bytes() + 2 * kGuard + kGuard - 1) / kGuard * kGuard;
     for (size_t i = 0; i < kGuard; ++i) if (raw[i] != kGuardByte) return false;
-    for (size_t i = kGuard + bytes(); i < total; ++i) if (raw[i] != kGuardByte) return false;
+    for (size_t i = kGuard + bytes(); i < total(); ++i) if (raw[i] != kGuardByte) return false;
     return true;
   }
 };
@@ -360,82 +299,136 @@ std::vector<T> as_vector(const Bytes& src) {
 }
 
 template <typename T>
-T as_scalar(const Bytes& src, const char* name) {
+T as_scalar(const Bytes& src) {
   T value{};
   if (src.size() != sizeof(T)) fail(EXIT_IO, "harness: a scalar file has the wrong size");
   std::memcpy(&value, src.data(), sizeof(T));
-  (void)name;
   return value;
 }
+
+// One changed element of an input: argument, element index, the element's new bytes.
+struct Change {
+  int arg;
+  size_t index;
+  Bytes value;
+};
 
 struct Args {
 @MEMBERS@
 };
 
-void load(Args& A, const std::string& dir) {
+// The arguments as loaded (pristine copies of every non-scalar input) and the changes that
+// make this call's variant of them.
+Args A;
+std::vector<Bytes> g_orig;
+std::vector<Change> g_changes;
+bool g_loaded = false;
+
+unsigned char* arg_bytes(int index);
+size_t arg_size(int index);
+
+void load_args(const std::string& dir) {
+  g_orig.assign(@NARGS@, Bytes());
 @LOAD@
+  g_changes.clear();
+  g_loaded = true;
 }
 
-void prepare(Args& A) {
-@PREPARE@
-  (void)A;
+// Before a call: in-place arguments restored, this call's changes applied, outputs poisoned.
+void prepare() {
+@RESTORE@
+  for (const Change& c : g_changes) std::memcpy(arg_bytes(c.arg) + c.index * c.value.size(),
+                                                c.value.data(), c.value.size());
+@POISON@
 }
 
-void call(Args& A) {
+// After a call: whether every input still holds this call's values; then the changes undone.
+int modified_input() {
+  int modified = -1;
+  for (const Change& c : g_changes) {
+    unsigned char* at = arg_bytes(c.arg) + c.index * c.value.size();
+    if (std::memcmp(at, c.value.data(), c.value.size()) != 0) modified = c.arg;
+    std::memcpy(at, g_orig[c.arg].data() + c.index * c.value.size(), c.value.size());
+  }
+@COMPARE_INPUTS@
+  return modified;
+}
+
+void undo_changes() {
+  for (const Change& c : g_changes)
+    std::memcpy(arg_bytes(c.arg) + c.index * c.value.size(),
+                g_orig[c.arg].data() + c.index * c.value.size(), c.value.size());
+}
+
+void call() {
 @CALL@
 }
 
-void write_outputs(Args& A, const std::string& dir, const std::string& tag) {
+void write_outputs(const std::string& tag) {
 @WRITE@
-  (void)A; (void)dir; (void)tag;
 }
 
-void write_hashes(Args& A, const std::string& dir, const std::string& tag) {
-@HASH@
-}
-
-void check_guards(Args& A) {
+void check_guards() {
 @GUARDS@
-  (void)A;
 }
 
-#if defined(REGRAPHT_REFERENCE)
-void check_device(const char*) {}
-#else
-void check_device(const char* when) {
-  cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "CUDA error %s: %s: %s\n", when, cudaGetErrorName(e),
-                 cudaGetErrorString(e));
-    std::fflush(stderr);
-    std::_Exit(EXIT_CUDA);
+unsigned char* arg_bytes(int index) {
+  switch (index) {
+@ARG_BYTES@
+  }
+  return nullptr;
+}
+
+size_t arg_size(int index) {
+  switch (index) {
+@ARG_SIZE@
+  }
+  return 0;
+}
+
+double cpu_ms() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
+}
+
+double since_ms(std::chrono::steady_clock::time_point start) {
+  auto elapsed = std::chrono::steady_clock::now() - start;
+  return std::chrono::duration<double, std::milli>(elapsed).count();
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  fail(EXIT_PROTOCOL, "harness: bad hex digit in a change");
+}
+
+// "change ARG WIDTH INDEX:HEX INDEX:HEX ..." adds changes to the next calls' variant.
+void parse_changes(const char* text) {
+  int arg = 0, width = 0, used = 0;
+  if (std::sscanf(text, "%d %d%n", &arg, &width, &used) != 2 || arg < 0 || arg >= @NARGS@ ||
+      width <= 0 || g_orig[arg].empty())
+    fail(EXIT_PROTOCOL, "harness: bad change command");
+  const char* p = text + used;
+  while (*p == ' ') {
+    ++p;
+    char* end = nullptr;
+    unsigned long long index = std::strtoull(p, &end, 10);
+    if (!end || *end != ':' || (index + 1) * width > arg_size(arg))
+      fail(EXIT_PROTOCOL, "harness: change outside its argument");
+    p = end + 1;
+    Change c{arg, static_cast<size_t>(index), Bytes(width)};
+    for (int b = 0; b < width; ++b, p += 2) c.value[b] = (hex_digit(p[0]) << 4) | hex_digit(p[1]);
+    g_changes.push_back(std::move(c));
   }
 }
-#endif
 
-}  // namespace
-
-#if !defined(REGRAPHT_REFERENCE)
-extern "C" cudaError_t __wrap_cudaMallocManaged(void**, size_t, unsigned int) {
-  fail(EXIT_MANAGED, "managed memory (cudaMallocManaged) is not allowed");
-}
-extern "C" void __wrap___cudaRegisterManagedVar(void**, void**, char*, const char*, int, size_t,
-                                                int, int) {
-  fail(EXIT_MANAGED, "managed memory (__managed__ variables) is not allowed");
-}
-
-namespace {
-// Fresh cudaMalloc memory reads as zero, which hides a candidate that reads device memory
-// it never initialized (an accumulator, a counter). Checked calls get their allocations
-// filled with 0xFF (a NaN) instead; timed calls skip it, except the re-checked last ones.
-bool g_poison_allocations = true;
+// --- the device side: allocation poisoning, launch timing, managed memory refused ---------
+#if defined(REGRAPHT_CANDIDATE)
 bool g_capture = false;
 std::vector<std::pair<cudaEvent_t, cudaEvent_t>> g_launches;
 std::vector<std::pair<cudaEvent_t, cudaEvent_t>> g_spare;
-}  // namespace
 
-namespace {
 template <typename Launch>
 cudaError_t timed_launch(cudaStream_t stream, Launch launch) {
   if (!g_capture) return launch();
@@ -453,12 +446,99 @@ cudaError_t timed_launch(cudaStream_t stream, Launch launch) {
   g_launches.push_back(events);
   return result;
 }
+
+void check_device(const char* when) {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "CUDA error %s: %s: %s\n", when, cudaGetErrorName(e),
+                 cudaGetErrorString(e));
+    std::fflush(stderr);
+    std::_Exit(EXIT_CUDA);
+  }
+}
+
+void* g_flush = nullptr;
+size_t g_flush_bytes = 0;
+cudaEvent_t g_start, g_stop;
+#else
+[[maybe_unused]] void check_device(const char*) {}
+#endif
+
+std::vector<unsigned char> g_host_flush;
+unsigned g_flush_round = 0;
+
+void flush_caches() {
+  ++g_flush_round;
+  if (!g_host_flush.empty())
+    std::memset(g_host_flush.data(), static_cast<int>(g_flush_round & 0xFF), g_host_flush.size());
+#if defined(REGRAPHT_CANDIDATE)
+  if (g_flush) cudaMemset(g_flush, static_cast<int>(g_flush_round & 0xFF), g_flush_bytes);
+  check_device("before a call");
+#endif
+}
+
+// One call: host clock, device-wide events and per-launch events around it, process CPU time.
+std::string timed_call(bool flush) {
+  prepare();
+  if (flush) flush_caches();
+#if defined(REGRAPHT_CANDIDATE)
+  g_launches.clear();
+  g_capture = true;
+  const double c0 = cpu_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  cudaEventRecord(g_start, 0);
+  call();
+  cudaDeviceSynchronize();
+  cudaEventRecord(g_stop, 0);
+  cudaEventSynchronize(g_stop);
+  const double host_ms = since_ms(t0);
+  const double used_ms = cpu_ms() - c0;
+  g_capture = false;
+  float event_ms = 0;
+  cudaEventElapsedTime(&event_ms, g_start, g_stop);
+  double kernel_ms = 0;
+  for (auto& ev : g_launches) {
+    float ms = 0;
+    cudaEventElapsedTime(&ms, ev.first, ev.second);
+    kernel_ms += ms;
+    g_spare.push_back(ev);
+  }
+  const size_t launches = g_launches.size();
+  check_device("after the call");
+#else
+  const double c0 = cpu_ms();
+  auto t0 = std::chrono::steady_clock::now();
+  call();
+  const double host_ms = since_ms(t0);
+  const double used_ms = cpu_ms() - c0;
+  const double event_ms = host_ms, kernel_ms = 0;
+  const size_t launches = 0;
+#endif
+  check_guards();
+  char line[200];
+  std::snprintf(line, sizeof line, "done %.6f %.6f %.6f %zu %.6f", host_ms,
+                static_cast<double>(event_ms), kernel_ms, launches, used_ms);
+  return line;
+}
+
 }  // namespace
 
+#if defined(REGRAPHT_CANDIDATE)
+extern "C" cudaError_t __wrap_cudaMallocManaged(void**, size_t, unsigned int) {
+  fail(EXIT_MANAGED, "managed memory (cudaMallocManaged) is not allowed");
+}
+extern "C" void __wrap___cudaRegisterManagedVar(void**, void**, char*, const char*, int, size_t,
+                                                int, int) {
+  fail(EXIT_MANAGED, "managed memory (__managed__ variables) is not allowed");
+}
+
+// Fresh cudaMalloc memory reads as zero, which hides a candidate that reads device memory it
+// never initialized (an accumulator, a counter): every allocation is filled with 0xFF (a NaN).
 extern "C" cudaError_t __real_cudaMalloc(void**, size_t);
 extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, size_t size) {
   cudaError_t result = __real_cudaMalloc(pointer, size);
-  if (result == cudaSuccess && g_poison_allocations && size) cudaMemset(*pointer, 0xFF, size);
+  if (result == cudaSuccess && size) cudaMemset(*pointer, 0xFF, size);
   return result;
 }
 
@@ -478,148 +558,102 @@ extern "C" cudaError_t __wrap_cudaLaunchKernel(const void* kernel, dim3 grid, di
     return __real_cudaLaunchKernel(kernel, grid, block, args, shared, stream);
   });
 }
+extern "C" cudaError_t __real_cudaLaunchKernelExC(const cudaLaunchConfig_t*, const void*, void**);
+extern "C" cudaError_t __wrap_cudaLaunchKernelExC(const cudaLaunchConfig_t* config,
+                                                   const void* kernel, void** args) {
+  return timed_launch(config->stream,
+                      [&] { return __real_cudaLaunchKernelExC(config, kernel, args); });
+}
+extern "C" cudaError_t __real_cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t,
+                                                           cudaStream_t);
+extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* kernel, dim3 grid,
+                                                           dim3 block, void** args,
+                                                           size_t shared, cudaStream_t stream) {
+  return timed_launch(stream, [&] {
+    return __real_cudaLaunchCooperativeKernel(kernel, grid, block, args, shared, stream);
+  });
+}
 #endif
 
-#if defined(REGRAPHT_CHECK) || defined(REGRAPHT_REFERENCE)
+@LOCKDOWN@
+
+// The protocol: one command per line on IN, one answer per line on OUT (see
+// regrapht_core/verify/driver.py). Candidate code runs only inside "call".
 int main(int argc, char** argv) {
-  if (argc != 2) fail(64, "usage: harness RUN_DIR");
-  const std::string root = argv[1];
-  Bytes spec = read_file(root + "/cases.txt");
-  spec.push_back(0);
-  int cases = 0, reps = 0;
-  if (std::sscanf(reinterpret_cast<const char*>(spec.data()), "%d %d", &cases, &reps) != 2)
-    fail(EXIT_IO, "harness: bad cases.txt");
-  for (int k = 0; k < cases; ++k) {
-    const std::string dir = root + "/case" + std::to_string(k);
-    Args A;
-    load(A, dir);
-    for (int r = 0; r < reps; ++r) {
-      prepare(A);
-      call(A);
-      check_device("after the call");
-      check_guards(A);
-      write_outputs(A, dir, std::to_string(r));
-      write_hashes(A, dir, std::to_string(r));
-    }
-  }
-  return 0;
-}
+  if (argc != 4) fail(64, "usage: harness serve IN_FD OUT_FD | harness script FILE OUT_FILE");
+  const std::string mode = argv[1];
+  FILE* in = nullptr;
+  FILE* out = nullptr;
+  if (mode == "serve") {
+#if defined(REGRAPHT_CANDIDATE)
+    const bool locked = regrapht_lockdown();
+#else
+    const bool locked = false;
 #endif
-
-#if defined(REGRAPHT_TIMING)
-extern "C" void @REFERENCE@(void** p);
-
-namespace {
-struct Perturb { uint64_t a, b; };
-
-uint64_t next_random(uint64_t& state) {
-  state ^= state << 13; state ^= state >> 7; state ^= state << 17;
-  return state;
-}
-
-void perturb(Args& A, const Perturb& p) {
-@PERTURB@
-  (void)A; (void)p;
-}
-
-void call_reference(Args& A) {
-  void* p[] = {@REFPTRS@};
-  @REFERENCE@(p);
-}
-
-double since_ms(std::chrono::steady_clock::time_point start) {
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  return std::chrono::duration<double, std::milli>(elapsed).count();
-}
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) fail(64, "usage: harness RUN_DIR");
-  const std::string root = argv[1];
-  Bytes cfg = read_file(root + "/timing.cfg");
-  cfg.push_back(0);
-  int warmups = 0, runs = 0;
-  unsigned long long l2_bytes = 0, host_bytes = 0, seed = 0;
-  if (std::sscanf(reinterpret_cast<const char*>(cfg.data()), "%d %d %llu %llu %llu", &warmups,
-                  &runs, &l2_bytes, &host_bytes, &seed) != 5)
-    fail(EXIT_IO, "harness: bad timing.cfg");
-  const std::string dir = root + "/case0";
-  Args A, R;
-  load(A, dir);
-  load(R, dir);
-  void* flush = nullptr;
-  if (cudaMalloc(&flush, l2_bytes) != cudaSuccess)
-    fail(EXIT_CUDA, "harness: cannot allocate the L2 flush buffer");
-  std::vector<unsigned char> host_flush(host_bytes);
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  uint64_t state = seed | 1;
-  std::string log;
-  auto flush_caches = [&]() {
-    cudaMemset(flush, static_cast<int>(state & 0xFF), l2_bytes);
-    std::memset(host_flush.data(), static_cast<int>(state & 0xFF), host_flush.size());
-    check_device("before a timed call");
-  };
-  for (int i = 0; i < warmups + runs; ++i) {
-    const bool last = i == warmups + runs - 1;
-    Perturb p{next_random(state), next_random(state)};
-
-    prepare(A);
-    prepare(R);
-    if (!last) perturb(A, p);
-    g_poison_allocations = last;
-    flush_caches();
-    auto t0 = std::chrono::steady_clock::now();
-    cudaEventRecord(start, 0);
-    call(A);
-    cudaDeviceSynchronize();
-    cudaEventRecord(stop, 0);
-    cudaEventSynchronize(stop);
-    double host_ms = since_ms(t0);
-    float event_ms = 0;
-    cudaEventElapsedTime(&event_ms, start, stop);
-    check_device("after a timed call");
-    check_guards(A);
-    if (!last) perturb(A, p);
-    if (last) { write_outputs(A, dir, "e"); write_hashes(A, dir, "e"); }
-
-    prepare(R);
-    flush_caches();
-    auto r0 = std::chrono::steady_clock::now();
-    call_reference(R);
-    double ref_ms = since_ms(r0);
-
-    prepare(A);
-    if (!last) perturb(A, p);
-    g_poison_allocations = last;
-    flush_caches();
-    g_launches.clear();
-    g_capture = true;
-    call(A);
-    cudaDeviceSynchronize();
-    g_capture = false;
-    double kernel_ms = 0;
-    for (auto& ev : g_launches) {
-      float ms = 0;
-      cudaEventElapsedTime(&ms, ev.first, ev.second);
-      kernel_ms += ms;
-      g_spare.push_back(ev);
-    }
-    check_device("after a kernel-timed call");
-    check_guards(A);
-    if (!last) perturb(A, p);
-    if (last) { write_outputs(A, dir, "k"); write_hashes(A, dir, "k"); }
-
-    if (i >= warmups) {
-      char line[160];
-      std::snprintf(line, sizeof line, "%.6f %.6f %.6f %.6f %zu\n", host_ms,
-                    static_cast<double>(event_ms), kernel_ms, ref_ms, g_launches.size());
-      log += line;
-    }
+    in = fdopen(std::atoi(argv[2]), "r");
+    out = fdopen(std::atoi(argv[3]), "w");
+    if (!in || !out) fail(EXIT_PROTOCOL, "harness: bad protocol descriptors");
+    std::fprintf(out, "hello %d\n", locked ? 1 : 0);
+    std::fflush(out);
+  } else if (mode == "script") {
+    in = std::fopen(argv[2], "r");
+    out = std::fopen(argv[3], "w");
+    if (!in || !out) fail(EXIT_PROTOCOL, "harness: cannot open the script");
+  } else {
+    fail(64, "harness: unknown mode");
   }
-  write_file(root + "/timing.txt", log.data(), log.size());
-  return 0;
-}
+#if defined(REGRAPHT_CANDIDATE)
+  cudaEventCreate(&g_start);
+  cudaEventCreate(&g_stop);
 #endif
+  char* line = nullptr;
+  size_t room = 0;
+  ssize_t got;
+  while ((got = getline(&line, &room, in)) > 0) {
+    if (line[got - 1] == '\n') line[got - 1] = 0;
+    std::string answer = "ok";
+    char word[16] = {0};
+    int used = 0;
+    if (std::sscanf(line, "%15s%n", word, &used) != 1)
+      fail(EXIT_PROTOCOL, "harness: empty command");
+    const std::string command = word;
+    const char* rest = line + used + (line[used] == ' ' ? 1 : 0);
+    if (command == "load") {
+      load_args(rest);
+    } else if (command == "flush") {
+      unsigned long long device_bytes = 0, host_bytes = 0;
+      if (std::sscanf(rest, "%llu %llu", &device_bytes, &host_bytes) != 2)
+        fail(EXIT_PROTOCOL, "harness: bad flush command");
+      g_host_flush.assign(host_bytes, 0);
+#if defined(REGRAPHT_CANDIDATE)
+      g_flush_bytes = device_bytes;
+      if (device_bytes && cudaMalloc(&g_flush, device_bytes) != cudaSuccess)
+        fail(EXIT_CUDA, "harness: cannot allocate the L2 flush buffer");
+#endif
+    } else if (command == "change") {
+      parse_changes(rest);
+    } else if (command == "clear") {
+      g_changes.clear();
+    } else if (command == "call") {
+      if (!g_loaded) fail(EXIT_PROTOCOL, "harness: call before load");
+      answer = timed_call(std::atoi(rest) != 0);
+    } else if (command == "dump") {
+      write_outputs(rest);
+      const int modified = modified_input();
+      answer = "dumped " + std::to_string(modified);
+    } else if (command == "next") {
+      undo_changes();
+    } else if (command == "quit") {
+      std::fprintf(out, "bye\n");
+      std::fflush(out);
+      std::_Exit(0);
+    } else {
+      fail(EXIT_PROTOCOL, "harness: unknown command");
+    }
+    std::fprintf(out, "%s\n", answer.c_str());
+    std::fflush(out);
+  }
+  std::fflush(out);
+  std::_Exit(0);
+}
 """

@@ -1,12 +1,15 @@
-"""The verifier: gate → compile → isolated correctness runs → sanitizer → timing → plausibility.
+"""The verifier: gate → compile → object check → link → one isolated run → plausibility.
 
 Stages run cheapest first and the first failure ends the run with trimmed feedback for the
-proposer. Both task modes share every stage: a host-function candidate (seq2cuda) runs in
-the generated C++ harness, a ``__global__`` candidate (kernel2kernel) in the Python kernel
-runner against the original kernel; both write the same files and are judged by the same
-code here. The work splits in two so a pool can overlap them: :meth:`Verifier.build` (gate,
-compile, link; CPU only, safe to run in parallel) and :meth:`Verifier.run` (the GPU, one
-candidate at a time per device). Without a GPU, a candidate that builds ends ``NOT_RUN``:
+proposer. The work splits in two so a pool can overlap them: :meth:`Verifier.build` (gate,
+compile, object check, link, and the reference's answers for this candidate's fresh small
+cases; CPU only, safe to run in parallel) and :meth:`Verifier.run` (the GPU, one candidate
+at a time per device). A host-function candidate (seq2cuda) runs in one harness process
+for its checks and its timing (:mod:`regrapht_core.verify.checks`), against per-task data
+the session computes once (:mod:`regrapht_core.verify.bank`); a ``__global__`` candidate
+(kernel2kernel) runs in the Python kernel runner against the original kernel, in separate
+check and timing processes. The sanitizer runs on a final answer, not on every candidate
+(:meth:`Verifier.sanitize`). Without a GPU, a candidate that builds ends ``NOT_RUN``:
 compiled, never called verified, no timing, no reward.
 
 Every timeout (compile, run, sanitizer, timing, canary) is cut to what is left before the
@@ -22,14 +25,17 @@ import shutil
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+import numpy as np
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
 from regrapht_core.contracts.task import SizeBinding, SourceLanguage, Task, TaskMode, TimingMode
 from regrapht_core.errors import TaskError
 from regrapht_core.lifetime import scratch, scratch_dir
+from regrapht_core.verify.bank import TimingSet, build_timing_set, link_base, stage_base
 from regrapht_core.verify.cases import (
     Array,
     Case,
@@ -39,19 +45,16 @@ from regrapht_core.verify.cases import (
     read_outputs,
     write_cases,
 )
+from regrapht_core.verify.checks import Verdict, case_folder, check_and_time
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import CompileOutcome, Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, tool_query
-from regrapht_core.verify.harness import (
-    LINK_WRAPS,
-    REFERENCE_SYMBOL,
-    HarnessKind,
-    harness_source,
-    reference_source,
-)
+from regrapht_core.verify.driver import CallSample, Harness, HarnessStopped, stage_case
+from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
+from regrapht_core.verify.objects import inspect_object
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
 from regrapht_core.verify.programs import (
@@ -69,14 +72,21 @@ from regrapht_core.verify.sandbox import (
     Limits,
     Runner,
     RunOutcome,
+    Session,
     allow_traversal,
     network_isolation_available,
     prepare_private_dir,
     run_isolated,
 )
-from regrapht_core.verify.timing import clock_disagreement, parse_samples, summarize
+from regrapht_core.verify.timing import (
+    Adaptive,
+    clock_disagreement,
+    cpu_elsewhere,
+    parse_kernel_samples,
+    summarize,
+)
 
-__all__ = ["Built", "GateCheck", "Verifier", "verify"]
+__all__ = ["Built", "GateCheck", "Sanitized", "Verifier", "verify"]
 
 log = logging.getLogger(__name__)
 
@@ -85,8 +95,7 @@ GateCheck = Callable[[str, Task], str | None]
 
 _FEEDBACK_CHARS = 1500
 _SANITIZER_EXIT = 86
-_HOST_TIMED = (("e", TimingMode.END_TO_END), ("k", TimingMode.KERNEL_ONLY))
-_KERNEL_TIMED = (("k", TimingMode.KERNEL_ONLY),)
+_HOST_MODES = (TimingMode.END_TO_END, TimingMode.KERNEL_ONLY)
 _KERNEL_MODULE = "reference module"
 _LATE = "the job's time limit passed"
 
@@ -99,18 +108,30 @@ class Built:
     code_hash: str
     work: Path
     check: Program
+    """Host mode: the one candidate process (checks and timing); kernel mode: the checks."""
     timing: Program
     reference: Program
-    timed: tuple[tuple[str, TimingMode], ...] = _HOST_TIMED
-    """The timing run's re-checked output tags and the mode each tag's calls measure."""
+    cases: tuple[Case, ...] = ()
+    """Host mode: the small cases, fresh seeds, and the reference's answers for them."""
+    expected: tuple[dict[str, Array], ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
-class _Stop:
-    """A stage's verdict that ends the run."""
+class Sanitized:
+    """What compute-sanitizer said about a final answer."""
 
-    status: Status
-    feedback: str
+    clean: bool
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class _TaskBuild:
+    """What a task needs once per session: compiled units and, for host mode, the
+    reference program and its timing-size data."""
+
+    objects: dict[str, Path]
+    reference: Program | None = None
+    timing: TimingSet | None = None
 
 
 def _trim(text: str) -> str:
@@ -172,11 +193,16 @@ class Verifier:
         self._make_inputs = make_inputs
         self._gate = gate
         self._gpu = threading.Lock()
-        self._limits: DeviceLimits | None = None
+        self._limits_found: DeviceLimits | None = None
         self._suspect = True
         self._python_drops: bool | None = None
-        self._objects: dict[str, dict[str, Path]] = {}
+        self._tasks: dict[str, _TaskBuild] = {}
         self._objects_lock = threading.Lock()
+        self._adaptive = Adaptive(
+            least=config.min_timed_runs,
+            most=config.timed_runs,
+            tolerance=config.timing_tolerance,
+        )
         self._task_locks: dict[str, threading.Lock] = {}
 
     # ---------------------------------------------------------------- build (CPU)
@@ -195,76 +221,76 @@ class Verifier:
         candidate = self.compiler.cuda_object(source, deadline=deadline)
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
-        objects = self._task_objects(task, deadline)
-        if objects is None:
+        refused = inspect_object(candidate.path, entry=task.entry)
+        if refused is not None:
+            return Evaluation(Status.GATE_REJECTED, code_hash, _trim(refused))
+        prepared = self._task_build(task, deadline)
+        if prepared is None:
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the harness compiled")
+        assert prepared.reference is not None
         work = scratch_dir("build-")
-        try:
-            failed = self._link(task, objects, candidate.path, work, deadline)
-        except TaskError:
+        linked = self.compiler.link(
+            [prepared.objects[HarnessKind.CANDIDATE], candidate.path],
+            work / "candidate",
+            wraps=LINK_WRAPS,
+            deadline=deadline,
+        )
+        if not linked.ok:
             shutil.rmtree(work, ignore_errors=True)
-            raise
-        if failed is not None:
+            return _not_built(linked, code_hash)
+        cases = self._small_cases(task)
+        expected = self._answers(task, prepared.reference, cases, deadline)
+        if expected is None:
             shutil.rmtree(work, ignore_errors=True)
-            return _not_built(failed, code_hash)
+            return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the reference ran")
+        program = native_program(work / "candidate")
         return Built(
-            task,
-            code_hash,
-            work,
-            check=native_program(work / "check"),
-            timing=native_program(work / "timing"),
-            reference=native_program(work / "reference"),
+            task, code_hash, work, program, program, prepared.reference, cases, tuple(expected)
         )
 
-    def _link(
-        self, task: Task, objects: dict[str, Path], candidate: Path, work: Path, deadline: Deadline
-    ) -> CompileOutcome | None:
-        """The reference, check and timing programs in ``work``; the failed step, if one did.
+    def _small_cases(self, task: Task) -> tuple[Case, ...]:
+        """Every correctness size with every fresh secret seed."""
+        seeds = [secrets.randbits(63) for _ in range(self.config.seeds)]
+        return tuple(
+            build_case(task, binding, seed, self._make_inputs)
+            for seed in seeds
+            for binding in task.correctness_sizes
+        )
 
-        The reference's entry is renamed to a secret token in the timing program, so the
-        candidate can neither call nor replace it. A reference that does not rename or link
-        is the task's fault (``TaskError``) unless the deadline cut it short.
-        """
-        token = "r_" + secrets.token_hex(12)
-        harness_t, ref_t = work / "harness_t.o", work / "reference_t.o"
-        renamed = self.compiler.rename_symbol(
-            objects[HarnessKind.TIMING],
-            REFERENCE_SYMBOL,
-            token,
-            harness_t,
-            only_global=False,
-            deadline=deadline,
-        ) and self.compiler.rename_symbol(
-            objects["task source with bridge"],
-            REFERENCE_SYMBOL,
-            token,
-            ref_t,
-            only_global=True,
-            deadline=deadline,
-        )
-        if not renamed and deadline.expired:
-            return CompileOutcome(False, None, f"{_LATE} while linking", timed_out=True)
-        if not renamed:
-            raise TaskError(f"task {task.name}: objcopy could not rename the reference entry")
-        reference = self.compiler.link(
-            [objects[HarnessKind.REFERENCE], objects["task source"]],
-            work / "reference",
-            cuda=task.language is SourceLanguage.CUDA,
-            deadline=deadline,
-        )
-        if reference.timed_out:
-            return reference
-        if not reference.ok:
-            raise TaskError(f"task {task.name}: the reference does not link: {reference.log}")
-        programs = {
-            "check": [objects[HarnessKind.CHECK], candidate],
-            "timing": [harness_t, candidate, ref_t],
-        }
-        for name, parts in programs.items():
-            linked = self.compiler.link(parts, work / name, wraps=LINK_WRAPS, deadline=deadline)
-            if not linked.ok:
-                return linked
-        return None
+    def _answers(
+        self, task: Task, reference: Program, cases: Sequence[Case], deadline: Deadline
+    ) -> list[dict[str, Array]] | None:
+        """The reference's outputs for ``cases``, from a reference process of their own."""
+        wall_s = deadline.cap(self.config.run_timeout_s)
+        with scratch("reference-") as root:
+            for k, case in enumerate(cases):
+                stage_case(root, case_folder(k), case.arrays)
+            session = self._open(reference, root, self._limits(wall_s, cases))
+            try:
+                harness = Harness(session, root, task)
+                answers = []
+                for k in range(len(cases)):
+                    harness.load(case_folder(k))
+                    harness.call(flush=False)
+                    answers.append(harness.dump(f"r{k}").outputs)
+                harness.quit()
+            except HarnessStopped:
+                outcome = session.close()
+                if outcome.timed_out and deadline.expired:
+                    return None
+                raise TaskError(
+                    f"task {task.name}: the reference itself failed ({outcome.describe()}): "
+                    f"{outcome.stderr.strip()[:500]}"
+                ) from None
+            session.close()
+            return answers
+
+    def _open(self, program: Program, root: Path, limits: Limits) -> Session:
+        """Start ``program``'s harness in its private ``root`` (the caller closes it)."""
+        program.stage(root)
+        prepare_private_dir(root)
+        env = {**self._run_environment(root), **program.environment}
+        return Session([*program.argv, "serve"], root, limits, env)
 
     def _build_kernel(
         self, task: Task, source: str, code_hash: str, deadline: Deadline
@@ -273,35 +299,77 @@ class Verifier:
         candidate = self.compiler.cuda_module(source, deadline=deadline)
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
-        objects = self._task_objects(task, deadline)
-        if objects is None:
+        prepared = self._task_build(task, deadline)
+        if prepared is None:
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the original compiled")
-        reference = objects[_KERNEL_MODULE]
+        reference = prepared.objects[_KERNEL_MODULE]
         work = scratch_dir("build-")
         try:
             check, timing, original = kernel_programs(task, candidate.path, reference, work)
         except KernelBuildError as error:
             shutil.rmtree(work, ignore_errors=True)
             return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
-        return Built(task, code_hash, work, check, timing, original, timed=_KERNEL_TIMED)
+        return Built(task, code_hash, work, check, timing, original)
 
-    def _task_objects(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
-        """Harness builds and the reference, compiled once per task and session; ``None``
-        when the deadline stopped them (nothing is kept, a later job compiles them again).
+    def _task_build(self, task: Task, deadline: Deadline) -> _TaskBuild | None:
+        """Harness builds, the reference and its timing-size data, made once per task and
+        session; ``None`` when the deadline stopped them (nothing is kept, a later job
+        makes them again).
 
-        A lock per task keeps concurrent builds of one task's candidates from compiling the
-        same five units side by side; the units themselves compile in parallel.
+        A lock per task keeps concurrent builds of one task's candidates from doing this
+        side by side; the units themselves compile in parallel.
         """
         key = hashlib.sha256(repr(task).encode()).hexdigest()
         with self._objects_lock:
             lock = self._task_locks.setdefault(key, threading.Lock())
         with lock:
-            if key not in self._objects:
-                compiled = self._compile_task(task, deadline)
-                if compiled is None:
+            if key not in self._tasks:
+                made = self._make_task(task, deadline)
+                if made is None:
                     return None
-                self._objects[key] = compiled
-            return self._objects[key]
+                self._tasks[key] = made
+            return self._tasks[key]
+
+    def _make_task(self, task: Task, deadline: Deadline) -> _TaskBuild | None:
+        objects = self._compile_task(task, deadline)
+        if objects is None or task.mode is TaskMode.KERNEL_TO_KERNEL:
+            return None if objects is None else _TaskBuild(objects)
+        folder = scratch_dir("task-")
+        linked = self.compiler.link(
+            [objects[HarnessKind.REFERENCE], objects["task source"]],
+            folder / "reference",
+            cuda=task.language is SourceLanguage.CUDA,
+            deadline=deadline,
+        )
+        if linked.timed_out:
+            return None
+        if not linked.ok:
+            raise TaskError(f"task {task.name}: the reference does not link: {linked.log}")
+        reference = native_program(folder / "reference")
+        case = build_case(task, task.timing_size, secrets.randbits(63), self._make_inputs)
+        limits = self._limits(deadline.cap(self.config.timing_timeout_s), [case])
+        data = folder / "data"
+        stage_base(data, case)
+        session = self._open(reference, data, limits)
+        try:
+            timing = build_timing_set(
+                task,
+                case,
+                data,
+                Harness(session, data, task),
+                host_flush_bytes=self.config.host_flush_bytes,
+                adaptive=self._adaptive,
+            )
+        except HarnessStopped:
+            outcome = session.close()
+            if outcome.timed_out and deadline.expired:
+                return None
+            raise TaskError(
+                f"task {task.name}: the reference failed on the timing-size inputs "
+                f"({outcome.describe()}): {outcome.stderr.strip()[:500]}"
+            ) from None
+        session.close()
+        return _TaskBuild(objects, reference, timing)
 
     def _compile_task(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
         compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object
@@ -310,14 +378,15 @@ class Verifier:
             units = {_KERNEL_MODULE: (self.compiler.cuda_module, task.source)}
         else:
             units = {
-                HarnessKind.CHECK: (compile_cuda, harness_source(task, HarnessKind.CHECK)),
-                HarnessKind.TIMING: (compile_cuda, harness_source(task, HarnessKind.TIMING)),
+                HarnessKind.CANDIDATE: (
+                    compile_cuda,
+                    harness_source(task, HarnessKind.CANDIDATE),
+                ),
                 HarnessKind.REFERENCE: (
                     compile_host,
                     harness_source(task, HarnessKind.REFERENCE),
                 ),
                 "task source": (compile_task, task.source),
-                "task source with bridge": (compile_task, reference_source(task)),
             }
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
             futures = {
@@ -369,14 +438,11 @@ class Verifier:
             flags=(why,),
         )
 
-    def _limits_for(
-        self, built: Built, wall_s: float, cases: Sequence[Case], deadline: Deadline
-    ) -> Limits:
-        """Bounds for one run of ``built``; ``wall_s`` cut to what the deadline leaves."""
+    def _limits(self, wall_s: float, cases: Sequence[Case], *, kernel: bool = False) -> Limits:
+        """Bounds for one process that handles ``cases``."""
         biggest = max((a.nbytes for c in cases for a in c.arrays), default=0)
-        kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
         return Limits(
-            wall_s=deadline.cap(wall_s),
+            wall_s=wall_s,
             cpu_s=int(wall_s * 2) + 5,
             file_bytes=4 * biggest + (64 << 20),
             output_bytes=self.config.output_bytes,
@@ -384,6 +450,13 @@ class Verifier:
             drop_privileges=self.config.drop_privileges
             and (not kernel or bool(self._python_drops)),
         )
+
+    def _limits_for(
+        self, built: Built, wall_s: float, cases: Sequence[Case], deadline: Deadline
+    ) -> Limits:
+        """Bounds for one run of ``built``; ``wall_s`` cut to what the deadline leaves."""
+        kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
+        return self._limits(deadline.cap(wall_s), cases, kernel=kernel)
 
     def _probe_python(self, flags: list[str], deadline: Deadline) -> None:
         """Whether the kernel runner's interpreter starts as ``nobody``; checked once.
@@ -444,7 +517,7 @@ class Verifier:
         if isinstance(probe, str):
             flags.append(probe)
             return False
-        self._limits = probe
+        self._limits_found = probe
         self._suspect = False
         return True
 
@@ -458,56 +531,146 @@ class Verifier:
             return replace(unusable, flags=(*unusable.flags, *flags))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
             self._probe_python(flags, deadline)
+            found = self._run_kernel(built, flags, deadline)
+        else:
+            found = self._run_host(built, flags, deadline)
+        sizes = (*task.correctness_sizes, task.timing_size)
+        if isinstance(found, Verdict):
+            return Evaluation(
+                found.status,
+                built.code_hash,
+                feedback=_trim(found.feedback),
+                device=self.device,
+                sizes=sizes,
+                seeds=self.config.seeds,
+                flags=tuple(flags),
+            )
+        primary, every = found
+        where = self.device.name if self.device else "?"
+        return Evaluation(
+            Status.VERIFIED,
+            built.code_hash,
+            feedback=f"{primary.speedup:.2f}x ({primary.mode}) on {where}",
+            timing=primary,
+            device=self.device,
+            sizes=sizes,
+            seeds=self.config.seeds,
+            flags=tuple(flags),
+            timings=every,
+        )
+
+    def _run_host(
+        self, built: Built, flags: list[str], deadline: Deadline
+    ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
+        """The candidate's one process: small cases, then the timed, partly checked calls."""
+        task = built.task
+        prepared = self._task_build(task, deadline)
+        if prepared is None or prepared.timing is None:
+            return Verdict(Status.TIMEOUT, f"{_LATE} while the task's data was prepared")
+        timing = prepared.timing
+        assert self._limits_found is not None
+        limits = self._limits_for(
+            built, self.config.timing_timeout_s, [timing.case, *built.cases], deadline
+        )
+        self._note_isolation(limits, flags)
+        with scratch("run-") as root:
+            for k, case in enumerate(built.cases):
+                stage_case(root, case_folder(k), case.arrays)
+            built.check.stage(root)
+            prepare_private_dir(root)
+            link_base(timing, root)
+            env = {**self._run_environment(root), **built.check.environment}
+            session = Session([*built.check.argv, "serve"], root, limits, env)
+            try:
+                harness = Harness(session, root, task)
+                if not harness.locked:
+                    flags.append("system calls not restricted: seccomp is unavailable here")
+                harness.flush(
+                    max(2 * self._limits_found.l2_bytes, 8 << 20), self.config.host_flush_bytes
+                )
+                found = check_and_time(
+                    task,
+                    harness,
+                    built.cases,
+                    built.expected,
+                    timing,
+                    adaptive=self._adaptive,
+                    checked=self.config.checked_calls,
+                    rng=np.random.default_rng(secrets.randbits(64)),
+                )
+                harness.quit()
+            except HarnessStopped:
+                return self._stopped(session.close(), "the candidate")
+            session.close()
+        if isinstance(found, Verdict):
+            return found
+        return self._judge(task, found, timing.reference_ms, _HOST_MODES, timing.case, flags=flags)
+
+    def _judge(
+        self,
+        task: Task,
+        samples: Sequence[CallSample],
+        reference_ms: Sequence[float],
+        modes: Sequence[TimingMode],
+        case: Case,
+        *,
+        flags: list[str],
+    ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
+        """Labelled timings from the samples, unless a clock or the roofline objects."""
+        assert self._limits_found is not None
+        objection = clock_disagreement(samples) or cpu_elsewhere(samples)
+        if objection is not None:
+            return Verdict(Status.IMPLAUSIBLE, objection)
+        summaries = (summarize(samples, reference_ms, mode) for mode in modes)
+        every = tuple(timing for timing in summaries if timing is not None)
+        primary = next((t for t in every if t.mode is task.timing_mode), every[0])
+        if primary.mode is not task.timing_mode:
+            flags.append(
+                f"{task.timing_mode} time unavailable (a call launched no timed kernel, or the "
+                f"candidate is a kernel): reporting {primary.mode}"
+            )
+        bound = roofline_ms(bytes_moved(case.arrays), self._limits_found.peak_bytes_per_s)
+        for measured in every:
+            below = under_roofline(measured, bound)
+            if below is not None:
+                return Verdict(Status.IMPLAUSIBLE, below)
+        look = second_look(primary)
+        if look is not None:
+            flags.append(look)
+        return primary, every
+
+    def _note_isolation(self, limits: Limits, flags: list[str]) -> None:
+        if not limits.isolate_network and self.config.isolate_network:
+            flags.append("network not isolated: no permission to create a network namespace")
+
+    def _run_kernel(
+        self, built: Built, flags: list[str], deadline: Deadline
+    ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
+        """A kernel candidate: the checks, then the timing, each in its own runner process."""
+        task = built.task
         seeds = [secrets.randbits(63) for _ in range(self.config.seeds)]
         plan = [(binding, seed) for seed in seeds for binding in task.correctness_sizes]
         plan.append((task.timing_size, seeds[0]))
         cases = [build_case(task, binding, seed, self._make_inputs) for binding, seed in plan]
-
-        def result(status: Status, feedback: str, *timings: Timing) -> Evaluation:
-            return Evaluation(
-                status,
-                built.code_hash,
-                feedback=_trim(feedback),
-                timing=timings[0] if timings else None,
-                device=self.device,
-                sizes=(*task.correctness_sizes, task.timing_size),
-                seeds=len(seeds),
-                flags=tuple(flags),
-                timings=timings[1:],
-            )
-
         with scratch("run-") as root:
             expected = self._correctness(built, cases, root, flags, deadline)
-            if isinstance(expected, _Stop):
-                return result(expected.status, expected.feedback)
-            if self.config.sanitizer:
-                sanitized = self._sanitize(
-                    built, root / "sanitizer", cases, flags, deadline=deadline
-                )
-                if sanitized is not None:
-                    return result(sanitized.status, sanitized.feedback)
-            timed = self._timing(
+            if isinstance(expected, Verdict):
+                return expected
+            return self._timing(
                 built, cases[-1], expected[-1], root / "timing", flags, deadline=deadline
             )
-        if isinstance(timed, _Stop):
-            return result(timed.status, timed.feedback)
-        primary, every = timed
-        summary = (
-            f"{primary.speedup:.2f}x ({primary.mode}) on {self.device.name if self.device else '?'}"
-        )
-        return result(Status.VERIFIED, summary, primary, *every)
 
-    def _stopped(self, outcome: RunOutcome, what: str) -> _Stop:
+    def _stopped(self, outcome: RunOutcome, what: str) -> Verdict:
         """A candidate process that did not finish cleanly; the GPU is suspect until probed."""
         self._suspect = True
         said = outcome.stderr.strip() or outcome.stdout.strip()
         if outcome.timed_out:
-            return _Stop(Status.TIMEOUT, f"{what} {outcome.describe()}")
+            return Verdict(Status.TIMEOUT, f"{what} {outcome.describe()}")
         if outcome.returncode == EXIT_MANAGED_MEMORY:
-            return _Stop(Status.GATE_REJECTED, said)
+            return Verdict(Status.GATE_REJECTED, said)
         if outcome.returncode in (EXIT_CUDA_ERROR, EXIT_OUT_OF_BOUNDS):
-            return _Stop(Status.CRASH, f"{what}: {said}")
-        return _Stop(Status.CRASH, f"{what} {outcome.describe()}: {said[-600:]}")
+            return Verdict(Status.CRASH, f"{what}: {said}")
+        return Verdict(Status.CRASH, f"{what} {outcome.describe()}: {said[-600:]}")
 
     def _correctness(
         self,
@@ -516,7 +679,7 @@ class Verifier:
         root: Path,
         flags: list[str],
         deadline: Deadline,
-    ) -> _Stop | list[dict[str, Array]]:
+    ) -> Verdict | list[dict[str, Array]]:
         """Candidate first (twice per case), then the reference, each in its own process."""
         task = built.task
         limits = self._limits_for(built, self.config.run_timeout_s, cases, deadline)
@@ -530,7 +693,7 @@ class Verifier:
         self._write_cases(task, reference_root, cases, reps=1)
         reference = self._exec(built.reference, reference_root, limits)
         if reference.timed_out and deadline.expired:
-            return _Stop(Status.TIMEOUT, f"{_LATE} while the reference ran")
+            return Verdict(Status.TIMEOUT, f"{_LATE} while the reference ran")
         if not reference.ok:
             raise TaskError(
                 f"task {task.name}: the reference itself failed ({reference.describe()}): "
@@ -545,12 +708,12 @@ class Verifier:
             first = self._check_call(
                 task=task, case=case, want=want, folder=folder, tag="0", against=None
             )
-            if isinstance(first, _Stop):
+            if isinstance(first, Verdict):
                 return first
             second = self._check_call(
                 task=task, case=case, want=first, folder=folder, tag="1", against="second call"
             )
-            if isinstance(second, _Stop):
+            if isinstance(second, Verdict):
                 return second
             expected.append(want)
         return expected
@@ -564,7 +727,7 @@ class Verifier:
         folder: Path,
         tag: str,
         against: str | None,
-    ) -> _Stop | dict[str, Array]:
+    ) -> Verdict | dict[str, Array]:
         """Inputs untouched and outputs equal to ``want`` (the reference's, or the first
         call's when ``against`` names what the comparison is for)."""
         where = f"at size {dict(case.binding)}"
@@ -572,62 +735,78 @@ class Verifier:
         got = read_outputs(task, folder, tag)
         if hashes is None or got is None:
             self._suspect = True
-            return _Stop(Status.CRASH, "the process ended before the harness wrote its outputs")
+            return Verdict(Status.CRASH, "the process ended before the harness wrote its outputs")
         for index, value in case.input_hashes(task).items():
             if hashes.get(index) != value:
                 name = task.args[index].name
-                return _Stop(Status.INPUT_MODIFIED, f"{where}: input '{name}' was modified")
+                return Verdict(Status.INPUT_MODIFIED, f"{where}: input '{name}' was modified")
         for name, expected in want.items():
             mismatch = first_mismatch(name, expected, got[name], task.tolerance)
             if mismatch is None:
                 continue
             if against is None:
-                return _Stop(Status.WRONG_OUTPUT, f"{where}: {mismatch}")
-            return _Stop(
+                return Verdict(Status.WRONG_OUTPUT, f"{where}: {mismatch}")
+            return Verdict(
                 Status.NONDETERMINISTIC,
                 f"{where}, {against} on the same inputs: {mismatch}",
             )
         return got
 
-    def _sanitize(
-        self,
-        built: Built,
-        root: Path,
-        cases: Sequence[Case],
-        flags: list[str],
-        *,
-        deadline: Deadline,
-    ) -> _Stop | None:
-        """compute-sanitizer's memcheck and racecheck on the smallest case, in ``root``."""
-        tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-        if not Path(tool).exists():
-            flags.append("sanitizer skipped: compute-sanitizer not found")
-            return None
-        small = [min(cases[:-1] or cases, key=lambda case: sum(a.nbytes for a in case.arrays))]
+    def sanitize(self, task: Task, source: str, *, deadline: Deadline = NO_DEADLINE) -> Sanitized:
+        """compute-sanitizer's memcheck and racecheck on a final answer, at a small size.
+
+        Too slow for every candidate (tens of seconds), so it runs on the answer a job is
+        about to report as verified; a finding means the answer is not reported.
+        """
+        built = self.build(task, source, deadline=deadline)
+        if isinstance(built, Evaluation):
+            return Sanitized(False, built.feedback)
+        try:
+            tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+            if self.device is None or not Path(tool).exists():
+                return Sanitized(True, "sanitizer not run: no GPU or no compute-sanitizer here")
+            with self._gpu, scratch("sanitizer-") as root:
+                return self._sanitize(built, root, tool, deadline)
+        finally:
+            shutil.rmtree(built.work, ignore_errors=True)
+
+    def _sanitize(self, built: Built, root: Path, tool: str, deadline: Deadline) -> Sanitized:
+        kernel = built.task.mode is TaskMode.KERNEL_TO_KERNEL
+        cases = built.cases or (
+            build_case(built.task, built.task.correctness_sizes[-1], 1, self._make_inputs),
+        )
+        small = [min(cases, key=lambda case: sum(a.nbytes for a in case.arrays))]
         # compute-sanitizer talks to its target over a loopback socket, which is down in a
-        # fresh network namespace; this binary already ran isolated in the stages before.
+        # fresh network namespace; the harness also skips its lockdown in script mode.
         limits = replace(
             self._limits_for(built, self.config.run_timeout_s * 10, small, deadline),
             isolate_network=False,
         )
         # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
-        # through every (root-owned, unlistable) parent up to the system temp directory,
-        # the process's scratch root included. Earlier stages' runs are over.
-        root.mkdir(exist_ok=True)
+        # through every (root-owned, unlistable) parent up to the system temp directory.
         root.chmod(0o711)
         allow_traversal(root / "memcheck")
         for check in ("memcheck", "racecheck"):
             folder = root / check
-            self._write_cases(built.task, folder, small, reps=1)
             prefix = [tool, "--tool", check, "--error-exitcode", str(_SANITIZER_EXIT)]
-            outcome = self._exec(built.check, folder, limits, prefix)
+            if kernel:
+                self._write_cases(built.task, folder, small, reps=1)
+                outcome = self._exec(built.check, folder, limits, prefix)
+            else:
+                stage_case(folder, case_folder(0), small[0].arrays)
+                (folder / "script.txt").write_text(f"load {case_folder(0)}\ncall 0\nquit\n")
+                built.check.stage(folder)
+                prepare_private_dir(folder)
+                argv = [*prefix, *built.check.argv, "script", "script.txt", "answers.txt"]
+                env = {**self._run_environment(folder), **built.check.environment}
+                outcome = self._runner(argv, folder, limits, env)
             if outcome.returncode == _SANITIZER_EXIT:
                 report = outcome.stdout.strip() or outcome.stderr.strip()
-                return _Stop(Status.SANITIZER_ERROR, f"{check}: {report}")
+                return Sanitized(False, _trim(f"{check}: {report}"))
             if not outcome.ok:
-                return self._stopped(outcome, f"the candidate under {check}")
-        flags.append("compute-sanitizer memcheck and racecheck clean")
-        return None
+                stopped = self._stopped(outcome, f"the candidate under {check}")
+                return Sanitized(False, _trim(stopped.feedback))
+        return Sanitized(True, "compute-sanitizer memcheck and racecheck clean")
 
     def _timing(
         self,
@@ -638,12 +817,12 @@ class Verifier:
         flags: list[str],
         *,
         deadline: Deadline,
-    ) -> _Stop | tuple[Timing, tuple[Timing, ...]]:
-        """Interleaved timed calls, then the last call of each mode re-checked."""
+    ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
+        """A kernel's interleaved timed calls, then its last call re-checked."""
         task = built.task
-        assert self._limits is not None
+        assert self._limits_found is not None
         self._write_cases(task, root, [case], reps=0)
-        flush = max(2 * self._limits.l2_bytes, 8 << 20)
+        flush = max(2 * self._limits_found.l2_bytes, 8 << 20)
         (root / "timing.cfg").write_text(
             f"{self.config.warmups} {self.config.timed_runs} {flush} "
             f"{self.config.host_flush_bytes} {secrets.randbits(63)}\n"
@@ -652,37 +831,18 @@ class Verifier:
         outcome = self._exec(built.timing, root, limits)
         if not outcome.ok:
             return self._stopped(outcome, "the timed run")
-        for tag, mode in built.timed:
-            checked = self._check_call(
-                task=task, case=case, want=want, folder=root / "case0", tag=tag, against=None
-            )
-            if isinstance(checked, _Stop):
-                feedback = f"re-check after timing ({mode}): {checked.feedback}"
-                return _Stop(checked.status, feedback)
+        checked = self._check_call(
+            task=task, case=case, want=want, folder=root / "case0", tag="k", against=None
+        )
+        if isinstance(checked, Verdict):
+            return Verdict(checked.status, f"re-check after timing: {checked.feedback}")
         timing_file = root / "timing.txt"
-        samples = parse_samples(timing_file.read_text()) if timing_file.exists() else None
-        if samples is None:
-            return _Stop(Status.CRASH, "the timed run wrote no timing samples")
-        disagreement = clock_disagreement(samples)
-        if disagreement is not None:
-            return _Stop(Status.IMPLAUSIBLE, disagreement)
-        summaries = (summarize(samples, mode) for _, mode in built.timed)
-        every = tuple(timing for timing in summaries if timing is not None)
-        primary = next((t for t in every if t.mode is task.timing_mode), every[0])
-        if primary.mode is not task.timing_mode:
-            flags.append(
-                f"{task.timing_mode} time unavailable (a call launched no timed kernel, or the "
-                f"candidate is a kernel): reporting {primary.mode}"
-            )
-        bound = roofline_ms(bytes_moved(case.arrays), self._limits.peak_bytes_per_s)
-        for measured in every:
-            below = under_roofline(measured, bound)
-            if below is not None:
-                return _Stop(Status.IMPLAUSIBLE, below)
-        look = second_look(primary)
-        if look is not None:
-            flags.append(look)
-        return primary, every
+        parsed = parse_kernel_samples(timing_file.read_text()) if timing_file.exists() else None
+        if parsed is None:
+            return Verdict(Status.CRASH, "the timed run wrote no timing samples")
+        samples, reference_ms = parsed
+        modes = (TimingMode.KERNEL_ONLY,)
+        return self._judge(task, samples, reference_ms, modes, case, flags=flags)
 
 
 def verify(

@@ -26,6 +26,8 @@ EXIT_CUDA_ERROR = 2
 EXIT_MANAGED_MEMORY = 3
 EXIT_OUT_OF_BOUNDS = 4
 EXIT_IO = 5
+EXIT_PROTOCOL = 7
+"""The harness got a command it does not understand (or none where one was due)."""
 
 GUARD_BYTE = 0xA5
 """Fills the bytes around every buffer; any other value there afterwards is a spill."""

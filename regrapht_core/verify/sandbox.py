@@ -25,6 +25,7 @@ import io
 import os
 import pwd
 import resource
+import select
 import signal
 import subprocess
 import tempfile
@@ -252,3 +253,118 @@ def run_isolated(
         truncated=out.truncated or err.truncated,
         network_isolated=limits.isolate_network,
     )
+
+
+class Session:
+    """A bounded child the verifier talks to while it runs: commands in, answers out.
+
+    Started like :func:`run_isolated` (same limits, privileges, namespace, group kill) with
+    two extra pipes passed as file descriptors the child is told about in its arguments.
+    Reading an answer waits at most until the wall-clock limit; :meth:`close` always kills
+    the whole group and reports how the child ended.
+    """
+
+    def __init__(
+        self, argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]
+    ) -> None:
+        self._limits = limits
+        self._start = time.monotonic()
+        command_read, self._command = os.pipe()
+        self._answers, answer_write = os.pipe()
+        ids = _nobody() if limits.drop_privileges else None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._failed = ""
+        try:
+            self._proc = subprocess.Popen(
+                [*argv, str(command_read), str(answer_write)],
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
+                pass_fds=(command_read, answer_write),
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            self._failed = f"{argv[0]}: {error}"
+        finally:
+            os.close(command_read)
+            os.close(answer_write)
+        self._readers: list[_CappedReader] = []
+        self._pending = b""
+        self._timed_out = False
+        if self._proc is not None:
+            assert self._proc.stdout is not None and self._proc.stderr is not None
+            self._group = child_group(self._proc.pid)
+            self._group.__enter__()
+            self._readers = [
+                _CappedReader(cast(io.BufferedReader, stream), limits.output_bytes)
+                for stream in (self._proc.stdout, self._proc.stderr)
+            ]
+            for reader in self._readers:
+                reader.start()
+
+    @property
+    def started(self) -> bool:
+        return self._proc is not None
+
+    def ask(self, line: str | None, *, wall_s: float | None = None) -> str | None:
+        """Send one command (``None``: none, just read) and wait for a one-line answer;
+        ``None`` if the child ended, broke the protocol, or ran past its limit (then
+        :meth:`close` says which)."""
+        if self._proc is None:
+            return None
+        try:
+            if line is not None:
+                os.write(self._command, line.encode() + b"\n")
+        except OSError:
+            return None
+        left = self._limits.wall_s - (time.monotonic() - self._start)
+        limit = min(left, wall_s) if wall_s is not None else left
+        end = time.monotonic() + max(limit, 0.0)
+        while b"\n" not in self._pending:
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                self._timed_out = True
+                return None
+            ready, _, _ = select.select([self._answers], [], [], remaining)
+            if not ready:
+                continue
+            chunk = os.read(self._answers, 65536)
+            if not chunk:
+                return None
+            self._pending += chunk
+            if len(self._pending) > self._limits.output_bytes:
+                return None
+        answer, _, self._pending = self._pending.partition(b"\n")
+        return answer.decode("utf-8", errors="replace")
+
+    def close(self) -> RunOutcome:
+        """Kill the group (whatever it is doing), reap it, and say how it ended."""
+        with contextlib.suppress(OSError):
+            os.close(self._command)
+        with contextlib.suppress(OSError):
+            os.close(self._answers)
+        if self._proc is None:
+            return RunOutcome(None, "", self._failed, 0.0)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=0.5)
+        _kill_group(self._proc.pid)
+        self._proc.wait()
+        self._group.__exit__(None, None, None)
+        for reader in self._readers:
+            reader.join(timeout=5.0)
+        assert self._proc.stdout is not None and self._proc.stderr is not None
+        self._proc.stdout.close()
+        self._proc.stderr.close()
+        out, err = self._readers
+        return RunOutcome(
+            returncode=self._proc.returncode,
+            stdout=out.text(),
+            stderr=err.text(),
+            wall_s=time.monotonic() - self._start,
+            timed_out=self._timed_out,
+            truncated=out.truncated or err.truncated,
+            network_isolated=self._limits.isolate_network,
+        )

@@ -1,84 +1,138 @@
-"""Turn the timing harness's per-call samples into labelled medians, and sanity-check them.
+"""Timing from the calls' samples: when to stop, labelled medians, and sanity checks.
 
-The harness writes one line per timed iteration: candidate host-clock time, candidate
-event time, candidate kernel-only time (sum over its launches), reference time, launch
-count. Medians and interquartile spread resist the odd preempted call; the event/host
-cross-check catches a clock that does not measure what the other one does.
+Every call at the timing size is measured three ways at once (host clock around the call,
+device-wide events, events around each of the candidate's launches) plus the process's CPU
+time. Calls continue until the median is known to within a set tolerance: the
+distribution-free 95% confidence interval of the median (order statistics, so the odd
+preempted call does not stretch it) must lie within ``tolerance`` of the median, after at
+least ``least`` and at most ``most`` calls. Medians and interquartile spread are reported.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from regrapht_core.contracts.evaluation import Timing
 from regrapht_core.contracts.task import TimingMode
+from regrapht_core.verify.driver import CallSample
 
-__all__ = ["Samples", "clock_disagreement", "parse_samples", "summarize"]
+__all__ = [
+    "Adaptive",
+    "clock_disagreement",
+    "cpu_elsewhere",
+    "median_interval",
+    "parse_kernel_samples",
+    "spread",
+    "summarize",
+]
 
 _CLOCK_RTOL = 0.10
 _CLOCK_ATOL_MS = 0.05
+_CPU_RATIO = 1.5
+_CPU_ATOL_MS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
-class Samples:
-    candidate_host_ms: tuple[float, ...]
-    candidate_event_ms: tuple[float, ...]
-    candidate_kernel_ms: tuple[float, ...]
-    reference_ms: tuple[float, ...]
-    launches: tuple[int, ...]
+class Adaptive:
+    """When a series of timed calls is long enough."""
+
+    least: int = 10
+    most: int = 30
+    tolerance: float = 0.02
+
+    def enough(self, times: Sequence[float]) -> bool:
+        if len(times) >= self.most:
+            return True
+        if len(times) < self.least:
+            return False
+        low, high = median_interval(times)
+        middle = statistics.median(times)
+        return middle > 0 and max(middle - low, high - middle) <= self.tolerance * middle
 
 
-def parse_samples(text: str) -> Samples | None:
-    rows = []
-    for line in text.splitlines():
-        fields = line.split()
-        if len(fields) != 5:
-            return None
-        try:
-            rows.append((*(float(f) for f in fields[:4]), int(fields[4])))
-        except ValueError:
-            return None
-    if not rows:
-        return None
-    host, event, kernel, reference, launches = zip(*rows, strict=True)
-    return Samples(host, event, kernel, reference, tuple(int(n) for n in launches))
+def median_interval(times: Sequence[float]) -> tuple[float, float]:
+    """The ~95% confidence interval of the median: the order statistics n/2 -+ 0.98 sqrt(n)."""
+    ordered = sorted(times)
+    n = len(ordered)
+    half = 0.98 * math.sqrt(n)
+    low = max(math.floor(n / 2 - half), 0)
+    high = min(math.ceil(n / 2 + half), n - 1)
+    return ordered[low], ordered[high]
 
 
-def _spread(values: tuple[float, ...]) -> float:
+def spread(values: Sequence[float]) -> float:
     if len(values) < 4:
         return max(values) - min(values)
     quartiles = statistics.quantiles(values, n=4)
     return quartiles[2] - quartiles[0]
 
 
-def summarize(samples: Samples, mode: TimingMode) -> Timing | None:
+def summarize(
+    samples: Sequence[CallSample], reference_ms: Sequence[float], mode: TimingMode
+) -> Timing | None:
     """The timing in ``mode``; ``None`` for kernel-only when some call launched nothing the
     harness could time (a candidate doing its work elsewhere must not look free)."""
     if mode is TimingMode.KERNEL_ONLY:
-        if min(samples.launches) == 0:
+        if min(s.launches for s in samples) == 0:
             return None
-        candidate = samples.candidate_kernel_ms
+        candidate = [s.kernel_ms for s in samples]
     else:
-        candidate = samples.candidate_host_ms
+        candidate = [s.host_ms for s in samples]
     return Timing(
         mode=mode,
-        reference_ms=statistics.median(samples.reference_ms),
+        reference_ms=statistics.median(reference_ms),
         candidate_ms=statistics.median(candidate),
-        reference_spread_ms=_spread(samples.reference_ms),
-        candidate_spread_ms=_spread(candidate),
+        reference_spread_ms=spread(reference_ms),
+        candidate_spread_ms=spread(candidate),
         runs=len(candidate),
     )
 
 
-def clock_disagreement(samples: Samples) -> str | None:
-    """Why the event timer and the host clock disagree on the end-to-end calls, if they do.
+def clock_disagreement(samples: Sequence[CallSample]) -> str | None:
+    """Why the event timer and the host clock disagree on the calls, if they do.
 
     Both bracket the same interval (the start event is recorded on an idle device, the stop
     event after a device-wide sync), so they must agree up to launch latency.
     """
-    host = statistics.median(samples.candidate_host_ms)
-    event = statistics.median(samples.candidate_event_ms)
+    host = statistics.median(s.host_ms for s in samples)
+    event = statistics.median(s.event_ms for s in samples)
     if abs(host - event) <= _CLOCK_RTOL * host + _CLOCK_ATOL_MS:
         return None
     return f"event timer says {event:.4f} ms but the host clock says {host:.4f} ms"
+
+
+def cpu_elsewhere(samples: Sequence[CallSample]) -> str | None:
+    """Why the calls look like work done in other CPU threads, if they do.
+
+    The calling thread spins on the device-wide sync, so a call uses about as much CPU time
+    as it takes; clearly more means other threads worked meanwhile, and that work is
+    neither GPU work nor the sequential baseline's single thread.
+    """
+    wall = statistics.median(s.host_ms for s in samples)
+    used = statistics.median(s.cpu_ms for s in samples)
+    if used <= _CPU_RATIO * wall + _CPU_ATOL_MS:
+        return None
+    return (
+        f"the calls used {used:.2f} ms of CPU time in {wall:.2f} ms: work in other CPU "
+        "threads is not GPU work and is not accepted"
+    )
+
+
+def parse_kernel_samples(text: str) -> tuple[list[CallSample], list[float]] | None:
+    """The kernel runner's ``timing.txt``: per timed call, the candidate's host-clock, event
+    and kernel time, the original kernel's time and the launch count."""
+    samples, reference = [], []
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) != 5:
+            return None
+        try:
+            host, event, kernel, original = (float(f) for f in fields[:4])
+            samples.append(CallSample(host, event, kernel, int(fields[4]), host))
+        except ValueError:
+            return None
+        reference.append(original)
+    return (samples, reference) if samples else None

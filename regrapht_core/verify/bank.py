@@ -1,0 +1,121 @@
+"""What a session keeps per task: the timing-size inputs, their variants' answers, the baseline.
+
+Drawing the timing-size inputs, running the sequential reference on them and timing it
+cost seconds per task (a 512^3 matrix product, 2^24-element maps); they used to be paid
+for every candidate. A :class:`TimingSet` is built once per task and session: the base
+inputs from a secret seed, a pool of variants (:mod:`regrapht_core.verify.variants`) with
+the reference's outputs for each, and the reference's own time on the base inputs, all
+computed in a reference process the candidates never run in. Candidates then get the base
+inputs and, call by call, variants: pool ones (whose answers are known, so the call can be
+checked) mixed with fresh ones the verifier draws on the spot, in an order they cannot
+see.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from regrapht_core.contracts.task import Task
+from regrapht_core.verify.cases import Array, Case
+from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.driver import Harness, stage_case
+from regrapht_core.verify.timing import Adaptive
+from regrapht_core.verify.variants import Variant, draw_variant
+
+__all__ = ["BASE_FOLDER", "TimingSet", "build_timing_set", "link_base", "stage_base"]
+
+BASE_FOLDER = "base"
+POOL_SIZE = 6
+"""Variants per task with known answers; each candidate's checked calls are drawn from them."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimingSet:
+    case: Case
+    """The base inputs (one array per argument) at the timing size."""
+    folder: Path
+    """Their files, read-only, linked into each candidate's run directory."""
+    pool: tuple[Variant, ...]
+    expected: tuple[dict[str, Array], ...]
+    """The reference's outputs for each pool variant."""
+    telling: tuple[int, ...]
+    """Pool variants whose answers differ from the base inputs' answer: checking one of
+    those catches a candidate that returns an earlier call's result."""
+    reference_ms: tuple[float, ...]
+    """The reference's times on the base inputs, caches flushed before each call."""
+
+    def fresh(self, task: Task, rng: np.random.Generator) -> Variant:
+        return draw_variant(task, self.case.arrays, rng)
+
+
+def stage_base(folder: Path, case: Case) -> None:
+    """The base inputs' files in ``folder``, before a reference harness starts there."""
+    stage_case(folder, BASE_FOLDER, case.arrays)
+
+
+def build_timing_set(
+    task: Task,
+    case: Case,
+    folder: Path,
+    harness: Harness,
+    *,
+    host_flush_bytes: int,
+    adaptive: Adaptive,
+) -> TimingSet:
+    """Ask the reference ``harness`` (running in ``folder``, where :func:`stage_base` put
+    ``case``) for the answers and its time; it raises ``HarnessStopped``."""
+    rng = np.random.default_rng(secrets.randbits(64))
+    pool = tuple(draw_variant(task, case.arrays, rng) for _ in range(POOL_SIZE))
+    harness.load(BASE_FOLDER)
+    harness.flush(0, host_flush_bytes)
+    answers = []
+    for k, variant in enumerate(((), *pool)):
+        harness.use(variant)
+        harness.call(flush=False)
+        answers.append(harness.dump(f"p{k}").outputs)
+    harness.use(())
+    times: list[float] = []
+    while not adaptive.enough(times):
+        times.append(harness.call(flush=True).host_ms)
+        harness.skip()
+    harness.quit()
+    base, expected = answers[0], tuple(answers[1:])
+    telling = tuple(
+        k
+        for k, outputs in enumerate(expected)
+        if any(
+            first_mismatch(name, base[name], outputs[name], task.tolerance) is not None
+            for name in base
+        )
+    )
+    _read_only(folder / BASE_FOLDER)
+    return TimingSet(case, folder / BASE_FOLDER, pool, expected, telling, tuple(times))
+
+
+def _read_only(folder: Path) -> None:
+    """Owned by this process and read-only for everyone: candidates read them, never write."""
+    for path in folder.iterdir():
+        if os.geteuid() == 0:
+            os.chown(path, 0, 0)
+        path.chmod(0o444)
+    if os.geteuid() == 0:
+        os.chown(folder, 0, 0)
+    folder.chmod(0o755)
+
+
+def link_base(timing: TimingSet, root: Path) -> None:
+    """The base inputs in ``root``'s ``base`` folder: hard links where possible, else copies."""
+    target = root / BASE_FOLDER
+    target.mkdir()
+    for path in timing.folder.iterdir():
+        try:
+            os.link(path, target / path.name)
+        except OSError:
+            shutil.copyfile(path, target / path.name)
+    target.chmod(0o755)

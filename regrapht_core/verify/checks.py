@@ -1,0 +1,140 @@
+"""One candidate process, start to end: the small cases, then the timed calls.
+
+The small cases (every correctness size, fresh secret seeds) run first, each called twice:
+the first call is compared with the reference's outputs, the second with the first
+(determinism). Then the timing-size calls: each gets the base inputs with a variant no call
+has had before; a secret few of them are pool variants whose answers are known, and only
+after such a call has returned does the verifier ask for its outputs, so the candidate
+cannot know which calls are checked. Every call is timed; calls stop when the median is
+stable (:class:`~regrapht_core.verify.timing.Adaptive`) and every checked call is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.task import SizeBinding, Task
+from regrapht_core.verify.bank import BASE_FOLDER, TimingSet
+from regrapht_core.verify.cases import Array, Case
+from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.driver import CallSample, Harness
+from regrapht_core.verify.timing import Adaptive
+
+__all__ = ["WARMUPS", "Verdict", "case_folder", "check_and_time"]
+
+WARMUPS = 2
+"""Calls before the timed ones; they are checked like any other when drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A check's finding that ends the run."""
+
+    status: Status
+    feedback: str
+
+
+def case_folder(k: int) -> str:
+    return f"case{k}"
+
+
+def check_and_time(
+    task: Task,
+    harness: Harness,
+    small: Sequence[Case],
+    expected: Sequence[dict[str, Array]],
+    timing: TimingSet,
+    *,
+    adaptive: Adaptive,
+    checked: int,
+    rng: np.random.Generator,
+) -> Verdict | list[CallSample]:
+    """Raises ``HarnessStopped`` when the process stops answering (the caller learns why)."""
+    for k, (case, want) in enumerate(zip(small, expected, strict=True)):
+        harness.load(case_folder(k))
+        harness.use(())
+        verdict = _checked_call(task, harness, case.binding, want, f"s{k}a")
+        if isinstance(verdict, Verdict):
+            return verdict
+        again = _checked_call(
+            task, harness, case.binding, verdict, f"s{k}b", against="a second call"
+        )
+        if isinstance(again, Verdict):
+            return again
+    return _timed(task, harness, timing, adaptive=adaptive, checked=checked, rng=rng)
+
+
+def _timed(
+    task: Task,
+    harness: Harness,
+    timing: TimingSet,
+    *,
+    adaptive: Adaptive,
+    checked: int,
+    rng: np.random.Generator,
+) -> Verdict | list[CallSample]:
+    harness.load(BASE_FOLDER)
+    drawn = timing.telling or tuple(range(len(timing.pool)))
+    chosen = rng.permutation(np.array(drawn))[: min(checked, len(drawn))]
+    positions = rng.choice(WARMUPS + adaptive.least, chosen.size, replace=False)
+    plan = {int(p): int(k) for p, k in zip(positions, chosen, strict=True)}
+    samples: list[CallSample] = []
+    call = 0
+    while call < WARMUPS or plan or not adaptive.enough([s.host_ms for s in samples]):
+        pool = plan.pop(call, None)
+        harness.use(timing.fresh(task, rng) if pool is None else timing.pool[pool])
+        sample = harness.call(flush=True)
+        if call >= WARMUPS:
+            samples.append(sample)
+        if pool is None:
+            harness.skip()
+        else:
+            where = f"call {call + 1} at the timing size"
+            verdict = _checked_call(
+                task,
+                harness,
+                timing.case.binding,
+                timing.expected[pool],
+                f"t{call}",
+                where=where,
+                called=True,
+            )
+            if isinstance(verdict, Verdict):
+                return verdict
+        call += 1
+    return samples
+
+
+def _checked_call(
+    task: Task,
+    harness: Harness,
+    binding: SizeBinding,
+    want: dict[str, Array],
+    tag: str,
+    *,
+    against: str | None = None,
+    where: str | None = None,
+    called: bool = False,
+) -> Verdict | dict[str, Array]:
+    """Call (unless ``called``), then inputs untouched and outputs equal to ``want`` (the
+    reference's, or an earlier call's when ``against`` names the comparison)."""
+    if not called:
+        harness.call(flush=False)
+    dumped = harness.dump(tag)
+    place = where or f"at size {dict(binding)}"
+    if dumped.modified is not None:
+        return Verdict(Status.INPUT_MODIFIED, f"{place}: input '{dumped.modified}' was modified")
+    for name, expected in want.items():
+        mismatch = first_mismatch(name, expected, dumped.outputs[name], task.tolerance)
+        if mismatch is None:
+            continue
+        if against is None:
+            return Verdict(Status.WRONG_OUTPUT, f"{place}: {mismatch}")
+        return Verdict(
+            Status.NONDETERMINISTIC, f"{place}, {against} on the same inputs: {mismatch}"
+        )
+    return dumped.outputs

@@ -1,0 +1,135 @@
+"""The verifier's side of the harness protocol: one command, one answer, then decide.
+
+A :class:`Harness` wraps a running harness (:mod:`regrapht_core.verify.harness`) in its
+private run directory. The verifier asks for a call, reads its timings, and only then says
+whether it wants the outputs (``dump``) or not (``next``): a candidate cannot know, while
+it runs, whether this call is one that is checked. Outputs are read as soon as the harness
+has written them, before the next command lets candidate code run again.
+
+Any answer that is not the expected one (the process died, hung, or wrote something else
+on the protocol pipe) raises :class:`HarnessStopped`; the caller closes the session to
+learn how it ended. That exception never leaves the verifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from regrapht_core.contracts.task import ParamKind, Role, Task
+from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.verify.cases import Array
+from regrapht_core.verify.sandbox import Session
+from regrapht_core.verify.variants import Variant, encode
+
+__all__ = ["CallSample", "Dumped", "Harness", "HarnessStopped", "stage_case"]
+
+
+class HarnessStopped(Exception):
+    """The harness did not answer as the protocol says (see :meth:`Session.close`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallSample:
+    """One call as the harness measured it (milliseconds)."""
+
+    host_ms: float
+    event_ms: float
+    kernel_ms: float
+    launches: int
+    cpu_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class Dumped:
+    outputs: dict[str, Array]
+    """Every output (and ``"return"``) as the call left it."""
+    modified: str | None
+    """The name of an input the call changed, if it changed one."""
+
+
+class Harness:
+    def __init__(self, session: Session, root: Path, task: Task) -> None:
+        self._session = session
+        self._root = root
+        self._task = task
+        hello = self._ask(None, answer=None)
+        if not hello.startswith("hello "):
+            raise HarnessStopped(hello)
+        self.locked = hello == "hello 1"
+
+    def _ask(self, line: str | None, *, answer: str | None = "ok") -> str:
+        said = self._session.ask(line)
+        if said is None or (answer is not None and said != answer):
+            raise HarnessStopped(said or "")
+        return said
+
+    def load(self, folder: str) -> None:
+        self._ask(f"load {folder}")
+
+    def flush(self, device_bytes: int, host_bytes: int) -> None:
+        self._ask(f"flush {device_bytes} {host_bytes}")
+
+    def use(self, variant: Variant) -> None:
+        """The next calls get the loaded inputs with ``variant``'s changes."""
+        self._ask("clear")
+        for change in variant:
+            self._ask(encode(change))
+
+    def call(self, *, flush: bool) -> CallSample:
+        fields = self._ask(f"call {int(flush)}", answer=None).split()
+        if len(fields) != 6 or fields[0] != "done":
+            raise HarnessStopped(" ".join(fields))
+        try:
+            host, event, kernel = (float(value) for value in fields[1:4])
+            return CallSample(host, event, kernel, int(fields[4]), float(fields[5]))
+        except ValueError as error:
+            raise HarnessStopped(" ".join(fields)) from error
+
+    def dump(self, tag: str) -> Dumped:
+        """The last call's outputs, read now; the inputs checked and reset."""
+        fields = self._ask(f"dump {tag}", answer=None).split()
+        if len(fields) != 2 or fields[0] != "dumped":
+            raise HarnessStopped(" ".join(fields))
+        outputs = _read_outputs(self._task, self._root, tag)
+        if outputs is None:
+            raise HarnessStopped("the harness wrote no outputs")
+        index = int(fields[1])
+        modified = None if index < 0 else self._task.args[index].name
+        return Dumped(outputs, modified)
+
+    def skip(self) -> None:
+        """The last call's outputs are not wanted; its input changes are undone."""
+        self._ask("next")
+
+    def quit(self) -> None:
+        self._ask("quit", answer="bye")
+
+
+def _read_outputs(task: Task, root: Path, tag: str) -> dict[str, Array] | None:
+    found: dict[str, Array] = {}
+    files = [
+        (arg.name, root / f"o{tag}_{index}.bin", arg.ctype)
+        for index, arg in enumerate(task.args)
+        if arg.kind is not ParamKind.SCALAR and arg.role is not Role.IN
+    ]
+    if task.returns != "void":
+        files.append(("return", root / f"o{tag}_ret.bin", task.returns))
+    for name, path, ctype in files:
+        try:
+            found[name] = np.fromfile(path, dtype=numpy_dtype(ctype))
+        except (OSError, ValueError):
+            return None
+        path.unlink(missing_ok=True)
+    return found
+
+
+def stage_case(root: Path, folder: str, arrays: Sequence[Array]) -> None:
+    """Write one case's arguments where ``load folder`` reads them."""
+    target = root / folder
+    target.mkdir(parents=True, exist_ok=True)
+    for index, array in enumerate(arrays):
+        array.tofile(target / f"a{index}.bin")

@@ -1,0 +1,148 @@
+"""The harness's protocol and checks, run for real through its host-only build: a plain C++
+"candidate" linked with the reference harness, driven over pipes like a real candidate
+(loading, variants, poisoning, guard bytes, input checks, outputs read as they are written)."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from regrapht_core.contracts.task import Task
+from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.verify.cases import Case, build_case
+from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.compile import Compiler
+from regrapht_core.verify.driver import Harness, HarnessStopped, stage_case
+from regrapht_core.verify.harness import HarnessKind, harness_source
+from regrapht_core.verify.protocol import EXIT_OUT_OF_BOUNDS, EXIT_PROTOCOL
+from regrapht_core.verify.sandbox import Limits, RunOutcome, Session, prepare_private_dir
+from regrapht_core.verify.variants import draw_variant
+from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SUM, VECTOR_INT
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory: pytest.TempPathFactory) -> Compiler:
+    return Compiler(tmp_path_factory.mktemp("objects"), "sm_90")
+
+
+class _Run:
+    """A host-only harness with ``source`` as its candidate, in a private directory."""
+
+    def __init__(self, compiler: Compiler, task: Task, source: str, root: Path) -> None:
+        root.mkdir()
+        harness = compiler.host_object(harness_source(task, HarnessKind.REFERENCE))
+        unit = compiler.host_object(source)
+        assert harness.path is not None and unit.path is not None, unit.log
+        linked = compiler.link([harness.path, unit.path], root / "bin", cuda=False)
+        assert linked.ok, linked.log
+        self.cases = [build_case(task, size, 7, generate_inputs) for size in task.correctness_sizes]
+        for k, case in enumerate(self.cases):
+            stage_case(root, f"case{k}", case.arrays)
+        prepare_private_dir(root)
+        self.session = Session(["./bin", "serve"], root, Limits(wall_s=60.0), {})
+        self.harness = Harness(self.session, root, task)
+
+    def close(self) -> RunOutcome:
+        return self.session.close()
+
+
+@pytest.fixture
+def run(compiler: Compiler, tmp_path: Path) -> Iterator[object]:
+    runs: list[_Run] = []
+
+    def start(task: Task, source: str) -> _Run:
+        runs.append(_Run(compiler, task, source, tmp_path / f"run{len(runs)}"))
+        return runs[-1]
+
+    yield start
+    for started in runs:
+        started.close()
+
+
+def _saxpy(case: Case) -> np.ndarray:
+    x, y = case.arrays[2], case.arrays[3]
+    return (np.float32(2.5) * x + y).astype(np.float32)
+
+
+def test_outputs_come_back_per_call_and_inputs_stay_checked(run) -> None:  # type: ignore[no-untyped-def]
+    started = run(SAXPY, SAXPY.source)
+    assert not started.harness.locked  # the host-only build never locks itself down
+    for k, case in enumerate(started.cases):
+        started.harness.load(f"case{k}")
+        started.harness.call(flush=False)
+        dumped = started.harness.dump(f"c{k}")
+        assert dumped.modified is None
+        assert first_mismatch("y", _saxpy(case), dumped.outputs["y"], SAXPY.tolerance) is None
+    started.harness.quit()
+    assert started.close().returncode == 0
+
+
+def test_a_variant_changes_the_inputs_of_the_calls_that_use_it(run) -> None:  # type: ignore[no-untyped-def]
+    started = run(SAXPY, SAXPY.source)
+    case = started.cases[-1]
+    variant = draw_variant(SAXPY, case.arrays, np.random.default_rng(3))
+    assert variant, "saxpy's inputs are plain draws: a variant changes some of them"
+    changed = [a.copy() for a in case.arrays]
+    for change in variant:
+        changed[change.arg][change.positions] = change.values
+    started.harness.load(f"case{len(started.cases) - 1}")
+    started.harness.use(variant)
+    started.harness.call(flush=True)
+    got = started.harness.dump("v").outputs["y"]
+    want = _saxpy(Case(case.binding, tuple(changed)))
+    assert first_mismatch("y", want, got, SAXPY.tolerance) is None
+    assert first_mismatch("y", _saxpy(case), got, SAXPY.tolerance) is not None
+    started.harness.use(())  # the changes were undone: the base inputs again
+    started.harness.call(flush=False)
+    again = started.harness.dump("b").outputs["y"]
+    assert first_mismatch("y", _saxpy(case), again, SAXPY.tolerance) is None
+
+
+def test_unwritten_outputs_stay_poisoned(run) -> None:  # type: ignore[no-untyped-def]
+    started = run(MATMUL, "void matmul(int n, const float* A, const float* B, float* C) {}\n")
+    started.harness.load("case1")
+    started.harness.call(flush=False)
+    got = started.harness.dump("0").outputs["C"]
+    assert np.isnan(got).all()
+
+
+def test_writing_past_an_output_is_caught_by_guard_bytes(run) -> None:  # type: ignore[no-untyped-def]
+    spill = "void saxpy(int n, float a, const float* x, float* y) { y[n] = 1.0f; }\n"
+    started = run(SAXPY, spill)
+    started.harness.load("case0")
+    with pytest.raises(HarnessStopped):
+        started.harness.call(flush=False)
+    outcome = started.close()
+    assert outcome.returncode == EXIT_OUT_OF_BOUNDS
+    assert "'y'" in outcome.stderr
+
+
+def test_a_modified_input_is_named(run) -> None:  # type: ignore[no-untyped-def]
+    sneaky = (
+        "void saxpy(int n, float a, const float* x, float* y) {\n"
+        "  for (int i = 0; i < n; ++i) { y[i] = a * x[i] + y[i]; ((float*)x)[i] = 0; }\n}\n"
+    )
+    started = run(SAXPY, sneaky)
+    started.harness.load(f"case{len(started.cases) - 1}")
+    started.harness.call(flush=False)
+    assert started.harness.dump("0").modified == "x"
+
+
+@pytest.mark.parametrize("task", [SUM, VECTOR_INT], ids=lambda t: t.name)
+def test_return_values_and_vectors_are_written(run, task: Task) -> None:  # type: ignore[no-untyped-def]
+    started = run(task, task.source)
+    started.harness.load("case0")
+    started.harness.call(flush=False)
+    assert started.harness.dump("0").outputs["return"].size == 1
+
+
+def test_a_command_outside_the_protocol_ends_the_process(run) -> None:  # type: ignore[no-untyped-def]
+    started = run(SAXPY, SAXPY.source)
+    assert started.session.ask("call-everything") is None
+    assert started.close().returncode == EXIT_PROTOCOL
