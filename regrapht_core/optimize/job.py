@@ -11,10 +11,10 @@ import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from regrapht_core.contracts.deadline import Deadline
-from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import (
     Candidate,
     Proposal,
@@ -26,10 +26,11 @@ from regrapht_core.contracts.proposal import (
 from regrapht_core.contracts.task import Task
 from regrapht_core.optimize.record import render_header
 from regrapht_core.search import run_search
+from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Verifier
 
-__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task"]
+__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "sanitized"]
 
 SearchFn = Callable[..., SearchResult]
 """``run_search`` or a baseline of ``search.baselines``: same keyword arguments."""
@@ -143,7 +144,7 @@ def optimize_task(
         finally:
             wall.run += clock() - start
 
-    start = clock()
+    began = clock()
     result = search_fn(
         task,
         graph,
@@ -155,5 +156,33 @@ def optimize_task(
         cancel=cancel,
         deadline=deadline,
     )
-    wall.total = clock() - start
+    if verifier.config.sanitizer:
+        start = clock()
+        result = sanitized(task, result, verifier, deadline)
+        wall.run += clock() - start
+    wall.total = clock() - began
     return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)
+
+
+def sanitized(
+    task: Task, result: SearchResult, verifier: Verifier, deadline: Deadline
+) -> SearchResult:
+    """``result`` with its answer confirmed by compute-sanitizer (memcheck, racecheck).
+
+    Too slow for every candidate, so it runs here, on the answer about to be reported; an
+    answer it finds a race or a bad access in is marked ``sanitizer_error`` and the next
+    fastest verified candidate is tried, until one is clean or none is left.
+    """
+    trace = list(result.candidates)
+    while result.best is not None and not deadline.expired:
+        best = result.best
+        report = verifier.sanitize(task, best.code, deadline=deadline)
+        if report.clean:
+            flags = (*best.result.flags, report.note)
+            confirmed = replace(best, result=replace(best.result, flags=flags))
+            trace[best.index] = confirmed
+            return replace(result, candidates=tuple(trace), best=confirmed)
+        failed = replace(best.result, status=Status.SANITIZER_ERROR, feedback=report.note)
+        trace[best.index] = replace(best, result=failed)
+        result = answer_of(trace, result.stop_reason)
+    return result

@@ -18,10 +18,10 @@ from regrapht_core.contracts.proposal import (
     ProposeRequest,
     SearchProgress,
     SearchResult,
-    StepRecord,
     StopReason,
 )
 from regrapht_core.contracts.task import Task
+from regrapht_core.search.answer import answer_of, lineage
 from regrapht_core.search.config import GraphView, SearchConfig, root_technique
 from regrapht_core.search.rollout import rollout_action
 from regrapht_core.search.selection import select_action
@@ -272,31 +272,10 @@ class _Search:
     # -- the answer ----------------------------------------------------------------------
 
     def result(self, reason: StopReason) -> SearchResult:
-        verified = [c for c in self.trace if c.result.verified]
-        best = max(verified, key=lambda c: c.result.speedup or 0.0, default=None)
-        unmeasured = [c for c in self.trace if c.result.status is Status.NOT_RUN]
-        best_unmeasured = max(unmeasured, key=lambda c: len(self.lineage(c)), default=None)
-        answer = best or best_unmeasured
-        path = tuple(
-            StepRecord(
-                c.technique, c.producer, c.think, c.result.speedup, c.result.reward, c.result.status
-            )
-            for c in (self.lineage(answer) if answer else [])
-        )
-        return SearchResult(
-            candidates=tuple(self.trace),
-            best=best,
-            best_unmeasured=best_unmeasured,
-            cancelled=reason is StopReason.CANCELLED,
-            stop_reason=reason,
-            path=path,
-        )
+        return answer_of(self.trace, reason)
 
     def lineage(self, candidate: Candidate) -> list[Candidate]:
-        chain = [candidate]
-        while chain[-1].parent is not None:
-            chain.append(self.trace[chain[-1].parent])
-        return chain[::-1]
+        return lineage(self.trace, candidate)
 
 
 def _same_code(a: str, b: str) -> bool:

@@ -167,30 +167,6 @@ class Compiler:
             staged.replace(target)
         return CompileOutcome(True, target, log)
 
-    def rename_symbol(
-        self,
-        obj: Path,
-        old: str,
-        new: str,
-        out: Path,
-        *,
-        only_global: bool,
-        deadline: Deadline = NO_DEADLINE,
-    ) -> bool:
-        """Copy ``obj`` to ``out`` with ``old`` renamed to ``new``.
-
-        With ``only_global`` every other defined symbol becomes local, so the reference's
-        entry (same name as the candidate's) and its helpers cannot collide with, or be
-        called by, the candidate it is linked next to.
-        """
-        keep = ["-G", new] if only_global else []
-        outcome = self._run(
-            ["objcopy", "--redefine-sym", f"{old}={new}", *keep, str(obj), str(out)],
-            out.parent,
-            deadline,
-        )
-        return outcome.ok and out.exists()
-
     def link(
         self,
         objects: Sequence[Path],

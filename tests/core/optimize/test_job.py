@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
@@ -12,10 +13,14 @@ from regrapht_core.contracts.proposal import (
     ProposeRequest,
     SearchResult,
     StepRecord,
+    StopReason,
 )
 from regrapht_core.contracts.task import Task, TimingMode
-from regrapht_core.optimize.job import OptimizeOutcome, optimize_task
+from regrapht_core.optimize.job import OptimizeOutcome, optimize_task, sanitized
+from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import SearchConfig
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Sanitized
 from tests.core.search.test_mcgs import TASK
 
 H100 = DeviceInfo("NVIDIA H100 80GB HBM3", "580.95", "13.0", "sm_90")
@@ -93,6 +98,7 @@ class RecordingVerifier:
     """Fails every build, remembering the deadline it was given."""
 
     device = None
+    config = VerifyConfig()
 
     def __init__(self) -> None:
         self.deadlines: list[Deadline] = []
@@ -128,3 +134,34 @@ def test_one_deadline_from_the_time_limit_reaches_the_proposer_and_the_verifier(
     assert len(asked) == len(verifier.deadlines) == 2 and len(deadlines) == 1
     remaining = verifier.deadlines[0].remaining()
     assert remaining is not None and 590.0 < remaining <= 600.0
+
+
+class Sanitizing:
+    """Finds a race in the code it is told to, and nothing in any other."""
+
+    def __init__(self, racy: str) -> None:
+        self.racy = racy
+        self.asked: list[str] = []
+
+    def sanitize(self, task: Task, code: str, *, deadline: Deadline) -> Sanitized:
+        self.asked.append(code)
+        if code == self.racy:
+            return Sanitized(False, "racecheck: 1 hazard")
+        return Sanitized(True, "compute-sanitizer memcheck and racecheck clean")
+
+
+def test_an_answer_the_sanitizer_rejects_gives_way_to_the_next_fastest() -> None:
+    timing = [Timing(TimingMode.END_TO_END, 10.0, ms, 0.1, 0.1, 10) for ms in (1.0, 2.0)]
+    trace = [
+        candidate(0, Evaluation(Status.VERIFIED, "a", timing=timing[1])),
+        replace(candidate(1, Evaluation(Status.VERIFIED, "b", timing=timing[0])), code="fast"),
+    ]
+    result = answer_of(trace, StopReason.BUDGET)
+    assert result.best is not None and result.best.code == "fast"
+    verifier = Sanitizing(racy="fast")
+    checked = sanitized(TASK, result, verifier, Deadline.after(60.0))  # type: ignore[arg-type]
+    assert verifier.asked == ["fast", trace[0].code]
+    assert checked.best is not None and checked.best.index == 0
+    assert "clean" in checked.best.result.flags[-1]
+    assert checked.candidates[1].result.status is Status.SANITIZER_ERROR
+    assert checked.candidates[1].result.feedback == "racecheck: 1 hazard"

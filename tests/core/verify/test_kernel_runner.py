@@ -17,7 +17,7 @@ from regrapht_core.verify.cases import build_case, read_hashes, read_outputs, wr
 from regrapht_core.verify.kernel_runner import Bytes, DeviceError, Launch, run
 from regrapht_core.verify.launch import write_plan
 from regrapht_core.verify.protocol import EXIT_CUDA_ERROR, EXIT_IO, EXIT_OUT_OF_BOUNDS
-from regrapht_core.verify.timing import parse_samples
+from regrapht_core.verify.timing import parse_kernel_samples
 from tests.data.candidates.tasks import SAXPY_KERNEL
 
 Body = Callable[["FakeDevice", Launch, tuple[Any, ...]], None]
@@ -185,9 +185,11 @@ def test_timing_interleaves_and_rechecks_the_last_call_on_true_inputs(tmp_path: 
     argv = ["timing", "c.cubin", "cand", "r.cubin", "ref", str(tmp_path)]
     assert run(argv, lambda: device) == 0
     assert [k for k, _ in device.launched] == ["cand", "ref"] * 32
-    samples = parse_samples((tmp_path / "timing.txt").read_text())
-    assert samples is not None and len(samples.reference_ms) == 30
-    assert samples.candidate_kernel_ms[0] == 0.4 and samples.launches == (1,) * 30
+    parsed = parse_kernel_samples((tmp_path / "timing.txt").read_text())
+    assert parsed is not None
+    samples, reference_ms = parsed
+    assert len(reference_ms) == 30
+    assert samples[0].kernel_ms == 0.4 and [s.launches for s in samples] == [1] * 30
     _, a, x, y = case.arrays
     got = read_outputs(SAXPY_KERNEL, tmp_path / "case0", "k")
     assert got is not None
