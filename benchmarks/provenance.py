@@ -1,0 +1,84 @@
+"""What every GPU benchmark result records about where and how it was measured, and where
+it is written.
+
+A figure without its device, driver, compiler, commit and command cannot be checked or
+compared, so both verifier benchmarks build their JSON from :func:`provenance` and write it
+with :func:`write_result`: into ``benchmarks/results/`` (committed) and into ``$OUT`` when the
+device machine's runner collects files from there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from regrapht_core.files import atomic_write
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+
+__all__ = ["RESULTS", "config_record", "provenance", "result_tag", "write_result"]
+
+RESULTS = Path(__file__).parent / "results"
+TAG_VARIABLE = "REGRAPHT_RESULT_TAG"
+"""A suffix for result file names (``before``/``after``), so two verifiers' runs of the
+same benchmark can sit side by side and be compared."""
+
+
+def _commit() -> str:
+    if commit := os.environ.get("REGRAPHT_COMMIT"):
+        return commit
+    probe = subprocess.run(
+        ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
+    )
+    return probe.stdout.strip() or "unknown"
+
+
+def config_record(config: VerifyConfig) -> dict[str, Any]:
+    """Every setting of the session, whatever fields the verifier's config has today."""
+    return {field.name: _plain(getattr(config, field.name)) for field in dataclasses.fields(config)}
+
+
+def _plain(value: object) -> object:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def provenance(verifier: Verifier, command: str) -> dict[str, Any]:
+    """Device, driver and nvcc from the verifier's own probe, never from the caller."""
+    device = verifier.device
+    return {
+        "device": device.name if device else None,
+        "driver": device.driver if device else None,
+        "nvcc": device.nvcc if device else None,
+        "arch": verifier.compiler.arch,
+        "commit": _commit(),
+        "command": command,
+        "host": platform.node(),
+        "cpus": os.cpu_count(),
+        "config": config_record(verifier.config),
+    }
+
+
+def result_tag() -> str:
+    """``-<tag>`` from ``$REGRAPHT_RESULT_TAG``, or nothing."""
+    tag = os.environ.get(TAG_VARIABLE, "").strip()
+    return f"-{tag}" if tag else ""
+
+
+def write_result(name: str, record: dict[str, Any]) -> Path:
+    """``record`` as ``benchmarks/results/<name>`` and, when set, ``$OUT/<name>``; rewritten
+    whole each time, so a run cut short leaves the last complete version."""
+    data = (json.dumps(record, indent=2) + "\n").encode("utf-8")
+    path = RESULTS / name
+    atomic_write(path, data)
+    if out := os.environ.get("OUT"):
+        atomic_write(Path(out) / name, data)
+    return path

@@ -1,0 +1,30 @@
+"""Compare two runs of the honest-controls benchmark: each candidate's speedup ratio and
+whether all moved by at most ±10% (the issue's bound between the old and new verifier).
+
+    python3 scripts/compare-honest.py BEFORE.json AFTER.json
+
+Needs the repository root on ``PYTHONPATH`` (``scripts/gpu-env.sh`` sets it); exits 1 when
+any candidate is outside the bound, missing, or not verified in either run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from benchmarks.honest_controls import compare_files, report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path)
+    parser.add_argument("after", type=Path)
+    args = parser.parse_args()
+    rows = compare_files(args.before, args.after)
+    print(report(rows))
+    return 0 if rows and all(r.within for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
