@@ -177,6 +177,9 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
         "@SIGNATURE@": task.signature.strip().rstrip(";"),
         "@MEMBERS@": _members(task),
         "@NARGS@": str(len(task.args)),
+        "@INPUTS@": ", ".join(
+            "true" if _array(arg) and arg.role is Role.IN else "false" for arg in task.args
+        ),
         "@LOAD@": _load(task),
         "@RESTORE@": _restore(task),
         "@POISON@": _poison(task),
@@ -344,10 +347,11 @@ void prepare() {
 
 // After a call: whether every input still holds this call's values; then the changes undone.
 int modified_input() {
+  static const bool kInput[] = {@INPUTS@};
   int modified = -1;
   for (const Change& c : g_changes) {
     unsigned char* at = arg_bytes(c.arg) + c.index * c.value.size();
-    if (std::memcmp(at, c.value.data(), c.value.size()) != 0) modified = c.arg;
+    if (kInput[c.arg] && std::memcmp(at, c.value.data(), c.value.size()) != 0) modified = c.arg;
     std::memcpy(at, g_orig[c.arg].data() + c.index * c.value.size(), c.value.size());
   }
 @COMPARE_INPUTS@
