@@ -52,17 +52,23 @@ class Dumped:
 
 
 class Harness:
-    def __init__(self, session: Session, root: Path, task: Task) -> None:
+    def __init__(
+        self, session: Session, root: Path, task: Task, *, call_wall_s: float | None = None
+    ) -> None:
+        """``call_wall_s`` bounds each call (a hang ends the session as a timeout)."""
         self._session = session
         self._root = root
         self._task = task
+        self._call_wall_s = call_wall_s
         hello = self._ask(None, answer=None)
         if not hello.startswith("hello "):
             raise HarnessStopped(hello)
         self.locked = hello == "hello 1"
 
-    def _ask(self, line: str | None, *, answer: str | None = "ok") -> str:
-        said = self._session.ask(line)
+    def _ask(
+        self, line: str | None, *, answer: str | None = "ok", wall_s: float | None = None
+    ) -> str:
+        said = self._session.ask(line, wall_s=wall_s)
         if said is None or (answer is not None and said != answer):
             raise HarnessStopped(said or "")
         return said
@@ -80,7 +86,7 @@ class Harness:
             self._ask(encode(change))
 
     def call(self, *, flush: bool) -> CallSample:
-        fields = self._ask(f"call {int(flush)}", answer=None).split()
+        fields = self._ask(f"call {int(flush)}", answer=None, wall_s=self._call_wall_s).split()
         if len(fields) != 6 or fields[0] != "done":
             raise HarnessStopped(" ".join(fields))
         try:

@@ -586,7 +586,7 @@ class Verifier:
             env = {**self._run_environment(root), **built.check.environment}
             session = Session([*built.check.argv, "serve"], root, limits, env)
             try:
-                harness = Harness(session, root, task)
+                harness = Harness(session, root, task, call_wall_s=self.config.run_timeout_s)
                 if not harness.locked:
                     flags.append("system calls not restricted: seccomp is unavailable here")
                 harness.flush(
