@@ -420,17 +420,28 @@ _DENIED_CXX = re.compile(
 streams, the entropy source."""
 
 
-def _why_import(name: str, libraries: LibraryNames) -> str | None:
-    """Why importing ``name`` is refused; ``None`` if it is allowed."""
-    if name in _ALLOWED_C or name in _ALLOWED_CUDA_INTERNALS or name in _WRAPPED_LAUNCHES:
-        return None
+def _why_cuda(name: str) -> str | None:
     if name.endswith(_PER_THREAD):
         return "per-thread default-stream variants escape the harness's launch accounting"
-    if name.startswith("cuda") and name[4:5].isupper():
-        for prefix, why in _DENIED_CUDA:
-            if name.startswith(prefix):
-                return why
+    if name in _WRAPPED_LAUNCHES:
         return None
+    return next((why for prefix, why in _DENIED_CUDA if name.startswith(prefix)), None)
+
+
+def _why_cxx(name: str, libraries: LibraryNames) -> str | None:
+    if _DENIED_CXX.search(name):
+        return "threads, clocks, files and standard streams are off limits"
+    if name in libraries.cxx:
+        return None
+    return "it is neither the candidate's own code nor the allowed runtime"
+
+
+def _why_import(name: str, libraries: LibraryNames) -> str | None:
+    """Why importing ``name`` is refused; ``None`` if it is allowed."""
+    if name in _ALLOWED_C or name in _ALLOWED_CUDA_INTERNALS:
+        return None
+    if (name.startswith("cuda") and name[4:5].isupper()) or name.startswith("__cuda"):
+        return _why_cuda(name) if name.startswith("cuda") else "nvcc's internals are not called"
     if re.match(r"cu[A-Z]", name):
         return "the CUDA driver API reaches beyond the runtime the harness watches"
     if name.startswith(("__cxa_thread_atexit", "__real_", "__wrap_")):
@@ -438,11 +449,7 @@ def _why_import(name: str, libraries: LibraryNames) -> str | None:
     if name.startswith(("__cxa_", "_Unwind_")):
         return None
     if name.startswith("_Z"):
-        if _DENIED_CXX.search(name):
-            return "threads, clocks, files and standard streams are off limits"
-        if name in libraries.cxx:
-            return None
-        return "it is neither the candidate's own code nor the allowed runtime"
+        return _why_cxx(name, libraries)
     if name in libraries.math and not name.startswith("fe"):
         return None
     return (
@@ -535,9 +542,8 @@ class _Inspection:
             place = (self.section_name(symbol.ndx), base + reloc.addend)
             functions = self.functions_at(*place)
             names = {f.name for f in functions}
-            if _NVCC_REGISTRATION in names and not any(p == place for p in allowed):
-                allowed.append(place)
-            elif self.iostream_init(place):
+            nvcc = _NVCC_REGISTRATION in names and place not in allowed
+            if nvcc or self.iostream_init(place):
                 allowed.append(place)
             else:
                 shown = functions[0].name if functions else ""
