@@ -453,8 +453,8 @@ def _why_import(name: str, libraries: LibraryNames) -> str | None:
     if name in libraries.math and not name.startswith("fe"):
         return None
     return (
-        "only the CUDA runtime, memory and string basics, math and the C++ runtime may be "
-        "called (no I/O, threads, processes, signals, timers, clocks or the environment)"
+        "not on the allow-list (CUDA runtime, memory and string basics, math, C++ runtime); "
+        "I/O, threads, processes, signals, timers, clocks and the environment are refused"
     )
 
 
@@ -612,10 +612,9 @@ class _Inspection:
             for instruction, _found in block.instructions:
                 why = _why_instruction(instruction)
                 if why is not None:
-                    word = instruction.split()[0]
                     self.find(
-                        f"`{instruction}` in {section} is {why}; the candidate may only "
-                        f"compute (found `{word}`)"
+                        f"instruction `{instruction}` in {section} is {why}; system calls "
+                        "and timing are the harness's, a candidate only computes"
                     )
                     return
 
