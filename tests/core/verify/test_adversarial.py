@@ -21,8 +21,8 @@ import pytest
 
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import TaskMode
-from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.compile import Compiler
+from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH
 from regrapht_core.verify.gate import check
 from regrapht_core.verify.objects import CANDIDATE_DEFINES, inspect_object
