@@ -293,9 +293,10 @@ _IOSTREAM_INIT = frozenset(
 )
 _PREFIXES = frozenset({"notrack", "bnd", "lock", "rep", "repz", "repnz", "data16", "cs", "ds"})
 """Instruction prefixes objdump prints before the mnemonic."""
-_AT_EXIT = "atexit"
-"""nvcc's registration uses it; nothing else may (``__cxa_atexit`` registrations made by
-function-local statics are allowed: the harness ends with ``_Exit``, so they never run)."""
+_CONFINED = frozenset({"atexit", "exit"})
+"""Imports nvcc's own code uses, allowed only there (``__cxa_atexit`` registrations made by
+function-local statics are allowed anywhere: the harness ends with ``_Exit``, so they never
+run)."""
 
 _CONSTRUCTOR_SECTIONS = (".init_array", ".preinit_array", ".ctors")
 _EXIT_SECTIONS = (".fini_array", ".dtors")
@@ -354,7 +355,7 @@ _ALLOWED_C = frozenset(
         "_GLOBAL_OFFSET_TABLE_",
         "__gxx_personality_v0",
         "__dso_handle",
-        _AT_EXIT,
+        *_CONFINED,
     }
 )
 _ALLOWED_CUDA_INTERNALS = frozenset(
@@ -481,6 +482,18 @@ _BANNED_INSTRUCTIONS = {
 }
 
 
+def _tiny_targets(block: _Block | None, most: int) -> set[str] | None:
+    """What a short, loop-free function calls or references; ``None`` if ``block`` is not
+    one (too long, or a branch that is not to a relocated target)."""
+    if block is None or not 0 < len(block.instructions) <= most:
+        return None
+    for instruction, found in block.instructions:
+        words = [w for w in instruction.split() if w not in _PREFIXES]
+        if words and words[0].startswith(("j", "call")) and not found:
+            return None
+    return {t for _, found in block.instructions for t in found}
+
+
 def _why_instruction(instruction: str) -> str | None:
     tokens = set(re.split(r"[\s,]+", instruction))
     if "int" in tokens and "$0x80" in tokens:
@@ -555,18 +568,28 @@ class _Inspection:
 
     def iostream_init(self, place: tuple[str, int]) -> bool:
         """The initializer ``<iostream>`` emits: ``ios_base::Init`` constructed, its
-        destructor registered; a handful of instructions, every branch to a library."""
-        block = self.code.get(place)
-        if block is None or not 0 < len(block.instructions) <= 12:
-            return False
-        targets = {t for _, found in block.instructions for t in found}
-        if "_ZNSt8ios_base4InitC1Ev" not in targets:
-            return False
-        for instruction, found in block.instructions:
-            words = [w for w in instruction.split() if w not in _PREFIXES]
-            if words and words[0].startswith(("j", "call")) and not found:
-                return False
-        return all(t in _IOSTREAM_INIT or t.startswith(".bss") for t in targets)
+        destructor registered."""
+        targets = _tiny_targets(self.code.get(place), 12)
+        return (
+            targets is not None
+            and "_ZNSt8ios_base4InitC1Ev" in targets
+            and all(t in _IOSTREAM_INIT or t.startswith(".bss") for t in targets)
+        )
+
+    def device_stub(self, place: tuple[str, int]) -> bool:
+        """The host body nvcc gives a ``__device__`` function: ``exit(1)``, nothing else."""
+        return _tiny_targets(self.code.get(place), 8) == {"exit"}
+
+    def span_of(self, section: str, offset: int) -> tuple[str, int] | None:
+        """(section, start) of the function whose code holds ``offset``."""
+        for symbol in self.elf.symbols.values():
+            if (
+                symbol.kind == "FUNC"
+                and symbol.value <= offset < symbol.value + max(symbol.size, 1)
+                and self.section_name(symbol.ndx) == section
+            ):
+                return section, symbol.value
+        return None
 
     def symbols(self) -> None:
         for symbol in self.elf.symbols.values():
@@ -587,25 +610,24 @@ class _Inspection:
                 if why is not None:
                     self.find(f"calls {{}}: {why}", symbol.name)
 
-    def at_exit(self) -> None:
-        """``atexit`` and friends are nvcc's and ``<iostream>``'s, from their initializers
-        only: anything registered elsewhere is work done after the harness reports."""
-        spans = []
-        for section, start in self.initializers:
-            for function in self.functions_at(section, start):
-                spans.append((section, start, start + max(function.size, 1)))
+    def confined(self) -> None:
+        """``atexit`` is nvcc's, from its registration; ``exit`` is the body nvcc gives a
+        ``__device__`` function on the host. Used anywhere else, they run work after the
+        harness has reported, or end the process under it."""
         for target, relocs in self.elf.relocs.items():
             for reloc in relocs:
                 symbol = self.elf.symbols.get(reloc.symbol)
-                if symbol is None or symbol.name != _AT_EXIT:
+                if symbol is None or symbol.name not in _CONFINED:
                     continue
-                inside = any(s == target and lo <= reloc.offset < hi for s, lo, hi in spans)
-                if not inside:
+                place = self.span_of(target, reloc.offset)
+                if symbol.name == "atexit" and place not in self.initializers:
                     self.find(
-                        "registers work with {} outside a static initializer: it would run "
+                        "registers work with {} outside nvcc's registration: it would run "
                         "after the harness has reported",
                         symbol.name,
                     )
+                elif symbol.name == "exit" and (place is None or not self.device_stub(place)):
+                    self.find("calls {}: ending the process is the harness's job", symbol.name)
 
     def instructions(self) -> None:
         for (section, _), block in self.code.items():
@@ -648,7 +670,7 @@ def inspect_object(path: Path, *, entry: str, tools: ObjectTools = ObjectTools()
         return f"{_PREFIX}the compiled object could not be read, so it cannot be trusted"
     inspection = _Inspection(elf, _parse_code(code_text), library_names(tools))
     inspection.sections()
-    inspection.at_exit()
+    inspection.confined()
     inspection.symbols()
     inspection.instructions()
     inspection.entry(entry)
