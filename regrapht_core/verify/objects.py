@@ -577,8 +577,18 @@ class _Inspection:
         )
 
     def device_stub(self, place: tuple[str, int]) -> bool:
-        """The host body nvcc gives a ``__device__`` function: ``exit(1)``, nothing else."""
-        return _tiny_targets(self.code.get(place), 8) == {"exit"}
+        """The host body nvcc gives a ``__device__`` function: ``exit(1)``, nothing else
+        (which, written by hand, is a crash, not a way to end the run early)."""
+        block = self.code.get(place)
+        if _tiny_targets(block, 8) != {"exit"} or block is None:
+            return False
+        constants = {
+            value
+            for instruction, _ in block.instructions
+            if not (instruction.startswith(("sub", "add")) and instruction.endswith("%rsp"))
+            for value in re.findall(r"\$[-0-9a-fx]+", instruction)
+        }
+        return constants == {"$0x1"}
 
     def span_of(self, section: str, offset: int) -> tuple[str, int] | None:
         """(section, start) of the function whose code holds ``offset``."""
