@@ -206,6 +206,8 @@ class _Elf:
     symbols: dict[int, _Symbol] = field(default_factory=dict)
     relocs: dict[str, list[_Reloc]] = field(default_factory=dict)
     """By the section they apply to (``.rela.init_array`` → ``.init_array``)."""
+    unread: int = 0
+    """Entries printed in a form this parser does not know: the object is not trusted."""
 
 
 _SECTION = re.compile(
@@ -216,6 +218,12 @@ _SYMBOL = re.compile(
     r"^\s*(\d+):\s+([0-9a-f]+)\s+(0x[0-9a-f]+|\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+"
     r"(?:\[[^\]]*\]\s+)?(\S+)\s*(\S*)\s*$"
 )
+_ENTRY = {
+    "sections": re.compile(r"^\s*\[\s*\d+\]"),
+    "symbols": re.compile(r"^\s*\d+:"),
+    "relocs": re.compile(r"^[0-9a-f]{8,}\s"),
+}
+"""How an entry of each table starts, matched or not."""
 _RELOC_HEAD = re.compile(r"^Relocation section '([^']+)'")
 _RELOC = re.compile(
     r"^([0-9a-f]+)\s+([0-9a-f]+)\s+\S+(?:\s+[0-9a-f]+\s+.*?\s*([+-])\s*([0-9a-f]+))?"
@@ -250,6 +258,8 @@ def _parse_elf(text: str) -> _Elf:
             elf.relocs[target].append(
                 _Reloc(int(offset, 16), int(info, 16) >> 32, -value if sign == "-" else value)
             )
+        elif part and _ENTRY[part].match(line) and not line.lstrip().startswith("[ 0]"):
+            elf.unread += 1
     return elf
 
 
@@ -676,7 +686,7 @@ def inspect_object(path: Path, *, entry: str, tools: ObjectTools = ObjectTools()
     if not elf_text or code_text is None:
         return f"{_PREFIX}the compiled object could not be read, so it cannot be trusted"
     elf = _parse_elf(elf_text)
-    if not elf.sections or not elf.symbols:
+    if not elf.sections or not elf.symbols or elf.unread:
         return f"{_PREFIX}the compiled object could not be read, so it cannot be trusted"
     inspection = _Inspection(elf, _parse_code(code_text), library_names(tools))
     inspection.sections()
