@@ -51,7 +51,7 @@ from pathlib import Path
 
 from regrapht_core.errors import ConfigError
 
-__all__ = ["CANDIDATE_DEFINES", "ObjectTools", "inspect_object", "library_names"]
+__all__ = ["CANDIDATE_DEFINES", "LibraryNames", "ObjectTools", "inspect_object", "library_names"]
 
 CANDIDATE_DEFINES = ("CCCL_DISABLE_NVTX", "NVTX_DISABLE")
 """Macros the candidate is compiled with (``Compiler.cuda_object(defines=...)``)."""
@@ -135,6 +135,9 @@ class LibraryNames:
     every: frozenset[str]
     math: frozenset[str]
     cxx: frozenset[str]
+    """libstdc++'s."""
+    gcc: frozenset[str]
+    """libgcc_s's: the compiler's arithmetic helpers (``__mulsc3``, ``__divti3``)."""
 
 
 def _defined(tools: ObjectTools, path: Path, *, dynamic: bool) -> set[str]:
@@ -143,7 +146,8 @@ def _defined(tools: ObjectTools, path: Path, *, dynamic: bool) -> set[str]:
     names: set[str] = set()
     for line in listing.splitlines():
         parts = line.split()
-        if len(parts) >= 3 and len(parts[-2]) == 1 and parts[-2] not in "aANnU":
+        kind = parts[-2] if len(parts) >= 3 else ""
+        if kind in ("u", "i") or (len(kind) == 1 and kind.isupper() and kind not in "NU"):
             names.add(parts[-1].partition("@")[0])
     return names
 
@@ -155,17 +159,20 @@ def library_names(tools: ObjectTools) -> LibraryNames:
     every: set[str] = set()
     math: set[str] = set()
     cxx: set[str] = set()
+    gcc: set[str] = set()
     for library in tools.system_libraries():
         names = _defined(tools, library, dynamic=True)
         every |= names
         if library.name.startswith("libm."):
             math |= names
-        elif library.name.startswith(("libstdc++", "libgcc_s")):
+        elif library.name.startswith("libstdc++"):
             cxx |= names
+        elif library.name.startswith("libgcc_s"):
+            gcc |= names
     cudart = tools.cudart_static()
     if cudart is not None:
         every |= _defined(tools, cudart, dynamic=False)
-    return LibraryNames(frozenset(every), frozenset(math), frozenset(cxx))
+    return LibraryNames(*map(frozenset, (every, math, cxx, gcc)))
 
 
 # --- Reading the object -------------------------------------------------------------------
@@ -362,6 +369,7 @@ _ALLOWED_C = frozenset(
         "__assert_fail",
         "__stack_chk_fail",
         "__libc_single_threaded",
+        "__errno_location",
         "_GLOBAL_OFFSET_TABLE_",
         "__gxx_personality_v0",
         "__dso_handle",
@@ -423,6 +431,18 @@ _DENIED_CUDA: tuple[tuple[str, str], ...] = (
     ("cudaWaitExternal", "external memory and semaphores reach other processes"),
 )
 _PER_THREAD = ("_ptsz", "_ptds")
+_AROUND_THE_HARNESS = (
+    "__cxa_thread_atexit",
+    "__cxa_finalize",
+    "_Unwind_",
+    "__register_frame",
+    "__deregister_frame",
+    "__emutls",
+    "__clear_cache",
+    "__enable_execute_stack",
+    "__real_",
+    "__wrap_",
+)
 _DENIED_CXX = re.compile(
     r"6thread|6chrono|11this_thread|10filesystem|13__future_base|13random_device|"
     r"_ZSt[45]w?c(out|err|log|in)|_ZSt3cin|13basic_filebuf|14basic_[io]fstream|13basic_fstream"
@@ -455,13 +475,13 @@ def _why_import(name: str, libraries: LibraryNames) -> str | None:
         return _why_cuda(name) if name.startswith("cuda") else "nvcc's internals are not called"
     if re.match(r"cu[A-Z]", name):
         return "the CUDA driver API reaches beyond the runtime the harness watches"
-    if name.startswith(("__cxa_thread_atexit", "__real_", "__wrap_")):
-        return "it reaches around the harness"
-    if name.startswith(("__cxa_", "_Unwind_")):
+    if name.startswith(_AROUND_THE_HARNESS):
+        return "it reaches around the harness (exit handlers, unwinding, TLS, wrapped names)"
+    if name.startswith("__cxa_") or name == "_Unwind_Resume":
         return None
     if name.startswith("_Z"):
         return _why_cxx(name, libraries)
-    if name in libraries.math and not name.startswith("fe"):
+    if name in libraries.gcc or (name in libraries.math and not name.startswith("fe")):
         return None
     return (
         "not on the allow-list (CUDA runtime, memory and string basics, math, C++ runtime); "
@@ -479,7 +499,10 @@ def _why_definition(symbol: _Symbol, libraries: LibraryNames) -> str | None:
     if name in _START_UP or "regrapht" in name.lower():
         return "it belongs to the program's start-up or the harness"
     if _RESERVED_DEFINITION.match(name) or name in libraries.every:
-        return "it replaces the library's function for the harness and the CUDA runtime too"
+        return (
+            "the C library, C++ runtime or CUDA owns that name, and a definition replaces "
+            "theirs for the harness too; rename it (or make it static)"
+        )
     return None
 
 
