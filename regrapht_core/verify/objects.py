@@ -372,6 +372,7 @@ _ALLOWED_C = frozenset(
         "__errno_location",
         "_GLOBAL_OFFSET_TABLE_",
         "__gxx_personality_v0",
+        "_Unwind_Resume",
         "__dso_handle",
         *_CONFINED,
     }
@@ -477,7 +478,7 @@ def _why_import(name: str, libraries: LibraryNames) -> str | None:
         return "the CUDA driver API reaches beyond the runtime the harness watches"
     if name.startswith(_AROUND_THE_HARNESS):
         return "it reaches around the harness (exit handlers, unwinding, TLS, wrapped names)"
-    if name.startswith("__cxa_") or name == "_Unwind_Resume":
+    if name.startswith("__cxa_"):
         return None
     if name.startswith("_Z"):
         return _why_cxx(name, libraries)
