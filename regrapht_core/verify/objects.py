@@ -10,7 +10,8 @@ object (``nvcc -c``: host code and the embedded fatbinary) this module refuses:
   other than nvcc's own fatbinary registration, ``__sti____cudaRegisterAll``, and the
   ``std::ios_base::Init`` initializer that ``<iostream>``, pulled in by Thrust, emits),
   ``.preinit_array``/``.ctors``/``.fini_array``/``.dtors``/``.init``/``.fini``, IFUNC
-  resolvers, and ``atexit`` registrations outside those initializers;
+  resolvers, ``atexit`` registrations outside nvcc's registration, and ``exit`` anywhere
+  but the ``exit(1)`` body nvcc gives a ``__device__`` function on the host;
 * thread-local storage (``.tdata``/``.tbss``, TLS symbols): per-thread state and
   initializers outside the call;
 * definitions of names the C/C++ runtime, the CUDA runtime or driver export (computed once
@@ -35,6 +36,11 @@ object (``nvcc -c``: host code and the embedded fatbinary) this module refuses:
 Candidates must be compiled with :data:`CANDIDATE_DEFINES`: CCCL's headers otherwise emit
 NVTX's injection loader (``getenv`` and ``dlopen`` of a path from the environment) into
 every object that uses CUB or Thrust, which this check would rightly refuse.
+
+What it cannot see: functions reached through computed addresses (an allowed function's
+address plus an offset), reads of the harness's stack or memory through pointers, and
+anything done on the device. Those are for the sandbox (system-call filter, namespaces) and
+the run's checks.
 
 Nothing here raises for what an object contains: an object the tools cannot read is a
 rejection. A missing tool is the installation's fault and raises ``ConfigError``.
@@ -641,9 +647,7 @@ class _Inspection:
                 continue
             if symbol.kind == "TLS":
                 self.find("{} is thread-local: per-thread state outlives the call", symbol.name)
-            elif symbol.kind in ("IFUNC", "GNU_IFUNC") or (
-                symbol.kind.startswith("<") and symbol.defined
-            ):
+            elif symbol.kind in ("IFUNC", "GNU_IFUNC"):
                 self.find("{} is an indirect function: its resolver runs at load", symbol.name)
             elif symbol.defined and symbol.bind in ("GLOBAL", "WEAK", "UNIQUE"):
                 why = _why_definition(symbol, self.libraries)
