@@ -1,4 +1,4 @@
-// cheat: does the work in a SIGALRM handler driven by an interval timer, declared by hand under names the gate does not know
+// cheat: arms an interval timer with a SIGALRM handler, declared by hand under names the gate does not know (CPU work or interference off the clock)
 // expect: gate_rejected
 // stage: object
 #include <cuda_runtime.h>
