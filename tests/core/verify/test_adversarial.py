@@ -1,10 +1,12 @@
 """The adversarial suite: every cheat in the corpus ends with the status its header names.
 
 Three layers. On any machine: the static gate refuses exactly the gate-level cheats on their
-marked lines and lets every other candidate through (so the runtime checks are what must
-catch those), and the pipeline reports ``gate_rejected`` for them. Where nvcc is installed:
-every candidate that passes the gate compiles, so its expected runtime status is not masked
-by a compile error. On a GPU: the full pipeline gives every cheat its expected status and
+marked lines and lets every other candidate through (so the object check and the runtime
+checks are what must catch those), and the pipeline reports ``gate_rejected`` for them.
+Where nvcc is installed: every candidate that passes the gate compiles, so its expected
+runtime status is not masked by a compile error; the object check refuses every
+object-stage cheat and passes every other host-mode candidate and every honest one. On a
+GPU: the full pipeline gives every cheat its expected status and
 every honest candidate ``verified`` with a measured speedup.
 """
 
@@ -19,8 +21,11 @@ import pytest
 
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import TaskMode
+from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.device import DEFAULT_ARCH
 from regrapht_core.verify.gate import check
+from regrapht_core.verify.objects import CANDIDATE_DEFINES, inspect_object
 from regrapht_core.verify.pipeline import Verifier, verify
 from tests.data.candidates.corpus import Candidate, load_corpus
 from tests.data.candidates.tasks import TASKS
@@ -29,6 +34,13 @@ CORPUS = load_corpus()
 GATED = [c for c in CORPUS if c.gate_rejected]
 RUNTIME = [c for c in CORPUS if not c.gate_rejected]
 KERNEL_RUNTIME = [c for c in RUNTIME if c.task.mode is TaskMode.KERNEL_TO_KERNEL]
+OBJECT = [c for c in CORPUS if c.object_rejected]
+OBJECT_CLEAN = [
+    c
+    for c in RUNTIME
+    if not c.object_rejected and (c.honest or c.task.mode is TaskMode.SEQUENTIAL_TO_CUDA)
+]
+"""Host-mode candidates past the gate that only the run can catch, and every honest one."""
 
 
 def _ids(candidates: Sequence[Candidate]) -> list[str]:
@@ -98,6 +110,47 @@ def test_candidates_past_the_gate_compile(candidate: Candidate, tmp_path: Path) 
         timeout=300,
     )
     assert built.returncode == 0, built.stderr[-2000:]
+
+
+@pytest.mark.parametrize("candidate", OBJECT, ids=_ids(OBJECT))
+def test_object_stage_cheats_pass_the_source_gate(candidate: Candidate) -> None:
+    assert check(candidate.source, candidate.task).violations == ()
+    assert candidate.expect == {Status.GATE_REJECTED}
+
+
+def test_object_stage_covers_its_classes() -> None:
+    assert len(OBJECT) >= 12
+    assert {c.task.name for c in OBJECT} == {"saxpy", "sum", "vadd"}
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory: pytest.TempPathFactory) -> Compiler:
+    return Compiler(tmp_path_factory.mktemp("objects"), DEFAULT_ARCH)
+
+
+def _object(candidate: Candidate, compiler: Compiler) -> Path:
+    built = compiler.cuda_object(candidate.source, defines=CANDIDATE_DEFINES)
+    assert built.ok and built.path is not None, built.log
+    return built.path
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("candidate", OBJECT, ids=_ids(OBJECT))
+def test_object_check_refuses_object_stage_cheats(candidate: Candidate, compiler: Compiler) -> None:
+    refused = inspect_object(_object(candidate, compiler), entry=candidate.task.entry)
+    assert refused is not None
+    assert all(line.startswith(("object check: ", "... and")) for line in refused.splitlines())
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+@pytest.mark.parametrize("candidate", OBJECT_CLEAN, ids=_ids(OBJECT_CLEAN))
+def test_object_check_passes_every_other_candidate(
+    candidate: Candidate, compiler: Compiler
+) -> None:
+    path = _object(candidate, compiler)
+    assert inspect_object(path, entry=candidate.task.entry) is None
 
 
 @pytest.fixture(scope="module")

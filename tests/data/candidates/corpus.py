@@ -11,6 +11,10 @@ the gate to exactly those lines and rules (``/* gate: <rule> */`` where a line c
 end in a comment, as before a line splice). Several statuses separated by ``|`` are listed
 only where the outcome is honestly either (a race may corrupt the first run or only the
 second).
+
+A cheat that passes the source gate but that the object check (``verify/objects.py``, run
+on the compiled object) must refuse says ``expect: gate_rejected`` (the pipeline reports
+both stages so) and, on a line of its own, ``// stage: object``; it carries no gate marks.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ class Candidate:
     expect: frozenset[Status]
     gate_marks: frozenset[tuple[int, Rule]]
     """(line, rule) pairs the gate must report, and no others."""
+    stage: str = "source"
+    """Where a ``gate_rejected`` candidate is refused: ``source`` (the gate) or ``object``."""
 
     @property
     def id(self) -> str:
@@ -46,7 +52,13 @@ class Candidate:
 
     @property
     def gate_rejected(self) -> bool:
-        return Status.GATE_REJECTED in self.expect
+        """The source gate refuses it."""
+        return Status.GATE_REJECTED in self.expect and self.stage == "source"
+
+    @property
+    def object_rejected(self) -> bool:
+        """It passes the source gate; the object check refuses its compiled object."""
+        return self.stage == "object"
 
 
 def _header(source: str, key: str) -> str | None:
@@ -85,7 +97,12 @@ def _load(path: Path) -> Candidate:
         summary=honest or cheat or "",
         expect=frozenset(Status(s.strip()) for s in expect.split("|")),
         gate_marks=gate_marks(source),
+        stage=_header(source, "stage") or "source",
     )
+    if candidate.stage not in ("source", "object"):
+        raise ValueError(f"{path}: `stage:` is `object` or absent")
+    if candidate.object_rejected and candidate.expect != {Status.GATE_REJECTED}:
+        raise ValueError(f"{path}: a `stage: object` candidate expects gate_rejected alone")
     if candidate.gate_rejected != bool(candidate.gate_marks):
         raise ValueError(f"{path}: gate_rejected candidates, and only they, carry gate marks")
     return candidate
