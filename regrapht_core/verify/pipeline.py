@@ -54,7 +54,7 @@ from regrapht_core.verify.driver import CallSample, Harness, HarnessStopped, sta
 from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
-from regrapht_core.verify.objects import inspect_object
+from regrapht_core.verify.objects import CANDIDATE_DEFINES, ObjectTools, inspect_object
 from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
 from regrapht_core.verify.probe import DeviceLimits, run_probe
 from regrapht_core.verify.programs import (
@@ -196,6 +196,7 @@ class Verifier:
         self._limits_found: DeviceLimits | None = None
         self._suspect = True
         self._python_drops: bool | None = None
+        self._object_tools = ObjectTools(cuda_home=config.cuda_home)
         self._tasks: dict[str, _TaskBuild] = {}
         self._objects_lock = threading.Lock()
         self._adaptive = Adaptive(
@@ -218,10 +219,10 @@ class Verifier:
             return Evaluation(Status.GATE_REJECTED, code_hash, _trim(rejected))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
             return self._build_kernel(task, source, code_hash, deadline)
-        candidate = self.compiler.cuda_object(source, deadline=deadline)
+        candidate = self.compiler.cuda_object(source, defines=CANDIDATE_DEFINES, deadline=deadline)
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
-        refused = inspect_object(candidate.path, entry=task.entry)
+        refused = inspect_object(candidate.path, entry=task.entry, tools=self._object_tools)
         if refused is not None:
             return Evaluation(Status.GATE_REJECTED, code_hash, _trim(refused))
         prepared = self._task_build(task, deadline)
