@@ -11,6 +11,8 @@ stable (:class:`~regrapht_core.verify.timing.Adaptive`) and every checked call i
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -25,6 +27,8 @@ from regrapht_core.verify.driver import CallSample, Harness
 from regrapht_core.verify.timing import Adaptive
 
 __all__ = ["WARMUPS", "Verdict", "case_folder", "check_and_time"]
+
+log = logging.getLogger(__name__)
 
 WARMUPS = 2
 """Calls before the timed ones; they are checked like any other when drawn."""
@@ -54,6 +58,7 @@ def check_and_time(
     rng: np.random.Generator,
 ) -> Verdict | list[CallSample]:
     """Raises ``HarnessStopped`` when the process stops answering (the caller learns why)."""
+    began = time.perf_counter()
     for k, (case, want) in enumerate(zip(small, expected, strict=True)):
         harness.load(case_folder(k))
         harness.use(())
@@ -65,6 +70,7 @@ def check_and_time(
         )
         if isinstance(again, Verdict):
             return again
+    log.info("%s: %d small cases in %.2f s", task.name, len(small), time.perf_counter() - began)
     return _timed(task, harness, timing, adaptive=adaptive, checked=checked, rng=rng)
 
 

@@ -32,13 +32,11 @@ def first_mismatch(
     if want.size == 0:
         return None
     if tolerance is None or want.dtype.kind not in "fc":
-        bad = want != got
+        count, index = _count_first(want.reshape(-1) != got.reshape(-1))
     else:
-        bad = _outside(want, got, tolerance)
-    count = int(np.count_nonzero(bad))
+        count, index = _outside(want.reshape(-1), got.reshape(-1), tolerance)
     if count == 0:
         return None
-    index = int(np.flatnonzero(bad)[0])
     expected = want.reshape(-1)[index].item()
     actual = got.reshape(-1)[index].item()
     return (
@@ -47,25 +45,41 @@ def first_mismatch(
     )
 
 
+_CHUNK = 1 << 18
+"""Elements compared at a time: a megabyte of floats, so every pass stays in cache."""
+
+
+def _count_first(bad: npt.NDArray[np.bool_], offset: int = 0) -> tuple[int, int]:
+    """How many are set, and the (offset) index of the first."""
+    count = int(np.count_nonzero(bad))
+    return count, (offset + int(np.argmax(bad)) if count else -1)
+
+
 def _outside(
     want: npt.NDArray[np.generic], got: npt.NDArray[np.generic], tolerance: Tolerance
-) -> npt.NDArray[np.bool_]:
-    """Where ``got`` is not within tolerance of ``want``, in their own precision.
+) -> tuple[int, int]:
+    """How many elements of ``got`` are not within tolerance of ``want``, and the first.
 
-    The bulk comparison runs in the arrays' type with two temporaries (outputs at the
-    timing size are tens of megabytes, compared several times per candidate); only the
-    elements that fail it are looked at again for matching NaNs and infinities.
+    Runs in the arrays' own precision, a chunk at a time (outputs at the timing size are
+    tens of megabytes, compared several times per candidate); only the elements that fail
+    are looked at again for matching NaNs and infinities.
     """
-    with np.errstate(invalid="ignore", over="ignore"):
-        bound = np.abs(want)
-        bound *= tolerance.rtol
-        bound += tolerance.atol
-        difference = np.subtract(got, want)
-        np.abs(difference, out=difference)
-        bad: npt.NDArray[np.bool_] = np.logical_not(difference <= bound)
-    suspects = np.flatnonzero(bad)
-    if suspects.size:
-        w, g = want[suspects], got[suspects]
-        same = (np.isnan(w) & np.isnan(g)) | (np.isinf(w) & (g == w))
-        bad[suspects[same]] = False
-    return bad
+    count, first = 0, -1
+    for start in range(0, want.size, _CHUNK):
+        w, g = want[start : start + _CHUNK], got[start : start + _CHUNK]
+        with np.errstate(invalid="ignore", over="ignore"):
+            bound = np.abs(w)
+            bound *= tolerance.rtol
+            bound += tolerance.atol
+            difference = np.subtract(g, w)
+            np.abs(difference, out=difference)
+            bad: npt.NDArray[np.bool_] = np.logical_not(difference <= bound)
+        suspects = np.flatnonzero(bad)
+        if suspects.size:
+            ws, gs = w[suspects], g[suspects]
+            same = (np.isnan(ws) & np.isnan(gs)) | (np.isinf(ws) & (gs == ws))
+            bad[suspects[same]] = False
+            found, index = _count_first(bad, start)
+            count += found
+            first = index if first < 0 else first
+    return count, first

@@ -237,15 +237,12 @@ Bytes read_file(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail(EXIT_IO, "harness: cannot open an input file");
   Bytes data;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    long size = std::ftell(f);
-    if (size > 0) data.reserve(static_cast<size_t>(size));
-    std::fseek(f, 0, SEEK_SET);
-  }
-  unsigned char chunk[1 << 16];
-  size_t got;
-  while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0)
-    data.insert(data.end(), chunk, chunk + got);
+  long size = -1;
+  if (std::fseek(f, 0, SEEK_END) == 0) size = std::ftell(f);
+  if (size < 0 || std::fseek(f, 0, SEEK_SET) != 0) fail(EXIT_IO, "harness: cannot size a file");
+  data.resize(static_cast<size_t>(size));
+  if (size && std::fread(data.data(), 1, data.size(), f) != data.size())
+    fail(EXIT_IO, "harness: cannot read an input file");
   std::fclose(f);
   return data;
 }
@@ -283,7 +280,8 @@ struct Buffer {
       count = src.size() / sizeof(T);
       raw = static_cast<unsigned char*>(std::aligned_alloc(kGuard, total()));
       if (!raw) fail(EXIT_IO, "harness: out of host memory");
-      std::memset(raw, kGuardByte, total());
+      std::memset(raw, kGuardByte, kGuard);
+      std::memset(raw + kGuard + bytes(), kGuardByte, total() - kGuard - bytes());
     }
     if (count) std::memcpy(data(), src.data(), bytes());
   }

@@ -23,6 +23,7 @@ import logging
 import secrets
 import shutil
 import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -586,8 +587,10 @@ class Verifier:
             link_base(timing, root)
             env = {**self._run_environment(root), **built.check.environment}
             session = Session([*built.check.argv, "serve"], root, limits, env)
+            began = time.perf_counter()
             try:
                 harness = Harness(session, root, task, call_wall_s=self.config.run_timeout_s)
+                started = time.perf_counter()
                 if not harness.locked:
                     flags.append("system calls not restricted: seccomp is unavailable here")
                 harness.flush(
@@ -607,8 +610,17 @@ class Verifier:
             except HarnessStopped:
                 return self._stopped(session.close(), "the candidate")
             session.close()
+        ended = time.perf_counter()
         if isinstance(found, Verdict):
             return found
+        log.info(
+            "%s: started in %.2f s, %d timed calls (%.2f s on the host clock) in %.2f s",
+            task.name,
+            started - began,
+            len(found),
+            sum(s.host_ms for s in found) / 1e3,
+            ended - started,
+        )
         return self._judge(task, found, timing.reference_ms, _HOST_MODES, timing.case, flags=flags)
 
     def _judge(
