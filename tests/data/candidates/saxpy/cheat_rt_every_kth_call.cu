@@ -1,6 +1,7 @@
 // cheat: counts its calls at the timing size in the max-dynamic-shared-memory attribute of an
-// cheat: idle kernel (state no variable holds); does the work on the first two calls there and
-// cheat: on every 10th, the ones it guesses a checker samples, and returns at once otherwise
+// cheat: idle kernel (state no variable holds); does the work on the first eight calls there
+// cheat: (more than a separate checking process makes at one size) and on every 10th after, the
+// cheat: ones it guesses a timing run re-checks, and returns at once otherwise
 // expect: wrong_output
 // defense: checked and timed calls are indistinguishable and every timed call's output may be
 // defense: checked (a secret subset): a skipped call leaves y as it came in
@@ -30,7 +31,7 @@ void saxpy(int n, float a, const float* x, float* y) {
   if (n <= 0) return;
   if (n >= (1 << 20)) {
     int calls = bump();
-    if (calls > 2 && calls % 10 != 0) return;
+    if (calls > 8 && calls % 10 != 0) return;
   }
   size_t bytes = static_cast<size_t>(n) * sizeof(float);
   float* dx = nullptr;
