@@ -26,7 +26,16 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 
-__all__ = ["SAXPY", "SAXPY_KERNEL", "STENCIL_KERNEL", "SUM", "TASKS", "TRANSPOSE_KERNEL", "VADD"]
+__all__ = [
+    "SAXPY",
+    "SAXPY_KERNEL",
+    "SGEMM",
+    "STENCIL_KERNEL",
+    "SUM",
+    "TASKS",
+    "TRANSPOSE_KERNEL",
+    "VADD",
+]
 
 _SIZES: tuple[SizeBinding, ...] = (
     {"n": 1},
@@ -103,6 +112,35 @@ VADD = Task(
     correctness_sizes=_SIZES,
     timing_size=_TIMING,
 )
+
+SGEMM = Task(
+    name="sgemm",
+    source=(
+        "float dot_column(int n, const float* row, const float* B, int j) {\n"
+        "  float acc = 0.0f;\n"
+        "  for (int k = 0; k < n; ++k) acc += row[k] * B[k * n + j];\n"
+        "  return acc;\n"
+        "}\n"
+        "\n"
+        "void sgemm(int n, const float* A, const float* B, float* C) {\n"
+        "  for (int i = 0; i < n; ++i)\n"
+        "    for (int j = 0; j < n; ++j) C[i * n + j] = dot_column(n, A + i * n, B, j);\n"
+        "}\n"
+    ),
+    entry="sgemm",
+    signature="void sgemm(int n, const float* A, const float* B, float* C)",
+    args=(
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ArgSpec("A", ParamKind.POINTER, "float", length="n*n"),
+        ArgSpec("B", ParamKind.POINTER, "float", length="n*n"),
+        ArgSpec("C", ParamKind.POINTER, "float", Role.OUT, length="n*n"),
+    ),
+    correctness_sizes=({"n": 1}, {"n": 7}, {"n": 31}, {"n": 67}, {"n": 129}, {"n": 257}),
+    timing_size={"n": 512},
+    tolerance=Tolerance(atol=1e-3, rtol=1e-3),
+)
+"""Compute-bound (n^3 work on n^2 data): where a cache across calls would pay the most, so
+the class of cheats that keeps state between calls is tried on it first."""
 
 _MAP_LAUNCH = LaunchSpec("", ("(n + 255)/256",), ("256",))
 
@@ -200,6 +238,15 @@ TRANSPOSE_KERNEL = _kernel_task(
 )
 
 TASKS: Mapping[str, Task] = {
-    task.name: task for task in (SAXPY, SUM, VADD, SAXPY_KERNEL, STENCIL_KERNEL, TRANSPOSE_KERNEL)
+    task.name: task
+    for task in (
+        SAXPY,
+        SUM,
+        VADD,
+        SGEMM,
+        SAXPY_KERNEL,
+        STENCIL_KERNEL,
+        TRANSPOSE_KERNEL,
+    )
 }
 """By name, which is also the corpus folder a candidate lives in."""
