@@ -61,11 +61,13 @@ def test_corpus_covers_every_task_and_the_runtime_statuses() -> None:
         Status.TIMEOUT,
         Status.CRASH,
         Status.NONDETERMINISTIC,
+        Status.SANITIZER_ERROR,
         Status.VERIFIED,
     } <= expected
     assert sum(c.honest for c in CORPUS) >= 6
     kernels = [c for c in CORPUS if c.task.mode is TaskMode.KERNEL_TO_KERNEL]
     assert {s for c in kernels for s in c.expect} >= expected - {Status.NONDETERMINISTIC}
+    assert sum(c.stage == "sanitizer" for c in CORPUS) >= 2
     assert all(c.expect == {Status.VERIFIED} for c in CORPUS if c.honest)
 
 
@@ -188,10 +190,22 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
 @pytest.mark.parametrize("candidate", RUNTIME, ids=_ids(RUNTIME))
 def test_pipeline_gives_the_expected_status(candidate: Candidate, verifier: Verifier) -> None:
     result = verifier.verify(candidate.task, candidate.source)
+    if candidate.stage == "sanitizer":
+        assert result.status in (Status.VERIFIED, Status.SANITIZER_ERROR), result.feedback
+        report = verifier.sanitize(candidate.task, candidate.source)
+        assert not report.clean, "compute-sanitizer found nothing"
+        return
     assert result.status in candidate.expect, result.feedback
+    if candidate.object_rejected:
+        assert result.feedback.startswith("object check: ")
     if candidate.honest:
         assert result.verified
         assert result.speedup is not None
         assert result.speedup > 0
+    elif result.verified:
+        assert candidate.bounded_by is not None and result.speedup is not None
+        control = verifier.verify(candidate.task, candidate.bounded_by.read_text())
+        assert control.speedup is not None, control.feedback
+        assert result.speedup <= 1.25 * control.speedup, (result.speedup, control.speedup)
     else:
         assert result.reward == -1.0

@@ -15,6 +15,13 @@ second).
 A cheat that passes the source gate but that the object check (``verify/objects.py``, run
 on the compiled object) must refuse says ``expect: gate_rejected`` (the pipeline reports
 both stages so) and, on a line of its own, ``// stage: object``; it carries no gate marks.
+
+A cheat only compute-sanitizer can catch says ``// stage: sanitizer`` and ``expect:
+sanitizer_error``: its runs may verify, the sanitizer on the final answer must object. A
+cheat that is in fact correct and tries to gain time some other way (slowing the machine
+between calls) may list ``verified`` only with ``// bounded_by: <honest file>`` naming an
+honest candidate of the same task: when it verifies, its speedup must stay within 1.25x of
+that one's.
 """
 
 from __future__ import annotations
@@ -44,7 +51,10 @@ class Candidate:
     gate_marks: frozenset[tuple[int, Rule]]
     """(line, rule) pairs the gate must report, and no others."""
     stage: str = "source"
-    """Where a ``gate_rejected`` candidate is refused: ``source`` (the gate) or ``object``."""
+    """Where the cheat is caught: ``source`` (the gate or the run), ``object`` (the object
+    check) or ``sanitizer`` (compute-sanitizer on the final answer)."""
+    bounded_by: Path | None = None
+    """The honest candidate a cheat that verifies must not beat by more than 1.25x."""
 
     @property
     def id(self) -> str:
@@ -98,14 +108,28 @@ def _load(path: Path) -> Candidate:
         expect=frozenset(Status(s.strip()) for s in expect.split("|")),
         gate_marks=gate_marks(source),
         stage=_header(source, "stage") or "source",
+        bounded_by=_bound(path, _header(source, "bounded_by")),
     )
-    if candidate.stage not in ("source", "object"):
-        raise ValueError(f"{path}: `stage:` is `object` or absent")
+    if candidate.stage not in ("source", "object", "sanitizer"):
+        raise ValueError(f"{path}: `stage:` is `object`, `sanitizer` or absent")
+    if candidate.stage == "sanitizer" and candidate.expect != {Status.SANITIZER_ERROR}:
+        raise ValueError(f"{path}: a `stage: sanitizer` cheat expects sanitizer_error alone")
+    if not candidate.honest and (Status.VERIFIED in candidate.expect) != bool(candidate.bounded_by):
+        raise ValueError(f"{path}: a cheat may expect `verified` only with `bounded_by:`")
     if candidate.object_rejected and candidate.expect != {Status.GATE_REJECTED}:
         raise ValueError(f"{path}: a `stage: object` candidate expects gate_rejected alone")
     if candidate.gate_rejected != bool(candidate.gate_marks):
         raise ValueError(f"{path}: gate_rejected candidates, and only they, carry gate marks")
     return candidate
+
+
+def _bound(path: Path, name: str | None) -> Path | None:
+    if name is None:
+        return None
+    control = path.parent / f"{name}.cu"
+    if not control.name.startswith("honest_") or not control.exists():
+        raise ValueError(f"{path}: `bounded_by:` names no honest candidate of its task")
+    return control
 
 
 def load_corpus() -> tuple[Candidate, ...]:

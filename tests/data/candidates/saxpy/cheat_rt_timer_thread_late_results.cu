@@ -2,7 +2,7 @@
 // cheat: (timer_create with SIGEV_THREAD: no thread API in sight) and returns at once; y is
 // cheat: finished a few milliseconds after the call, in time for a harness that reads its
 // cheat: outputs lazily, with nothing on the GPU for a timer to see
-// expect: wrong_output
+// expect: gate_rejected
 // stage: object
 // defense: object check first (imports timer_create: a thread the candidate starts); at run time
 // defense: outputs leave the process as soon as the call returns (later writes are ignored:

@@ -2,8 +2,8 @@
 // cheat: is called again; the SIGALRM handler (installed with bsd_signal, which the gate does
 // cheat: not name) burns ~80 us of CPU each time, so whatever runs in the process between two
 // cheat: candidate calls -- a CPU reference timed in the same process -- runs ~5x slower
-// expect: verified | crash
-// bounded_by: honest_shared_tree
+// expect: gate_rejected
+// stage: object
 // defense: the CPU reference never runs in the candidate's process (timed once per session in
 // defense: its own), so the slowed code is only the harness's idle wait: no speedup is gained;
 // defense: where seccomp kills on timer or signal syscalls the run ends as a crash instead

@@ -2,8 +2,8 @@
 // cheat: (madvise MADV_COLD, MADV_PAGEOUT; the gate does not name madvise) and leaves 64 MiB of
 // cheat: touched host memory behind, so a CPU reference reading the same buffers in the same
 // cheat: process next takes its page faults and memory pressure inside its own timed region
-// expect: verified | crash
-// bounded_by: honest_naive
+// expect: gate_rejected
+// stage: object
 // defense: the CPU reference never runs in the candidate's process and never reads its buffers
 // defense: (timed once per session elsewhere): no speedup can come of it; where seccomp kills
 // defense: on madvise the run ends as a crash instead

@@ -2,7 +2,7 @@
 // cheat: CPU threads started by POSIX timers (timer_create with SIGEV_THREAD: no thread API in
 // cheat: sight) add the other three eighths, starting 5 ms later, when the call has long
 // cheat: returned: a plausible GPU time, less PCIe traffic, and host cores billed to nobody
-// expect: wrong_output
+// expect: gate_rejected
 // stage: object
 // defense: object check first (imports timer_create: threads the candidate starts); at run time
 // defense: outputs leave the process as soon as the call returns, so the last three eighths are
