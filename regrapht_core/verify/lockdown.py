@@ -5,7 +5,7 @@ runner's device code); the threat model says isolation is the operating system's
 any candidate code runs, the process installs this filter on itself (and on every thread it
 already has), so for the rest of its life it cannot create processes or run programs, signal
 or re-prioritise any process but itself, arm timers or install signal handlers (work done
-outside the timed call, or aimed at the reference), open sockets, trace or read other
+outside the timed call, or aimed at the reference), open network sockets, trace or read other
 processes, or reach the kernel's administrative interfaces. Everything else stays allowed:
 the CUDA driver needs ioctl, mmap, mprotect, openat, eventfd, poll and its own threads.
 
@@ -48,10 +48,6 @@ SYSCALLS: Final = {
     "alarm": 37,
     "setitimer": 38,
     "socket": 41,
-    "connect": 42,
-    "accept": 43,
-    "bind": 49,
-    "listen": 50,
     "socketpair": 53,
     "clone": 56,
     "fork": 57,
@@ -94,7 +90,6 @@ SYSCALLS: Final = {
     "unshare": 272,
     "move_pages": 279,
     "timerfd_create": 283,
-    "accept4": 288,
     "rt_tgsigqueueinfo": 297,
     "perf_event_open": 298,
     "prlimit64": 302,
@@ -143,14 +138,6 @@ DENIED: Final = (
     "setitimer",
     "timer_create",
     "timerfd_create",
-    # Network and local sockets.
-    "socket",
-    "socketpair",
-    "connect",
-    "bind",
-    "listen",
-    "accept",
-    "accept4",
     # Other processes' memory.
     "ptrace",
     "process_vm_readv",
@@ -233,6 +220,8 @@ def _high(arg: int) -> int:
 _CLONE_THREAD: Final = 0x00010000
 _CLONE_NAMESPACES: Final = 0x7E020000
 """CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET (clone has no CLONE_NEWTIME)."""
+_GLIBC_SIGNALS: Final = (32, 33)
+_AF_UNIX: Final = 1
 _PRIO_PROCESS: Final = 0
 _IOPRIO_WHO_PROCESS: Final = 1
 
@@ -273,11 +262,17 @@ _Condition = _Is | _Bits
 
 @dataclass(frozen=True, slots=True)
 class _Rule:
-    """Allowed when every condition holds; otherwise refused with ``errno``."""
+    """Allowed when every condition of one of the alternatives holds; otherwise refused
+    with ``errno``."""
 
     name: str
-    conditions: tuple[_Condition, ...]
+    alternatives: tuple[tuple[_Condition, ...], ...]
     errno: int = _EPERM
+
+
+def _rule(name: str, *conditions: _Condition) -> _Rule:
+    """Allowed when every condition holds."""
+    return _Rule(name, (conditions,))
 
 
 def _self(arg: int) -> _Is:
@@ -287,23 +282,30 @@ def _self(arg: int) -> _Is:
 
 RULES: Final = (
     # Threads only (glibc's pthread_create uses clone once clone3 says ENOSYS).
-    _Rule("clone", (_Bits(0, _CLONE_NAMESPACES, False), _Bits(0, _CLONE_THREAD, True))),
-    # Querying signal actions is fine; installing a handler is not.
-    _Rule("rt_sigaction", (_Is(1, (0,)),)),
+    _rule("clone", _Bits(0, _CLONE_NAMESPACES, False), _Bits(0, _CLONE_THREAD, True)),
+    # Querying signal actions is fine; installing a handler is not, except on the two
+    # signals glibc reserves for itself (SIGCANCEL, SIGSETXID): the SIGSETXID handler is
+    # installed during the CUDA runtime's start-up (seen on the H100, driver 580).
+    _Rule("rt_sigaction", ((_Is(1, (0,)),), (_Is(0, _GLIBC_SIGNALS),))),
+    # Local sockets only: the CUDA driver's start-up creates, binds, listens on and
+    # connects AF_UNIX sockets (the same machine); network families are refused, and the
+    # run's own network namespace hides abstract-namespace sockets of other processes.
+    _rule("socket", _Is(0, (_AF_UNIX,))),
+    _rule("socketpair", _Is(0, (_AF_UNIX,))),
     # abort(), raise() and pthread_kill() signal the process itself.
-    _Rule("kill", (_Is(0, (OWN,)),)),
-    _Rule("tgkill", (_Is(0, (OWN,)),)),
-    _Rule("rt_sigqueueinfo", (_Is(0, (OWN,)),)),
-    _Rule("rt_tgsigqueueinfo", (_Is(0, (OWN,)),)),
+    _rule("kill", _Is(0, (OWN,))),
+    _rule("tgkill", _Is(0, (OWN,))),
+    _rule("rt_sigqueueinfo", _Is(0, (OWN,))),
+    _rule("rt_tgsigqueueinfo", _Is(0, (OWN,))),
     # Priorities, placement and limits of this process only, never of the reference's.
-    _Rule("setpriority", (_Is(0, (_PRIO_PROCESS,)), _self(1))),
-    _Rule("ioprio_set", (_Is(0, (_IOPRIO_WHO_PROCESS,)), _self(1))),
-    _Rule("sched_setaffinity", (_self(0),)),
-    _Rule("sched_setscheduler", (_self(0),)),
-    _Rule("sched_setparam", (_self(0),)),
-    _Rule("prlimit64", (_self(0),)),
-    _Rule("migrate_pages", (_self(0),)),
-    _Rule("move_pages", (_self(0),)),
+    _rule("setpriority", _Is(0, (_PRIO_PROCESS,)), _self(1)),
+    _rule("ioprio_set", _Is(0, (_IOPRIO_WHO_PROCESS,)), _self(1)),
+    _rule("sched_setaffinity", _self(0)),
+    _rule("sched_setscheduler", _self(0)),
+    _rule("sched_setparam", _self(0)),
+    _rule("prlimit64", _self(0)),
+    _rule("migrate_pages", _self(0)),
+    _rule("move_pages", _self(0)),
 )
 """Refused unless the arguments keep the call within this process."""
 
@@ -316,14 +318,14 @@ def _ret(action: int) -> _Op:
     return (_RET, 0, 0, action)
 
 
-def _condition(condition: _Condition, deny: str) -> list[_Item]:
-    """Falls through when ``condition`` holds, jumps to ``deny`` otherwise."""
+def _condition(condition: _Condition, deny: str, held: str) -> list[_Item]:
+    """Falls through when ``condition`` holds, jumps to ``deny`` otherwise (``held``: a
+    label of its own)."""
     if isinstance(condition, _Bits):
         load: _Op = (_LD_W_ABS, 0, 0, _low(condition.arg))
         if condition.present:
             return [load, (_JSET, 0, deny, condition.mask)]
         return [load, (_JSET, deny, 0, condition.mask)]
-    held = f"held{condition.arg}"
     items: list[_Item] = [
         (_LD_W_ABS, 0, 0, _high(condition.arg)),
         (_JEQ, 0, deny, 0),
@@ -337,9 +339,11 @@ def _condition(condition: _Condition, deny: str) -> list[_Item]:
 def _rule_block(rule: _Rule) -> list[_Item]:
     """Matches the syscall number (in the accumulator), then returns in every path."""
     body: list[_Item] = []
-    for condition in rule.conditions:
-        body += _condition(condition, "deny")
-    body += [_ret(_ALLOW), "deny", _ret(_ERRNO | rule.errno)]
+    for a, conditions in enumerate(rule.alternatives):
+        for c, condition in enumerate(conditions):
+            body += _condition(condition, f"fail{a}", f"held{a}.{c}")
+        body += [_ret(_ALLOW), f"fail{a}"]
+    body.append(_ret(_ERRNO | rule.errno))
     return [(_JEQ, 0, "next", SYSCALLS[rule.name]), *body, "next"]
 
 

@@ -34,6 +34,8 @@ _CHECKS = r"""
 #include <thread>
 #include <linux/sched.h>
 #include <sys/resource.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
@@ -61,7 +63,11 @@ static int checks() {
     expect(refused(syscall(SYS_clone3, &args, sizeof args), ENOSYS), "clone3");
     char* const argv[] = {const_cast<char*>("/bin/true"), nullptr};
     expect(refused(execve("/bin/true", argv, nullptr)), "execve");
-    expect(refused(socket(AF_UNIX, SOCK_STREAM, 0)), "socket");
+    expect(refused(socket(AF_INET, SOCK_STREAM, 0)), "socket of the network");
+    expect(refused(socket(AF_NETLINK, SOCK_RAW, 0)), "socket of the kernel");
+    int local = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+    expect(local >= 0, "socket of this machine (the CUDA driver's)");
+    close(local);
     expect(refused(kill(getppid(), 0)), "kill of the parent");
     expect(kill(getpid(), 0) == 0, "kill of itself");
     expect(refused(syscall(SYS_tgkill, getppid(), getppid(), 0)), "tgkill of the parent");
@@ -74,6 +80,8 @@ static int checks() {
     struct sigaction action = {};
     action.sa_handler = on_alarm;
     expect(refused(sigaction(SIGALRM, &action, nullptr)), "sigaction installing a handler");
+    struct { void* handler; unsigned long flags; void* restorer; unsigned long mask; } raw = {};
+    expect(syscall(SYS_rt_sigaction, 33, &raw, nullptr, 8) == 0, "sigaction, glibc's signal");
     struct sigaction old = {};
     expect(sigaction(SIGALRM, nullptr, &old) == 0, "sigaction reading the action");
     expect(refused(setpriority(PRIO_PROCESS, getppid(), 19)), "setpriority of the parent");
