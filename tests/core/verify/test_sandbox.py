@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 import threading
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from regrapht_core import lifetime
+from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 from regrapht_core.verify.sandbox import (
     Limits,
     allow_traversal,
@@ -150,16 +152,25 @@ def test_network_namespace_has_only_loopback(run_dir: Path) -> None:
     assert interfaces <= {"lo"}
 
 
-@needs_pid_namespace
-def test_a_user_who_is_not_root_gets_the_namespaces_in_a_user_namespace(
-    run_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """As root this pretends not to be (root may create user namespaces too, mapped the
-    same way): the run maps its user to itself, has only loopback and its own PIDs."""
+@pytest.fixture
+def user_run_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A run directory of a user who is not root. As root this pretends not to be (root
+    may create user namespaces too, mapped the same way), so nothing drops to ``nobody``
+    and the directory stays with the user mapped into the namespace."""
     if os.geteuid() == 0:
         monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    folder = tmp_path / "user-run"
+    prepare_private_dir(folder)
+    return folder
+
+
+@needs_pid_namespace
+def test_a_user_who_is_not_root_gets_the_namespaces_in_a_user_namespace(
+    user_run_dir: Path,
+) -> None:
+    """The run maps its user to itself, has only loopback and its own PIDs."""
     script = "cat /proc/self/uid_map; echo $$; cat /proc/net/dev"
-    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(), ENV)
+    outcome = run_isolated(["sh", "-c", script], user_run_dir, Limits(), ENV)
     assert outcome.ok, outcome
     mapping, pid, *net = outcome.stdout.splitlines()
     uid = os.getuid()
@@ -213,3 +224,49 @@ def test_a_child_dies_with_its_parent_and_is_known_while_it_lives(run_dir: Path)
     watcher.join()
     assert outcome.ok and outcome.stdout.strip() == str(int(signal.SIGKILL)), outcome
     assert any(seen) and not lifetime._LEFT.groups
+
+
+_CUDA_PROGRAM = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void fill(int* data) { data[threadIdx.x] = threadIdx.x; }
+
+int main() {
+    if (!regrapht_lockdown()) { std::printf("no lockdown\n"); return 2; }
+    int* device = nullptr;
+    int host[64] = {};
+    if (cudaMalloc(&device, sizeof host) != cudaSuccess) { std::printf("no malloc\n"); return 1; }
+    fill<<<1, 64>>>(device);
+    cudaMemcpy(host, device, sizeof host, cudaMemcpyDeviceToHost);
+    cudaError_t status = cudaDeviceSynchronize();
+    std::printf("%s %d\n", cudaGetErrorString(status), host[63]);
+    return status == cudaSuccess && host[63] == 63 ? 0 : 1;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("folder", ["run_dir", "user_run_dir"])
+def test_the_cuda_driver_works_in_the_namespaces_under_lockdown(
+    folder: str, request: pytest.FixtureRequest
+) -> None:
+    """The device nodes are opened by path with the (mapped) user's own rights, and the
+    driver starts under the candidate's system-call filter, in every namespace at once."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("no nvcc")
+    run_dir: Path = request.getfixturevalue(folder)
+    source = run_dir / "program.cu"
+    source.write_text(LOCKDOWN_CXX + _CUDA_PROGRAM)
+    build = subprocess.run(
+        [nvcc, "-O2", "-o", str(run_dir / "program"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr
+    prepare_private_dir(run_dir)
+    outcome = run_isolated(["./program"], run_dir, Limits(), ENV)
+    assert outcome.ok and outcome.stdout.strip() == "no error 63", outcome
