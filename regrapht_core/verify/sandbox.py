@@ -39,7 +39,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -158,7 +158,7 @@ def _probe(isolate_network: bool, isolate_processes: bool) -> bool:
         isolate_network=isolate_network,
         isolate_processes=isolate_processes,
     )
-    return _run(["/bin/true"], Path("/"), limits, {}, isolate_processes).returncode == 0
+    return _run(["/bin/true"], Path("/"), limits, {}).returncode == 0
 
 
 @cache
@@ -215,9 +215,10 @@ def _become_init(libc: ctypes.CDLL) -> None:
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
-def _limit_child(limits: Limits, ids: tuple[int, int] | None, own_pids: bool) -> Callable[[], None]:
+def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
     libc = ctypes.CDLL(None, use_errno=True)
     arm_parent_death = die_with_parent()
+    own_pids = limits.isolate_processes
     flags = (_CLONE_NEWNET if limits.isolate_network else 0) | (_CLONE_NEWPID if own_pids else 0)
     as_user = flags != 0 and os.geteuid() != 0
     uid, gid = os.getuid(), os.getgid()
@@ -282,13 +283,17 @@ def run_isolated(
     The environment is exactly ``env`` (nothing is inherited), so secrets of the verifier's
     environment never reach the candidate.
     """
-    own_pids = limits.isolate_processes and process_isolation_available()
-    return _run(argv, cwd, limits, env, own_pids)
+    return _run(argv, cwd, _available(limits), env)
 
 
-def _run(
-    argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str], own_pids: bool
-) -> RunOutcome:
+def _available(limits: Limits) -> Limits:
+    """``limits`` without a PID namespace where none can be had (probed once)."""
+    if limits.isolate_processes and not process_isolation_available():
+        return replace(limits, isolate_processes=False)
+    return limits
+
+
+def _run(argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]) -> RunOutcome:
     ids = _nobody() if limits.drop_privileges else None
     start = time.monotonic()
     try:
@@ -300,7 +305,7 @@ def _run(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=_limit_child(limits, ids, own_pids),  # noqa: PLW1509 - limits must precede exec
+            preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
             close_fds=True,
         )
     except (OSError, subprocess.SubprocessError) as error:
@@ -335,5 +340,5 @@ def _run(
         timed_out=timed_out,
         truncated=out.truncated or err.truncated,
         network_isolated=limits.isolate_network,
-        processes_isolated=own_pids,
+        processes_isolated=limits.isolate_processes,
     )
