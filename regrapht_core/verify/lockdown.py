@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import ctypes
 import os
-import platform
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -455,7 +454,7 @@ def install_lockdown() -> bool:
     (another architecture, or the kernel refused). Irreversible: call it after everything
     trusted that needs a denied call (pycuda's context and modules) and before any
     candidate code runs."""
-    if platform.machine() != "x86_64":
+    if os.uname().machine != "x86_64":
         return False
     own = os.getpid()
     program = filter_program()
