@@ -17,12 +17,13 @@ gets the same namespaces inside a new user namespace where the kernel allows unp
 ones (the user mapped to itself, so files and the GPU's device nodes keep their owners).
 
 Nothing outlives a run: where namespaces are available the program runs as the first
-process (PID 1) of its own PID namespace, so when it ends the kernel kills everything it
-started, also what left its process group with ``setsid``; a small waiter process outside
-the namespace (this process forked once more, doing nothing but wait) reports its exit
-status. The program is the namespace's init: a signal it sends itself without a handler
-is ignored, and a spent CPU limit ends it with SIGKILL. Nothing here raises for an outcome
-of the child: a timeout, a signal or a failure to start is a field of :class:`RunOutcome`.
+process (PID 1) of its own PID namespace (with a ``/proc`` of its own, in a mount namespace
+of its own), so when it ends the kernel kills everything it started, also what left its
+process group with ``setsid``; a small waiter process outside the namespace (this process
+forked once more, doing nothing but wait) reports its exit status. The program is the
+namespace's init: a signal it sends itself without a handler is ignored, and a spent CPU
+limit ends it with SIGKILL. Nothing here raises for an outcome of the child: a timeout, a
+signal or a failure to start is a field of :class:`RunOutcome`.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ __all__ = [
 _CLONE_NEWUSER = 0x10000000
 _CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
+_CLONE_NEWNS = 0x00020000
 _PR_SET_PDEATHSIG = 1
+_MS_REC = 0x4000
+_MS_PRIVATE = 0x40000
+_MS_PROC = 0x2 | 0x4 | 0x8
+"""MS_NOSUID | MS_NODEV | MS_NOEXEC"""
 _NOBODY = "nobody"
 
 
@@ -196,15 +202,19 @@ def _map_to_self(uid: int, gid: int) -> None:
     Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1\n")
 
 
-def _become_init(libc: ctypes.CDLL) -> None:
-    """After ``unshare(CLONE_NEWPID)``: fork; the child returns to be exec'd as PID 1 of
-    the namespace, the parent closes every descriptor (the pipes and subprocess's exec
-    error pipe must see only the child), waits, and ends as the child ended."""
+def _become_init(libc: ctypes.CDLL, arm_parent_death: Callable[[], None]) -> None:
+    """After ``unshare(CLONE_NEWPID | CLONE_NEWNS)``: fork; the child returns to be
+    exec'd as PID 1 of the namespace, with a ``/proc`` of its own (the CUDA driver finds
+    itself there by its PID and fails to start without one); the parent, which dies with
+    this process, closes every descriptor (the pipes and subprocess's exec error pipe must
+    see only the child), waits, and ends as the child ended."""
     child = os.fork()
     if child == 0:
-        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-            os._exit(1)
+        private = libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) == 0
+        if not private or libc.mount(b"proc", b"/proc", b"proc", _MS_PROC, None) != 0:
+            raise OSError(ctypes.get_errno(), "cannot mount a /proc of its own")
         return
+    arm_parent_death()
     os.closerange(0, 1 << 20)
     status = os.waitpid(child, 0)[1]
     if os.WIFSIGNALED(status):
@@ -219,13 +229,15 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
     libc = ctypes.CDLL(None, use_errno=True)
     arm_parent_death = die_with_parent()
     own_pids = limits.isolate_processes
-    flags = (_CLONE_NEWNET if limits.isolate_network else 0) | (_CLONE_NEWPID if own_pids else 0)
+    flags = _CLONE_NEWNET if limits.isolate_network else 0
+    flags |= _CLONE_NEWPID | _CLONE_NEWNS if own_pids else 0
     as_user = flags != 0 and os.geteuid() != 0
     uid, gid = os.getuid(), os.getgid()
 
     def apply() -> None:
-        # Runs in the forked child before exec; order matters: the namespaces need root
-        # (or a user namespace of their own), the PID namespace's init is the next child.
+        # Runs in the forked child before exec; order matters: the namespaces and the
+        # /proc mount need root (or a user namespace of their own), the PID namespace's
+        # init is the next child, privileges drop last.
         if flags and libc.unshare(flags | (_CLONE_NEWUSER if as_user else 0)) != 0:
             raise OSError(ctypes.get_errno(), "cannot enter new namespaces")
         if as_user:
@@ -233,13 +245,18 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if own_pids:
+            _become_init(libc, arm_parent_death)
         if ids is not None:
             os.setgroups([])
             os.setgid(ids[1])
             os.setuid(ids[0])
-        arm_parent_death()  # after the uid change, which clears it
-        if own_pids:
-            _become_init(libc)
+        # After the uid change, which clears it; in a PID namespace the parent is the
+        # waiter, outside it (the PID check of ``arm_parent_death`` does not apply there).
+        if not own_pids:
+            arm_parent_death()
+        elif libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "cannot set the parent-death signal")
 
     return apply
 
