@@ -1,8 +1,10 @@
 """The kernel→kernel harness: launch one kernel of a compiled module over a run directory.
 
 The verifier starts this file in a fresh, bounded process (``sandbox.py``), staged into the
-run directory next to :mod:`protocol` and nothing else of the project, so it imports only
-the standard library, numpy and, on the device, pycuda (the optional ``gpu`` extra). It
+run directory next to :mod:`protocol` and :mod:`lockdown` and nothing else of the project,
+so it imports only the standard library, numpy and, on the device, pycuda (the optional
+``gpu`` extra). Once its CUDA context exists, the process installs the system-call filter
+(:mod:`lockdown`) before any module of the candidate is loaded or launched. It
 reads and writes exactly the files of the C++ harness (``harness.py``), so the pipeline
 judges both kinds of candidate with the same code:
 
@@ -34,6 +36,7 @@ from typing import Any, NoReturn, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from regrapht_core.verify.lockdown import install_lockdown
 from regrapht_core.verify.protocol import (
     EXIT_CUDA_ERROR,
     EXIT_IO,
@@ -286,7 +289,9 @@ def _report(code: int, message: str) -> int:
 
 
 class PyCudaDevice:
-    """The device through pycuda's driver API, in a context of its own on GPU 0."""
+    """The device through pycuda's driver API, in a context of its own on GPU 0, in a
+    process locked down (:mod:`lockdown`) once the context exists: creating it is the
+    driver's only start-up work, and everything after it runs the candidate's kernels."""
 
     def __init__(self) -> None:
         try:
@@ -300,6 +305,8 @@ class PyCudaDevice:
             self._start, self._stop = cuda.Event(), cuda.Event()
         except cuda.Error as error:
             raise DeviceError(str(error)) from None
+        if not install_lockdown():
+            raise DeviceError("the system-call filter could not be installed")
         self._owned: dict[int, Any] = {}
         self._modules: list[Any] = []
 

@@ -2,9 +2,10 @@
 
 The pipeline treats both alike: a :class:`Program` names the files to copy into a fresh
 private run directory and the command to start there. Nothing outside that directory needs
-to be readable by the (unprivileged) child: the kernel runner is staged as a two-module
-copy of the package next to the cubins, and the interpreter finds numpy and pycuda through
-an explicit ``PYTHONPATH`` of just their install directories.
+to be readable by the (unprivileged) child: the kernel runner is staged as a three-module
+copy of the package (the runner, :mod:`protocol`, :mod:`lockdown`) next to the cubins,
+and the interpreter finds numpy and pycuda through an explicit ``PYTHONPATH`` of just
+their install directories.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from regrapht_core.verify import kernel_runner, protocol
+from regrapht_core.verify import kernel_runner, lockdown, protocol
 
 __all__ = ["Program", "gpu_python_missing", "kernel_program", "native_program", "python_probe"]
 
@@ -79,6 +80,7 @@ def _runner_files() -> tuple[tuple[str, Path | None], ...]:
         (f"{package}/__init__.py", None),
         (f"{package}/verify/__init__.py", None),
         (f"{package}/verify/protocol.py", Path(protocol.__file__)),
+        (f"{package}/verify/lockdown.py", Path(lockdown.__file__)),
         (f"{package}/verify/kernel_runner.py", Path(kernel_runner.__file__)),
     )
 

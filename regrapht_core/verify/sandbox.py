@@ -12,9 +12,18 @@ virtual address space and would fail to start.
 
 When the verifier runs as root (the GPU machine does), the child drops to ``nobody`` before
 ``exec`` and, where the kernel permits, enters an empty network namespace first (joining a
-new namespace needs the privileges that are dropped right after). Nothing here raises for
-an outcome of the child: a timeout, a signal or a failure to start is a field of
-:class:`RunOutcome`.
+new namespace needs the privileges that are dropped right after). A user who is not root
+gets the same namespaces inside a new user namespace where the kernel allows unprivileged
+ones (the user mapped to itself, so files and the GPU's device nodes keep their owners).
+
+Nothing outlives a run: where namespaces are available the program runs as the first
+process (PID 1) of its own PID namespace (with a ``/proc`` of its own, in a mount namespace
+of its own), so when it ends the kernel kills everything it started, also what left its
+process group with ``setsid``; a small waiter process outside the namespace (this process
+forked once more, doing nothing but wait) reports its exit status. The program is the
+namespace's init: a signal it sends itself without a handler is ignored, and a spent CPU
+limit ends it with SIGKILL. Nothing here raises for an outcome of the child: a timeout, a
+signal or a failure to start is a field of :class:`RunOutcome`.
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import cast
@@ -46,10 +55,20 @@ __all__ = [
     "allow_traversal",
     "network_isolation_available",
     "prepare_private_dir",
+    "process_isolation_available",
     "run_isolated",
+    "user_namespace_available",
 ]
 
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWPID = 0x20000000
 _CLONE_NEWNET = 0x40000000
+_CLONE_NEWNS = 0x00020000
+_PR_SET_PDEATHSIG = 1
+_MS_REC = 0x4000
+_MS_PRIVATE = 0x40000
+_MS_PROC = 0x2 | 0x4 | 0x8
+"""MS_NOSUID | MS_NODEV | MS_NOEXEC"""
 _NOBODY = "nobody"
 
 
@@ -63,6 +82,8 @@ class Limits:
     output_bytes: int = 64 * 1024
     isolate_network: bool = True
     drop_privileges: bool = True
+    isolate_processes: bool = True
+    """Run in a PID namespace of its own where one is available (see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +97,7 @@ class RunOutcome:
     timed_out: bool = False
     truncated: bool = False
     network_isolated: bool = False
+    processes_isolated: bool = False
 
     @property
     def ok(self) -> bool:
@@ -136,33 +158,106 @@ def allow_traversal(path: Path) -> None:
         parent.chmod(parent.stat().st_mode | 0o111)
 
 
+def _probe(isolate_network: bool, isolate_processes: bool) -> bool:
+    limits = Limits(
+        wall_s=10.0,
+        drop_privileges=False,
+        isolate_network=isolate_network,
+        isolate_processes=isolate_processes,
+    )
+    return _run(["/bin/true"], Path("/"), limits, {}).returncode == 0
+
+
+@cache
+def process_isolation_available() -> bool:
+    """Whether a child can run in its own PID namespace here (root, or a user namespace).
+
+    Probed once per process; where it is refused, runs go without it (and say so in
+    :attr:`RunOutcome.processes_isolated`): the group kill and the candidate's system-call
+    filter remain.
+    """
+    return _probe(isolate_network=False, isolate_processes=True)
+
+
 @cache
 def network_isolation_available() -> bool:
-    """Whether a child can enter its own network namespace here (needs root or CAP_SYS_ADMIN).
+    """Whether a child can enter its own network namespace here: as root, or as another
+    user where unprivileged user namespaces are allowed (:func:`user_namespace_available`).
 
     Probed once per process; where it is refused, callers run without it and say so, since
     failing every candidate on a workstation without the capability would be worse.
     """
-    probe = run_isolated(["/bin/true"], Path("/"), Limits(wall_s=10.0, drop_privileges=False), {})
-    return probe.returncode == 0
+    return _probe(isolate_network=True, isolate_processes=False)
+
+
+def user_namespace_available() -> bool:
+    """Whether the namespaces here come with a user namespace (a user who is not root)."""
+    return os.geteuid() != 0 and (network_isolation_available() or process_isolation_available())
+
+
+def _map_to_self(uid: int, gid: int) -> None:
+    """Inside a fresh user namespace: the user and group map to themselves, supplementary
+    groups can no longer be dropped (the kernel requires that before a group map)."""
+    Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1\n")
+    Path("/proc/self/setgroups").write_text("deny\n")
+    Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1\n")
+
+
+def _become_init(libc: ctypes.CDLL, arm_parent_death: Callable[[], None]) -> None:
+    """After ``unshare(CLONE_NEWPID | CLONE_NEWNS)``: fork; the child returns to be
+    exec'd as PID 1 of the namespace, with a ``/proc`` of its own (the CUDA driver finds
+    itself there by its PID and fails to start without one); the parent, which dies with
+    this process, closes every descriptor (the pipes and subprocess's exec error pipe must
+    see only the child), waits, and ends as the child ended."""
+    child = os.fork()
+    if child == 0:
+        private = libc.mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) == 0
+        if not private or libc.mount(b"proc", b"/proc", b"proc", _MS_PROC, None) != 0:
+            raise OSError(ctypes.get_errno(), "cannot mount a /proc of its own")
+        return
+    arm_parent_death()
+    os.closerange(0, 1 << 20)
+    status = os.waitpid(child, 0)[1]
+    if os.WIFSIGNALED(status):
+        killer = os.WTERMSIG(status)
+        with contextlib.suppress(OSError, ValueError):
+            signal.signal(killer, signal.SIG_DFL)
+        os.kill(os.getpid(), killer)
+    os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
 def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
     libc = ctypes.CDLL(None, use_errno=True)
     arm_parent_death = die_with_parent()
+    own_pids = limits.isolate_processes
+    flags = _CLONE_NEWNET if limits.isolate_network else 0
+    flags |= _CLONE_NEWPID | _CLONE_NEWNS if own_pids else 0
+    as_user = flags != 0 and os.geteuid() != 0
+    uid, gid = os.getuid(), os.getgid()
 
     def apply() -> None:
-        # Runs in the forked child before exec; order matters: the namespace needs root.
-        if limits.isolate_network and libc.unshare(_CLONE_NEWNET) != 0:
-            raise OSError(ctypes.get_errno(), "cannot enter a new network namespace")
+        # Runs in the forked child before exec; order matters: the namespaces and the
+        # /proc mount need root (or a user namespace of their own), the PID namespace's
+        # init is the next child, privileges drop last.
+        if flags and libc.unshare(flags | (_CLONE_NEWUSER if as_user else 0)) != 0:
+            raise OSError(ctypes.get_errno(), "cannot enter new namespaces")
+        if as_user:
+            _map_to_self(uid, gid)
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if own_pids:
+            _become_init(libc, arm_parent_death)
         if ids is not None:
             os.setgroups([])
             os.setgid(ids[1])
             os.setuid(ids[0])
-        arm_parent_death()  # after the uid change, which clears it
+        # After the uid change, which clears it; in a PID namespace the parent is the
+        # waiter, outside it (the PID check of ``arm_parent_death`` does not apply there).
+        if not own_pids:
+            arm_parent_death()
+        elif libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "cannot set the parent-death signal")
 
     return apply
 
@@ -206,6 +301,17 @@ def run_isolated(
     The environment is exactly ``env`` (nothing is inherited), so secrets of the verifier's
     environment never reach the candidate.
     """
+    return _run(argv, cwd, _available(limits), env)
+
+
+def _available(limits: Limits) -> Limits:
+    """``limits`` without a PID namespace where none can be had (probed once)."""
+    if limits.isolate_processes and not process_isolation_available():
+        return replace(limits, isolate_processes=False)
+    return limits
+
+
+def _run(argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]) -> RunOutcome:
     ids = _nobody() if limits.drop_privileges else None
     start = time.monotonic()
     try:
@@ -252,6 +358,7 @@ def run_isolated(
         timed_out=timed_out,
         truncated=out.truncated or err.truncated,
         network_isolated=limits.isolate_network,
+        processes_isolated=limits.isolate_processes,
     )
 
 

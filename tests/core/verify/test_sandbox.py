@@ -1,10 +1,12 @@
-"""The isolated runner, with real processes: timeouts, caps, limits, privileges, network."""
+"""The isolated runner, with real processes: timeouts, caps, limits, privileges, network,
+namespaces, and nothing left running afterwards."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import signal
+import subprocess
 import tempfile
 import threading
 import time
@@ -13,15 +15,40 @@ from pathlib import Path
 import pytest
 
 from regrapht_core import lifetime
+from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 from regrapht_core.verify.sandbox import (
     Limits,
     allow_traversal,
     network_isolation_available,
     prepare_private_dir,
+    process_isolation_available,
     run_isolated,
 )
 
 ENV = {"PATH": "/usr/bin:/bin"}
+needs_pid_namespace = pytest.mark.skipif(
+    not process_isolation_available(), reason="no PID namespaces here"
+)
+
+
+def _running(token: str) -> list[int]:
+    """Processes whose command line has ``token`` (PIDs differ inside a namespace)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if token.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def _gone(token: str) -> bool:
+    deadline = time.monotonic() + 5
+    while _running(token) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _running(token)
 
 
 @pytest.fixture
@@ -31,17 +58,51 @@ def run_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def test_timeout_kills_the_whole_process_group(run_dir: Path) -> None:
-    script = "sleep 300 & echo $! > child.pid; while :; do :; done"
-    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(wall_s=1.0), ENV)
+@pytest.mark.parametrize("own_pids", [False, True])
+def test_timeout_kills_the_whole_process_group(run_dir: Path, own_pids: bool) -> None:
+    script = "sleep 300.25 & while :; do :; done"
+    limits = Limits(wall_s=1.0, isolate_processes=own_pids)
+    outcome = run_isolated(["sh", "-c", script], run_dir, limits, ENV)
     assert outcome.timed_out
     assert not outcome.ok
     assert "timed out" in outcome.describe()
-    child = int((run_dir / "child.pid").read_text())
-    deadline = time.monotonic() + 5
-    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not Path(f"/proc/{child}").exists(), "the background child survived the kill"
+    assert _gone("300.25"), "the background child survived the kill"
+
+
+@needs_pid_namespace
+def test_nothing_outlives_the_run_even_outside_its_process_group(run_dir: Path) -> None:
+    """Issue 14, class 5: a child that calls ``setsid`` leaves the group the runner kills;
+    the PID namespace ends it with the program."""
+    script = "setsid sleep 300.5 & sleep 0.1; echo started"
+    outcome = run_isolated(["sh", "-c", script], run_dir, Limits(), ENV)
+    assert outcome.ok and outcome.stdout.strip() == "started", outcome
+    assert outcome.processes_isolated
+    assert _gone("300.5"), "a process that left the group survived the run"
+
+
+@needs_pid_namespace
+def test_the_program_is_the_first_process_of_its_namespace(run_dir: Path) -> None:
+    outcome = run_isolated(["sh", "-c", "echo $$; exit 3"], run_dir, Limits(), ENV)
+    assert outcome.returncode == 3
+    assert outcome.stdout.strip() == "1"
+
+
+@needs_pid_namespace
+def test_a_signal_death_is_reported_through_the_waiter(run_dir: Path) -> None:
+    python = shutil.which("python3", path=ENV["PATH"])
+    assert python is not None
+    crash = [python, "-c", "import ctypes; ctypes.string_at(0)"]
+    outcome = run_isolated(crash, run_dir, Limits(), ENV)
+    assert outcome.processes_isolated
+    assert outcome.returncode == -signal.SIGSEGV, outcome
+    assert outcome.describe() == "killed by signal SIGSEGV"
+
+
+def test_without_a_pid_namespace_the_program_keeps_its_pid(run_dir: Path) -> None:
+    limits = Limits(isolate_processes=False)
+    outcome = run_isolated(["sh", "-c", "echo $$"], run_dir, limits, ENV)
+    assert outcome.ok and outcome.stdout.strip() != "1"
+    assert not outcome.processes_isolated
 
 
 def test_output_is_capped_and_drained(run_dir: Path) -> None:
@@ -91,6 +152,33 @@ def test_network_namespace_has_only_loopback(run_dir: Path) -> None:
     assert interfaces <= {"lo"}
 
 
+@pytest.fixture
+def user_run_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A run directory of a user who is not root. As root this pretends not to be (root
+    may create user namespaces too, mapped the same way), so nothing drops to ``nobody``
+    and the directory stays with the user mapped into the namespace."""
+    if os.geteuid() == 0:
+        monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    folder = tmp_path / "user-run"
+    prepare_private_dir(folder)
+    return folder
+
+
+@needs_pid_namespace
+def test_a_user_who_is_not_root_gets_the_namespaces_in_a_user_namespace(
+    user_run_dir: Path,
+) -> None:
+    """The run maps its user to itself, has only loopback and its own PIDs."""
+    script = "cat /proc/self/uid_map; echo $$; cat /proc/net/dev"
+    outcome = run_isolated(["sh", "-c", script], user_run_dir, Limits(), ENV)
+    assert outcome.ok, outcome
+    mapping, pid, *net = outcome.stdout.splitlines()
+    uid = os.getuid()
+    assert mapping.split() == [str(uid), str(uid), "1"]
+    assert pid == "1"
+    assert {line.split(":")[0].strip() for line in net[2:]} <= {"lo"}
+
+
 def test_a_missing_program_is_an_outcome_not_an_exception(run_dir: Path) -> None:
     outcome = run_isolated(["./nonexistent-prog"], run_dir, Limits(), ENV)
     assert outcome.returncode is None
@@ -136,3 +224,49 @@ def test_a_child_dies_with_its_parent_and_is_known_while_it_lives(run_dir: Path)
     watcher.join()
     assert outcome.ok and outcome.stdout.strip() == str(int(signal.SIGKILL)), outcome
     assert any(seen) and not lifetime._LEFT.groups
+
+
+_CUDA_PROGRAM = r"""
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void fill(int* data) { data[threadIdx.x] = threadIdx.x; }
+
+int main() {
+    if (!regrapht_lockdown()) { std::printf("no lockdown\n"); return 2; }
+    int* device = nullptr;
+    int host[64] = {};
+    if (cudaMalloc(&device, sizeof host) != cudaSuccess) { std::printf("no malloc\n"); return 1; }
+    fill<<<1, 64>>>(device);
+    cudaMemcpy(host, device, sizeof host, cudaMemcpyDeviceToHost);
+    cudaError_t status = cudaDeviceSynchronize();
+    std::printf("%s %d\n", cudaGetErrorString(status), host[63]);
+    return status == cudaSuccess && host[63] == 63 ? 0 : 1;
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("folder", ["run_dir", "user_run_dir"])
+def test_the_cuda_driver_works_in_the_namespaces_under_lockdown(
+    folder: str, request: pytest.FixtureRequest
+) -> None:
+    """The device nodes are opened by path with the (mapped) user's own rights, and the
+    driver starts under the candidate's system-call filter, in every namespace at once."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        pytest.skip("no nvcc")
+    run_dir: Path = request.getfixturevalue(folder)
+    source = run_dir / "program.cu"
+    source.write_text(LOCKDOWN_CXX + _CUDA_PROGRAM)
+    build = subprocess.run(
+        [nvcc, "-O2", "-o", str(run_dir / "program"), str(source)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert build.returncode == 0, build.stderr
+    prepare_private_dir(run_dir)
+    outcome = run_isolated(["./program"], run_dir, Limits(), ENV)
+    assert outcome.ok and outcome.stdout.strip() == "no error 63", outcome
