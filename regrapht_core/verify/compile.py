@@ -86,6 +86,7 @@ class Compiler:
             output_bytes=256 * 1024,
             isolate_network=False,
             drop_privileges=False,
+            nice=19,
         )
         self._max_output = max_output_bytes
         self._runner = runner

@@ -25,8 +25,12 @@ def verify_many(
     *,
     workers: int | None = None,
 ) -> list[Evaluation]:
-    """Results for ``(task, candidate source)`` pairs, in input order."""
-    count = workers or os.cpu_count() or 1
+    """Results for ``(task, candidate source)`` pairs, in input order.
+
+    Builds use all cores but two by default: one for the GPU run's host side and one for
+    this process, so compiles never stretch the round trips of the run being timed.
+    """
+    count = workers or max((os.cpu_count() or 1) - 2, 1)
     with ThreadPoolExecutor(max_workers=count, thread_name_prefix="regrapht-build") as builds:
         built: list[Future[Built | Evaluation]] = [
             builds.submit(verifier.build, task, source) for task, source in jobs

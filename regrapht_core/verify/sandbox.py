@@ -83,6 +83,9 @@ class Limits:
     isolate_network: bool = True
     drop_privileges: bool = True
     isolate_processes: bool = True
+    nice: int = 0
+    """Added to the child's niceness: compilers yield the CPU to the GPU runs and their
+    timing (a run's host side and the reference are timed on the CPU)."""
     """Run in a PID namespace of its own where one is available (see the module docstring)."""
 
 
@@ -246,6 +249,8 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if limits.nice:
+            os.nice(limits.nice)
         if own_pids:
             _become_init(libc, arm_parent_death)
         if ids is not None:
@@ -374,6 +379,7 @@ class Session:
     def __init__(
         self, argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]
     ) -> None:
+        limits = _available(limits)
         self._limits = limits
         self._start = time.monotonic()
         command_read, self._command = os.pipe()
@@ -474,4 +480,5 @@ class Session:
             timed_out=self._timed_out,
             truncated=out.truncated or err.truncated,
             network_isolated=self._limits.isolate_network,
+            processes_isolated=self._limits.isolate_processes,
         )

@@ -2,8 +2,8 @@
 
 Each refused source is as small as the rule it shows; the honest one carries what the
 headers generate (weak template instantiations, the ``<iostream>`` initializer, exception
-machinery, libgcc's complex arithmetic, the host body of a ``__device__`` function) so a rule that is too wide fails
-here first.
+machinery, libgcc's complex arithmetic, the host body of a ``__device__`` function) so a
+rule that is too wide fails here first.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ def test_the_kernel_runner_is_staged_as_a_package_of_its_own(tmp_path: Path) -> 
         "lib/regrapht_core/verify/__init__.py",
         "lib/regrapht_core/verify/protocol.py",
         "lib/regrapht_core/verify/kernel_runner.py",
+        "lib/regrapht_core/verify/lockdown.py",
     }
     assert (root / "lib/regrapht_core/__init__.py").read_text() == ""
     runner = "regrapht_core.verify.kernel_runner"
