@@ -141,15 +141,14 @@ def test_the_sanitizer_passes_an_honest_answer(verifier: Verifier) -> None:
     assert "memcheck and racecheck clean" in report.note
 
 
-def test_the_sanitizer_finds_an_out_of_bounds_read_the_runs_miss(verifier: Verifier) -> None:
-    """A read one element past ``x`` on the device: the allocation's slack hides it from
-    every run, memcheck does not."""
+def test_the_sanitizer_finds_an_out_of_bounds_read(verifier: Verifier) -> None:
+    """A read one element past ``x`` on the device, at the smallest size, where the
+    allocation's slack hides it from a plain run; memcheck sees it."""
     sloppy = SAXPY_CUDA.replace(
         "if (i < n) y[i] = a * x[i] + y[i];",
         "if (i < n) { y[i] = a * x[i] + y[i];\n"
         "    if (__float_as_int(x[i + 1]) == 0x7fc00001) y[i] += 1.0f; }",
     )
     assert sloppy != SAXPY_CUDA
-    assert verifier.verify(SAXPY, sloppy).status is Status.VERIFIED
     report = verifier.sanitize(SAXPY, sloppy)
     assert not report.clean and "memcheck" in report.note
