@@ -60,6 +60,7 @@ class Harness:
         self._root = root
         self._task = task
         self._call_wall_s = call_wall_s
+        self._queued: list[str] = []
         hello = self._ask(None, answer=None)
         if not hello.startswith("hello "):
             raise HarnessStopped(hello)
@@ -68,22 +69,34 @@ class Harness:
     def _ask(
         self, line: str | None, *, answer: str | None = "ok", wall_s: float | None = None
     ) -> str:
-        said = self._session.ask(line, wall_s=wall_s)
+        """Send the queued commands and ``line`` in one write; check every answer.
+
+        Commands that only prepare (``load``, ``clear``, ``change``, ``next``) are queued
+        and travel with the next one that does something, so a call costs one round trip.
+        Nothing that decides about a call is ever sent before its answer has come back.
+        """
+        queued, self._queued = self._queued, []
+        lines = [*queued, *([] if line is None else [line])]
+        if lines and not self._session.send(lines):
+            raise HarnessStopped("")
+        for _ in queued:
+            if self._session.ask(None) != "ok":
+                raise HarnessStopped("")
+        said = self._session.ask(None, wall_s=wall_s)
         if said is None or (answer is not None and said != answer):
             raise HarnessStopped(said or "")
         return said
 
     def load(self, folder: str) -> None:
-        self._ask(f"load {folder}")
+        self._queued.append(f"load {folder}")
 
     def flush(self, device_bytes: int, host_bytes: int) -> None:
         self._ask(f"flush {device_bytes} {host_bytes}")
 
     def use(self, variant: Variant) -> None:
         """The next calls get the loaded inputs with ``variant``'s changes."""
-        self._ask("clear")
-        for change in variant:
-            self._ask(encode(change))
+        self._queued.append("clear")
+        self._queued.extend(encode(change) for change in variant)
 
     def call(self, *, flush: bool) -> CallSample:
         fields = self._ask(f"call {int(flush)}", answer=None, wall_s=self._call_wall_s).split()
@@ -109,7 +122,7 @@ class Harness:
 
     def skip(self) -> None:
         """The last call's outputs are not wanted; its input changes are undone."""
-        self._ask("next")
+        self._queued.append("next")
 
     def quit(self) -> None:
         self._ask("quit", answer="bye")

@@ -474,9 +474,16 @@ def _why_cxx(name: str, libraries: LibraryNames) -> str | None:
     return "it is neither the candidate's own code nor the allowed runtime"
 
 
+def _unfortified(name: str) -> str:
+    """``memcpy`` for ``__memcpy_chk``: with ``_FORTIFY_SOURCE`` (on by default in some
+    distributions' compilers) glibc's checked twins replace the allowed basics."""
+    match = re.fullmatch(r"__(\w+)_chk", name)
+    return match.group(1) if match else name
+
+
 def _why_import(name: str, libraries: LibraryNames) -> str | None:
     """Why importing ``name`` is refused; ``None`` if it is allowed."""
-    if name in _ALLOWED_C or name in _ALLOWED_CUDA_INTERNALS:
+    if _unfortified(name) in _ALLOWED_C or name in _ALLOWED_CUDA_INTERNALS:
         return None
     if (name.startswith("cuda") and name[4:5].isupper()) or name.startswith("__cuda"):
         return _why_cuda(name) if name.startswith("cuda") else "nvcc's internals are not called"

@@ -422,16 +422,23 @@ class Session:
     def started(self) -> bool:
         return self._proc is not None
 
+    def send(self, lines: Sequence[str]) -> bool:
+        """Write commands without waiting; ``False`` if the child is gone."""
+        if self._proc is None:
+            return False
+        data = b"".join(line.encode() + b"\n" for line in lines)
+        try:
+            while data:
+                data = data[os.write(self._command, data) :]
+        except OSError:
+            return False
+        return True
+
     def ask(self, line: str | None, *, wall_s: float | None = None) -> str | None:
         """Send one command (``None``: none, just read) and wait for a one-line answer;
         ``None`` if the child ended, broke the protocol, or ran past its limit (then
         :meth:`close` says which)."""
-        if self._proc is None:
-            return None
-        try:
-            if line is not None:
-                os.write(self._command, line.encode() + b"\n")
-        except OSError:
+        if self._proc is None or (line is not None and not self.send([line])):
             return None
         left = self._limits.wall_s - (time.monotonic() - self._start)
         limit = min(left, wall_s) if wall_s is not None else left

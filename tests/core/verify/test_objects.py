@@ -79,6 +79,24 @@ def test_an_honest_object_passes(compiler: Compiler) -> None:
 
 
 @needs_nvcc
+def test_fortified_twins_of_allowed_basics_pass(compiler: Compiler) -> None:
+    """Where the host compiler fortifies by default (the GPU machine's does), CUB's
+    ``snprintf`` arrives as ``__snprintf_chk``: the same function, with a bounds check."""
+    source = (
+        "#include <cstdio>\n#include <cstring>\n"
+        "void f(char* out, const char* in, int n) {\n"
+        "  char note[16];\n  std::snprintf(note, sizeof note, \"%d\", n);\n"
+        "  std::memcpy(out, in, static_cast<size_t>(n));\n  out[0] = note[0];\n}\n"
+    )
+    built = compiler.cuda_object(
+        "#include <cuda_runtime.h>\n" + source,
+        defines=(*CANDIDATE_DEFINES, "_FORTIFY_SOURCE=2"),
+    )
+    assert built.ok and built.path is not None, built.log
+    assert inspect_object(built.path, entry="f") is None
+
+
+@needs_nvcc
 @pytest.mark.parametrize(
     ("source", "said"),
     [

@@ -1,8 +1,10 @@
 // cheat: memoizes C keyed on n and an 8-element sample of A and of B; the memo lives in
 // cheat: leaked device memory whose address is parked in a __constant__ symbol (written with
 // cheat: cudaMemcpyToSymbol, read back through a one-thread kernel, so no readback API shows)
-// expect: wrong_output | verified
+// expect: wrong_output | crash | verified
 // bounded_by: honest_naive
+// observed: on the H100 (driver 580) it ends `crash` (cudaErrorInvalidValue after a call in
+// observed: its own memo bookkeeping, cause not investigated): rejected, nothing gained
 // defense: every timed call gets unseen inputs and a secret subset of outputs is checked:
 // defense: a sample that still matches after the inputs changed serves a stale C (wrong_output);
 // defense: a sample that never matches leaves honest work at honest speed (verified, bounded)
