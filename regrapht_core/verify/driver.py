@@ -13,7 +13,9 @@ learn how it ended. That exception never leaves the verifier.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +27,27 @@ from regrapht_core.verify.cases import Array
 from regrapht_core.verify.sandbox import Session
 from regrapht_core.verify.variants import Variant, encode
 
-__all__ = ["CallSample", "Dumped", "Harness", "HarnessStopped", "stage_case"]
+__all__ = ["CallSample", "Dumped", "Harness", "HarnessStopped", "responsive", "stage_case"]
+
+_SWITCH_S = 0.0002
+"""The interpreter's thread switch interval while a harness is driven (default: 5 ms)."""
+
+
+@contextlib.contextmanager
+def responsive() -> Iterator[None]:
+    """Hand the interpreter lock over quickly while a candidate's session runs.
+
+    Every round trip of the protocol needs the lock when its answer arrives; with builds
+    busy in other threads of this process, each waited for the 5 ms switch interval,
+    several times per call: measured, 30 ms per round trip with four busy threads, 1.3 ms
+    at 0.2 ms (idle: 0.05 ms). On the H100 that was most of a candidate's run time.
+    """
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(min(before, _SWITCH_S))
+    try:
+        yield
+    finally:
+        sys.setswitchinterval(before)
 
 
 class HarnessStopped(Exception):

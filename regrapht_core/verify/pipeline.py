@@ -51,7 +51,13 @@ from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import CompileOutcome, Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, tool_query
-from regrapht_core.verify.driver import CallSample, Harness, HarnessStopped, stage_case
+from regrapht_core.verify.driver import (
+    CallSample,
+    Harness,
+    HarnessStopped,
+    responsive,
+    stage_case,
+)
 from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
@@ -421,7 +427,7 @@ class Verifier:
             missing = gpu_python_missing() if kernel else None
             if missing is not None:
                 return self._not_run(built, f"{missing}: compiled, not run")
-            with self._gpu:
+            with self._gpu, responsive():
                 if deadline.expired:
                     return Evaluation(
                         Status.TIMEOUT, built.code_hash, f"{_LATE} before this candidate ran"
