@@ -258,7 +258,7 @@ def run_throughput(
         **provenance(verifier, command),
         "per_task": per_task,
         "budget_seconds": budget_s,
-        "workers": "verify_many default (os.cpu_count() builds, one GPU run at a time)",
+        "workers": "verify_many default (all cores but two build, one GPU run at a time)",
         "tasks_answered": len(per_task_jobs),
         "tasks_done": len(rows),
         "tasks_skipped_for_budget": len(per_task_jobs) - len(rows),

@@ -38,9 +38,10 @@ def responsive() -> Iterator[None]:
     """Hand the interpreter lock over quickly while a candidate's session runs.
 
     Every round trip of the protocol needs the lock when its answer arrives; with builds
-    busy in other threads of this process, each waited for the 5 ms switch interval,
-    several times per call: measured, 30 ms per round trip with four busy threads, 1.3 ms
-    at 0.2 ms (idle: 0.05 ms). On the H100 that was most of a candidate's run time.
+    busy in other threads of this process, each waited for the 5 ms switch interval, more
+    than once: 34 ms per round trip with four busy threads, 1.3 ms at 0.2 ms
+    (benchmarks/results/cpu-harness-round-trip.json). On the H100 that was most of a
+    candidate's run time.
     """
     before = sys.getswitchinterval()
     sys.setswitchinterval(min(before, _SWITCH_S))
