@@ -31,8 +31,9 @@ from regrapht_core.verify.variants import Variant, draw_variant
 __all__ = ["BASE_FOLDER", "TimingSet", "build_timing_set", "link_base", "stage_base"]
 
 BASE_FOLDER = "base"
-POOL_SIZE = 6
-"""Variants per task with known answers; each candidate's checked calls are drawn from them."""
+POOL_SIZE = 12
+"""Variants per task with known answers; each candidate's checked calls are drawn from them
+(``checked_calls`` among the first calls, the rest later at the same rate)."""
 
 
 @dataclass(frozen=True, slots=True)

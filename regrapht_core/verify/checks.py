@@ -7,6 +7,11 @@ has had before; a secret few of them are pool variants whose answers are known, 
 after such a call has returned does the verifier ask for its outputs, so the candidate
 cannot know which calls are checked. Every call is timed; calls stop when the median is
 stable (:class:`~regrapht_core.verify.timing.Adaptive`) and every checked call is done.
+
+Which calls are checked: ``checked`` pool variants at secret positions among the first
+``WARMUPS + least`` calls (which always happen), and past those, each further call with the
+same rate while the pool lasts, so a candidate that behaves until the median could settle
+and then cheats is still compared now and then, without knowing when.
 """
 
 from __future__ import annotations
@@ -84,14 +89,19 @@ def _timed(
     rng: np.random.Generator,
 ) -> Verdict | list[CallSample]:
     harness.load(BASE_FOLDER)
-    drawn = timing.telling or tuple(range(len(timing.pool)))
-    chosen = rng.permutation(np.array(drawn))[: min(checked, len(drawn))]
-    positions = rng.choice(WARMUPS + adaptive.least, chosen.size, replace=False)
-    plan = {int(p): int(k) for p, k in zip(positions, chosen, strict=True)}
+    drawn = rng.permutation(np.array(timing.telling or range(len(timing.pool)))).tolist()
+    first = WARMUPS + adaptive.least
+    planned = drawn[: min(checked, len(drawn))]
+    later = drawn[len(planned) :]
+    positions = rng.choice(first, len(planned), replace=False)
+    plan = {int(p): k for p, k in zip(positions, planned, strict=True)}
+    late_rate = len(planned) / first
     samples: list[CallSample] = []
     call = 0
     while call < WARMUPS or plan or not adaptive.enough([s.host_ms for s in samples]):
         pool = plan.pop(call, None)
+        if pool is None and call >= first and later and rng.random() < late_rate:
+            pool = later.pop()
         harness.use(timing.fresh(task, rng) if pool is None else timing.pool[pool])
         sample = harness.call(flush=True)
         if call >= WARMUPS:
