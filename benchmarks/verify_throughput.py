@@ -227,8 +227,10 @@ def run_throughput(
     where there is a GPU) and return it with the evaluations of the tasks that ran (skipped
     tasks left out).
 
-    ``setup``: TODO(lead): pass the verifier's per-task session preparation here once it is
-    a call of its own, so ``candidates_per_minute_excluding_setup`` is measured, not estimated.
+    ``setup``: called before a task's first GPU run and timed apart. The verifier prepares a
+    task's session data during that task's first build (on a build thread, overlapped with
+    other tasks' GPU runs), so by default nothing is passed and the setup share is estimated
+    from each task's first run.
     """
     per_task_jobs = suite_jobs(manifest, per_task)
     jobs = [job for task_jobs in per_task_jobs for job in task_jobs]
