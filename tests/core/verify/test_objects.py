@@ -85,7 +85,7 @@ def test_fortified_twins_of_allowed_basics_pass(compiler: Compiler) -> None:
     source = (
         "#include <cstdio>\n#include <cstring>\n"
         "void f(char* out, const char* in, int n) {\n"
-        "  char note[16];\n  std::snprintf(note, sizeof note, \"%d\", n);\n"
+        '  char note[16];\n  std::snprintf(note, sizeof note, "%d", n);\n'
         "  std::memcpy(out, in, static_cast<size_t>(n));\n  out[0] = note[0];\n}\n"
     )
     built = compiler.cuda_object(
