@@ -3,7 +3,7 @@ whether all moved by at most ±10% (the issue's bound between the old and new ve
 
     python3 scripts/compare-honest.py BEFORE.json AFTER.json
 
-Needs the repository root on ``PYTHONPATH`` (``scripts/gpu-env.sh`` sets it); exits 1 when
+Runs from any directory (it puts the repository root on ``sys.path`` itself); exits 1 when
 any candidate is outside the bound, missing, or not verified in either run.
 """
 
@@ -13,6 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.honest_controls import compare_files, report
 
 

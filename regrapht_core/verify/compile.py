@@ -85,6 +85,7 @@ class Compiler:
             file_bytes=max_output_bytes * 4,
             output_bytes=256 * 1024,
             isolate_network=False,
+            isolate_processes=False,
             drop_privileges=False,
             nice=19,
         )
