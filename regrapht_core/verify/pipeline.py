@@ -581,6 +581,11 @@ class Verifier:
             return Verdict(Status.TIMEOUT, f"{_LATE} while the task's data was prepared")
         timing = prepared.timing
         assert self._limits_found is not None
+        if not timing.telling:
+            flags.append(
+                "no input variant changes this task's answer at the timing size: a candidate "
+                "that returned an earlier call's answer there would not be caught"
+            )
         limits = self._limits_for(
             built, self.config.timing_timeout_s, [timing.case, *built.cases], deadline
         )
