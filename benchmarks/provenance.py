@@ -13,10 +13,10 @@ import dataclasses
 import json
 import os
 import platform
-import subprocess
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.bench.runner import current_commit
 from regrapht_core.files import atomic_write
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
@@ -27,15 +27,6 @@ RESULTS = Path(__file__).parent / "results"
 TAG_VARIABLE = "REGRAPHT_RESULT_TAG"
 """A suffix for result file names (``before``/``after``), so two verifiers' runs of the
 same benchmark can sit side by side and be compared."""
-
-
-def _commit() -> str:
-    if commit := os.environ.get("REGRAPHT_COMMIT"):
-        return commit
-    probe = subprocess.run(
-        ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
-    )
-    return probe.stdout.strip() or "unknown"
 
 
 def config_record(config: VerifyConfig) -> dict[str, Any]:
@@ -59,7 +50,7 @@ def provenance(verifier: Verifier, command: str) -> dict[str, Any]:
         "driver": device.driver if device else None,
         "nvcc": device.nvcc if device else None,
         "arch": verifier.compiler.arch,
-        "commit": _commit(),
+        "commit": current_commit(),
         "command": command,
         "host": platform.node(),
         "cpus": os.cpu_count(),

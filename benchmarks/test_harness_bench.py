@@ -23,10 +23,11 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.bench.runner import current_commit
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.verify.cases import build_case
+from regrapht_core.verify.cases import build_case, stage_case
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.driver import Harness, responsive, stage_case
+from regrapht_core.verify.driver import Harness, responsive
 from regrapht_core.verify.harness import HarnessKind, harness_source
 from regrapht_core.verify.sandbox import Limits, Session
 from tests.core.verify.tasks_fixture import SAXPY
@@ -92,7 +93,7 @@ def test_round_trip_with_busy_threads(run_dir: Path, busy: None) -> None:
     record = {
         "benchmark": "harness protocol round trip (host build, one call per round trip)",
         "device": f"{platform.node()} ({os.cpu_count()} CPUs), no GPU involved",
-        "commit": os.environ.get("REGRAPHT_COMMIT", "unknown"),
+        "commit": current_commit(),
         "command": "python -m pytest benchmarks/test_harness_bench.py",
         "calls": CALLS,
         "busy_threads": BUSY_THREADS,

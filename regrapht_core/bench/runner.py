@@ -34,7 +34,7 @@ from regrapht_core.search import run_search
 from regrapht_core.search.baselines import run_random_walks, run_sampling
 from regrapht_core.tasks.extract import extract_task
 
-__all__ = ["METHODS", "SuiteTask", "load_manifest", "run_suite", "summarise"]
+__all__ = ["METHODS", "SuiteTask", "current_commit", "load_manifest", "run_suite", "summarise"]
 
 METHODS = ("mcgs", "walks", *ONE_SHOT_STYLES)
 """``mcgs``: ReGraphT; ``walks``: random walks on the graph; ``plain``/``cot``/``rag``:
@@ -123,7 +123,9 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     return summary
 
 
-def _commit() -> str:
+def current_commit() -> str:
+    """``REGRAPHT_COMMIT`` if set (the GPU machine's copy has stale git metadata), else
+    the checkout's HEAD."""
     if commit := os.environ.get("REGRAPHT_COMMIT"):
         return commit
     probe = subprocess.run(
@@ -149,7 +151,7 @@ def run_suite(
         "driver": device.driver if device else None,
         "nvcc": device.nvcc if device else None,
         "arch": device.arch if device else None,
-        "commit": _commit(),
+        "commit": current_commit(),
         "command": " ".join(["regrapht", *sys.argv[1:]]),
         "host": platform.node(),
         "cpus": os.cpu_count(),

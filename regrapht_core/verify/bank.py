@@ -22,9 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from regrapht_core.contracts.task import Task
-from regrapht_core.verify.cases import Array, Case
+from regrapht_core.verify.cases import Array, Case, stage_case
 from regrapht_core.verify.compare import first_mismatch
-from regrapht_core.verify.driver import Harness, stage_case
+from regrapht_core.verify.driver import Harness
 from regrapht_core.verify.timing import Adaptive
 from regrapht_core.verify.variants import Variant, draw_variant
 

@@ -24,8 +24,10 @@ __all__ = [
     "Case",
     "InputMaker",
     "build_case",
+    "case_folder",
     "read_hashes",
     "read_outputs",
+    "stage_case",
     "write_cases",
 ]
 
@@ -66,14 +68,25 @@ def build_case(task: Task, binding: SizeBinding, seed: int, make: InputMaker) ->
     return Case(binding, tuple(arrays))
 
 
+def case_folder(k: int) -> str:
+    """The folder of the ``k``-th case in a run directory."""
+    return f"case{k}"
+
+
+def stage_case(root: Path, folder: str, arrays: Sequence[Array]) -> None:
+    """Write one case's arguments, a file each, where a harness loads them from."""
+    target = root / folder
+    target.mkdir(parents=True, exist_ok=True)
+    for index, array in enumerate(arrays):
+        array.tofile(target / f"a{index}.bin")
+
+
 def write_cases(root: Path, cases: Sequence[Case], reps: int) -> None:
+    """The kernel runner's run directory: ``cases.txt`` and a folder per case."""
     root.mkdir(parents=True, exist_ok=True)
     (root / "cases.txt").write_text(f"{len(cases)} {reps}\n")
     for k, case in enumerate(cases):
-        folder = root / f"case{k}"
-        folder.mkdir()
-        for index, array in enumerate(case.arrays):
-            array.tofile(folder / f"a{index}.bin")
+        stage_case(root, case_folder(k), case.arrays)
 
 
 def read_outputs(task: Task, folder: Path, tag: str) -> dict[str, Array] | None:

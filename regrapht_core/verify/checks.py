@@ -26,12 +26,12 @@ import numpy as np
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import SizeBinding, Task
 from regrapht_core.verify.bank import BASE_FOLDER, TimingSet
-from regrapht_core.verify.cases import Array, Case
+from regrapht_core.verify.cases import Array, Case, case_folder
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.driver import CallSample, Harness
 from regrapht_core.verify.timing import Adaptive
 
-__all__ = ["WARMUPS", "Verdict", "case_folder", "check_and_time"]
+__all__ = ["WARMUPS", "Verdict", "check_and_time"]
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +45,6 @@ class Verdict:
 
     status: Status
     feedback: str
-
-
-def case_folder(k: int) -> str:
-    return f"case{k}"
 
 
 def check_and_time(

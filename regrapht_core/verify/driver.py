@@ -15,19 +15,16 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
-from regrapht_core.contracts.task import ParamKind, Role, Task
-from regrapht_core.tasks.dtypes import numpy_dtype
-from regrapht_core.verify.cases import Array
+from regrapht_core.contracts.task import Task
+from regrapht_core.verify.cases import Array, read_outputs
 from regrapht_core.verify.sandbox import Session
 from regrapht_core.verify.variants import Variant, encode
 
-__all__ = ["CallSample", "Dumped", "Harness", "HarnessStopped", "responsive", "stage_case"]
+__all__ = ["CallSample", "Dumped", "Harness", "HarnessStopped", "responsive"]
 
 _SWITCH_S = 0.0002
 """The interpreter's thread switch interval while a harness is driven (default: 5 ms)."""
@@ -136,7 +133,9 @@ class Harness:
         fields = self._ask(f"dump {tag}", answer=None).split()
         if len(fields) != 2 or fields[0] != "dumped":
             raise HarnessStopped(" ".join(fields))
-        outputs = _read_outputs(self._task, self._root, tag)
+        outputs = read_outputs(self._task, self._root, tag)
+        for written in self._root.glob(f"o{tag}_*.bin"):
+            written.unlink()
         if outputs is None:
             raise HarnessStopped("the harness wrote no outputs")
         index = int(fields[1])
@@ -149,29 +148,3 @@ class Harness:
 
     def quit(self) -> None:
         self._ask("quit", answer="bye")
-
-
-def _read_outputs(task: Task, root: Path, tag: str) -> dict[str, Array] | None:
-    found: dict[str, Array] = {}
-    files = [
-        (arg.name, root / f"o{tag}_{index}.bin", arg.ctype)
-        for index, arg in enumerate(task.args)
-        if arg.kind is not ParamKind.SCALAR and arg.role is not Role.IN
-    ]
-    if task.returns != "void":
-        files.append(("return", root / f"o{tag}_ret.bin", task.returns))
-    for name, path, ctype in files:
-        try:
-            found[name] = np.fromfile(path, dtype=numpy_dtype(ctype))
-        except (OSError, ValueError):
-            return None
-        path.unlink(missing_ok=True)
-    return found
-
-
-def stage_case(root: Path, folder: str, arrays: Sequence[Array]) -> None:
-    """Write one case's arguments where ``load folder`` reads them."""
-    target = root / folder
-    target.mkdir(parents=True, exist_ok=True)
-    for index, array in enumerate(arrays):
-        array.tofile(target / f"a{index}.bin")

@@ -42,11 +42,13 @@ from regrapht_core.verify.cases import (
     Case,
     InputMaker,
     build_case,
+    case_folder,
     read_hashes,
     read_outputs,
+    stage_case,
     write_cases,
 )
-from regrapht_core.verify.checks import Verdict, case_folder, check_and_time
+from regrapht_core.verify.checks import Verdict, check_and_time
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import CompileOutcome, Compiler
 from regrapht_core.verify.config import VerifyConfig
@@ -56,7 +58,6 @@ from regrapht_core.verify.driver import (
     Harness,
     HarnessStopped,
     responsive,
-    stage_case,
 )
 from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
@@ -149,6 +150,18 @@ def _trim(text: str) -> str:
 def _not_built(outcome: CompileOutcome, code_hash: str) -> Evaluation:
     status = Status.TIMEOUT if outcome.timed_out else Status.COMPILE_ERROR
     return Evaluation(status, code_hash, _trim(outcome.log))
+
+
+def _reference_stopped(task: Task, session: Session, deadline: Deadline, where: str) -> None:
+    """After the reference stopped answering: nothing when the job's deadline cut it short
+    (the caller reports the timeout), else the task's fault, raised as ``TaskError``."""
+    outcome = session.close()
+    if outcome.timed_out and deadline.expired:
+        return
+    raise TaskError(
+        f"task {task.name}: the reference itself failed {where} ({outcome.describe()}): "
+        f"{outcome.stderr.strip()[:500]}"
+    ) from None
 
 
 def _default_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, object]:
@@ -285,13 +298,8 @@ class Verifier:
                     answers.append(harness.dump(f"r{k}").outputs)
                 harness.quit()
             except HarnessStopped:
-                outcome = session.close()
-                if outcome.timed_out and deadline.expired:
-                    return None
-                raise TaskError(
-                    f"task {task.name}: the reference itself failed ({outcome.describe()}): "
-                    f"{outcome.stderr.strip()[:500]}"
-                ) from None
+                _reference_stopped(task, session, deadline, "on the small cases")
+                return None
             session.close()
             return answers
 
@@ -373,13 +381,8 @@ class Verifier:
                 adaptive=self._adaptive,
             )
         except HarnessStopped:
-            outcome = session.close()
-            if outcome.timed_out and deadline.expired:
-                return None
-            raise TaskError(
-                f"task {task.name}: the reference failed on the timing-size inputs "
-                f"({outcome.describe()}): {outcome.stderr.strip()[:500]}"
-            ) from None
+            _reference_stopped(task, session, deadline, "on the timing-size inputs")
+            return None
         session.close()
         return _TaskBuild(objects, reference, timing)
 

@@ -316,55 +316,87 @@ def _available(limits: Limits) -> Limits:
     return limits
 
 
-def _run(argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]) -> RunOutcome:
-    ids = _nobody() if limits.drop_privileges else None
-    start = time.monotonic()
-    try:
-        proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
-            close_fds=True,
-        )
-    except (OSError, subprocess.SubprocessError) as error:
-        return RunOutcome(None, "", f"{argv[0]}: {error}", 0.0)
-    assert proc.stdout is not None and proc.stderr is not None
-    readers = [
-        _CappedReader(cast(io.BufferedReader, stream), limits.output_bytes)
-        for stream in (proc.stdout, proc.stderr)
-    ]
-    for reader in readers:
-        reader.start()
-    timed_out = False
-    with child_group(proc.pid):
+class _Child:
+    """A started child under ``limits``: its process, output readers and live group.
+
+    Shared by :func:`run_isolated` (wait, then finish) and :class:`Session` (talk, then
+    finish), so both start, bound and end a child the same way.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes], limits: Limits) -> None:
+        assert proc.stdout is not None and proc.stderr is not None
+        self.proc = proc
+        self.limits = limits
+        self.began = time.monotonic()
+        self._group = contextlib.ExitStack()
+        self._group.enter_context(child_group(proc.pid))
+        self._readers = [
+            _CappedReader(cast(io.BufferedReader, stream), limits.output_bytes)
+            for stream in (proc.stdout, proc.stderr)
+        ]
+        for reader in self._readers:
+            reader.start()
+
+    @classmethod
+    def start(
+        cls,
+        argv: Sequence[str],
+        cwd: Path,
+        limits: Limits,
+        env: Mapping[str, str],
+        pass_fds: Sequence[int] = (),
+    ) -> _Child | RunOutcome:
+        """The started child, or the outcome of one that could not be started."""
+        ids = _nobody() if limits.drop_privileges else None
         try:
-            proc.wait(timeout=limits.wall_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        # Always kill the group: a child that exited may have left grandchildren behind.
-        _kill_group(proc.pid)
-        proc.wait()
-    wall = time.monotonic() - start
-    for reader in readers:
-        reader.join(timeout=5.0)
-    proc.stdout.close()
-    proc.stderr.close()
-    out, err = readers
-    return RunOutcome(
-        returncode=proc.returncode,
-        stdout=out.text(),
-        stderr=err.text(),
-        wall_s=wall,
-        timed_out=timed_out,
-        truncated=out.truncated or err.truncated,
-        network_isolated=limits.isolate_network,
-        processes_isolated=limits.isolate_processes,
-    )
+            proc = subprocess.Popen(
+                list(argv),
+                cwd=cwd,
+                env=dict(env),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
+                pass_fds=tuple(pass_fds),
+            )
+        except (OSError, subprocess.SubprocessError) as error:
+            return RunOutcome(None, "", f"{argv[0]}: {error}", 0.0)
+        return cls(proc, limits)
+
+    def finish(self, *, timed_out: bool) -> RunOutcome:
+        """Kill the group (a child that exited may have left grandchildren), reap, report."""
+        _kill_group(self.proc.pid)
+        self.proc.wait()
+        self._group.close()
+        wall = time.monotonic() - self.began
+        for reader in self._readers:
+            reader.join(timeout=5.0)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        out, err = self._readers
+        return RunOutcome(
+            returncode=self.proc.returncode,
+            stdout=out.text(),
+            stderr=err.text(),
+            wall_s=wall,
+            timed_out=timed_out,
+            truncated=out.truncated or err.truncated,
+            network_isolated=self.limits.isolate_network,
+            processes_isolated=self.limits.isolate_processes,
+        )
+
+
+def _run(argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]) -> RunOutcome:
+    child = _Child.start(argv, cwd, limits, env)
+    if isinstance(child, RunOutcome):
+        return child
+    try:
+        child.proc.wait(timeout=limits.wall_s)
+    except subprocess.TimeoutExpired:
+        return child.finish(timed_out=True)
+    return child.finish(timed_out=False)
 
 
 class Session:
@@ -379,52 +411,27 @@ class Session:
     def __init__(
         self, argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]
     ) -> None:
-        limits = _available(limits)
-        self._limits = limits
-        self._start = time.monotonic()
+        self._limits = _available(limits)
         command_read, self._command = os.pipe()
         self._answers, answer_write = os.pipe()
-        ids = _nobody() if limits.drop_privileges else None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._failed = ""
         try:
-            self._proc = subprocess.Popen(
+            self._child = _Child.start(
                 [*argv, str(command_read), str(answer_write)],
-                cwd=cwd,
-                env=dict(env),
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                preexec_fn=_limit_child(limits, ids),  # noqa: PLW1509 - limits must precede exec
+                cwd,
+                self._limits,
+                env,
                 pass_fds=(command_read, answer_write),
             )
-        except (OSError, subprocess.SubprocessError) as error:
-            self._failed = f"{argv[0]}: {error}"
         finally:
             os.close(command_read)
             os.close(answer_write)
-        self._readers: list[_CappedReader] = []
+        self._start = time.monotonic()
         self._pending = b""
         self._timed_out = False
-        if self._proc is not None:
-            assert self._proc.stdout is not None and self._proc.stderr is not None
-            self._group = child_group(self._proc.pid)
-            self._group.__enter__()
-            self._readers = [
-                _CappedReader(cast(io.BufferedReader, stream), limits.output_bytes)
-                for stream in (self._proc.stdout, self._proc.stderr)
-            ]
-            for reader in self._readers:
-                reader.start()
-
-    @property
-    def started(self) -> bool:
-        return self._proc is not None
 
     def send(self, lines: Sequence[str]) -> bool:
         """Write commands without waiting; ``False`` if the child is gone."""
-        if self._proc is None:
+        if isinstance(self._child, RunOutcome):
             return False
         data = b"".join(line.encode() + b"\n" for line in lines)
         try:
@@ -438,7 +445,7 @@ class Session:
         """Send one command (``None``: none, just read) and wait for a one-line answer;
         ``None`` if the child ended, broke the protocol, or ran past its limit (then
         :meth:`close` says which)."""
-        if self._proc is None or (line is not None and not self.send([line])):
+        if isinstance(self._child, RunOutcome) or (line is not None and not self.send([line])):
             return None
         left = self._limits.wall_s - (time.monotonic() - self._start)
         limit = min(left, wall_s) if wall_s is not None else left
@@ -462,30 +469,11 @@ class Session:
 
     def close(self) -> RunOutcome:
         """Kill the group (whatever it is doing), reap it, and say how it ended."""
-        with contextlib.suppress(OSError):
-            os.close(self._command)
-        with contextlib.suppress(OSError):
-            os.close(self._answers)
-        if self._proc is None:
-            return RunOutcome(None, "", self._failed, 0.0)
+        for end in (self._command, self._answers):
+            with contextlib.suppress(OSError):
+                os.close(end)
+        if isinstance(self._child, RunOutcome):
+            return self._child
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=0.5)
-        _kill_group(self._proc.pid)
-        self._proc.wait()
-        self._group.__exit__(None, None, None)
-        for reader in self._readers:
-            reader.join(timeout=5.0)
-        assert self._proc.stdout is not None and self._proc.stderr is not None
-        self._proc.stdout.close()
-        self._proc.stderr.close()
-        out, err = self._readers
-        return RunOutcome(
-            returncode=self._proc.returncode,
-            stdout=out.text(),
-            stderr=err.text(),
-            wall_s=time.monotonic() - self._start,
-            timed_out=self._timed_out,
-            truncated=out.truncated or err.truncated,
-            network_isolated=self._limits.isolate_network,
-            processes_isolated=self._limits.isolate_processes,
-        )
+            self._child.proc.wait(timeout=0.5)
+        return self._child.finish(timed_out=self._timed_out)

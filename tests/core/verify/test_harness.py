@@ -13,10 +13,10 @@ import pytest
 
 from regrapht_core.contracts.task import Task
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.verify.cases import Case, build_case
+from regrapht_core.verify.cases import Case, build_case, stage_case
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.driver import Harness, HarnessStopped, stage_case
+from regrapht_core.verify.driver import Harness, HarnessStopped
 from regrapht_core.verify.harness import HarnessKind, harness_source
 from regrapht_core.verify.protocol import EXIT_OUT_OF_BOUNDS, EXIT_PROTOCOL
 from regrapht_core.verify.sandbox import Limits, RunOutcome, Session, prepare_private_dir
