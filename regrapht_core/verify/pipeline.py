@@ -303,11 +303,14 @@ class Verifier:
             session.close()
             return answers
 
-    def _open(self, program: Program, root: Path, limits: Limits) -> Session:
-        """Start ``program``'s harness in its private ``root`` (the caller closes it)."""
-        program.stage(root)
-        prepare_private_dir(root)
-        env = {**self._run_environment(root), **program.environment}
+    def _open(
+        self, program: Program, root: Path, limits: Limits, *, timing: TimingSet | None = None
+    ) -> Session:
+        """Start ``program``'s harness in its private ``root``, with ``timing``'s base inputs
+        linked in when given (the caller closes it)."""
+        env = self._stage(program, root)
+        if timing is not None:
+            link_base(timing, root)
         return Session([*program.argv, "serve"], root, limits, env)
 
     def _build_kernel(
@@ -492,16 +495,24 @@ class Verifier:
             )
 
     def _exec(
-        self, program: Program, root: Path, limits: Limits, prefix: Sequence[str] = ()
+        self,
+        program: Program,
+        root: Path,
+        limits: Limits,
+        prefix: Sequence[str] = (),
+        arguments: Sequence[str] = (".",),
     ) -> RunOutcome:
         """Run ``program`` from copies inside its private ``root``: nothing else is writable."""
+        env = self._stage(program, root)
+        return self._runner([*prefix, *program.argv, *arguments], root, limits, env)
+
+    def _stage(self, program: Program, root: Path) -> dict[str, str]:
+        """``program``'s copies in ``root``, made private to the run; its environment."""
         program.stage(root)
         prepare_private_dir(root)
         if program.interpreted:
             allow_traversal(root)
-        argv = [*prefix, *program.argv, "."]
-        env = {**self._run_environment(root), **program.environment}
-        return self._runner(argv, root, limits, env)
+        return {**self._run_environment(root), **program.environment}
 
     def _run_environment(self, home: Path) -> dict[str, str]:
         fixed = {"PATH": "/usr/local/bin:/usr/bin:/bin", "CUDA_CACHE_DISABLE": "1"}
@@ -596,11 +607,7 @@ class Verifier:
         with scratch("run-") as root:
             for k, case in enumerate(built.cases):
                 stage_case(root, case_folder(k), case.arrays)
-            built.check.stage(root)
-            prepare_private_dir(root)
-            link_base(timing, root)
-            env = {**self._run_environment(root), **built.check.environment}
-            session = Session([*built.check.argv, "serve"], root, limits, env)
+            session = self._open(built.check, root, limits, timing=timing)
             began = time.perf_counter()
             try:
                 harness = Harness(session, root, task, call_wall_s=self.config.run_timeout_s)
@@ -826,11 +833,8 @@ class Verifier:
             else:
                 stage_case(folder, case_folder(0), small[0].arrays)
                 (folder / "script.txt").write_text(f"load {case_folder(0)}\ncall 0\nquit\n")
-                built.check.stage(folder)
-                prepare_private_dir(folder)
-                argv = [*prefix, *built.check.argv, "script", "script.txt", "answers.txt"]
-                env = {**self._run_environment(folder), **built.check.environment}
-                outcome = self._runner(argv, folder, limits, env)
+                script = ("script", "script.txt", "answers.txt")
+                outcome = self._exec(built.check, folder, limits, prefix, script)
             if outcome.returncode == _SANITIZER_EXIT:
                 report = outcome.stdout.strip() or outcome.stderr.strip()
                 return Sanitized(False, _trim(f"{check}: {report}"))
