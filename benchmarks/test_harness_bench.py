@@ -53,9 +53,9 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _per_call_ms(root: Path, scope: Callable[[], AbstractContextManager[None]]) -> float:
     limits = Limits(wall_s=120.0, drop_privileges=False, isolate_network=False)
-    session = Session(["./bin", "serve"], root, limits, {})
+    session = Session(["./bin", "serve"], root, limits, {}, window_bytes=1 << 16)
     try:
-        harness = Harness(session, root, SAXPY)
+        harness = Harness(session, SAXPY)
         harness.load("case")
         with scope():
             start = time.perf_counter()

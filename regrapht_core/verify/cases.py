@@ -3,10 +3,14 @@
 A case is one size binding with one seed. Its arguments become one file each (raw bytes
 of the element type; a scalar is a one-element file), written by the verifier into a
 private directory per process: the candidate's and the reference's runs never share one.
+A harness session hands its outputs back through a shared memory window
+(:func:`window_bytes`, :func:`outputs_from_window`); the kernel runner writes files
+(:func:`read_outputs`).
 """
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,11 +29,16 @@ __all__ = [
     "InputMaker",
     "build_case",
     "case_folder",
+    "outputs_from_window",
     "read_hashes",
     "read_outputs",
     "stage_case",
+    "window_bytes",
     "write_cases",
 ]
+
+WINDOW_ALIGN = 64
+"""Where each output starts in the window: a multiple of this (the harness's ``kWindowAlign``)."""
 
 Array = npt.NDArray[np.generic]
 InputMaker = Callable[[Task, SizeBinding, int], Mapping[str, object]]
@@ -116,3 +125,58 @@ def read_hashes(folder: Path, tag: str) -> dict[int, int] | None:
         index, value = line.split()
         hashes[int(index)] = int(value)
     return hashes
+
+
+def _padded(nbytes: int) -> int:
+    return -(-nbytes // WINDOW_ALIGN) * WINDOW_ALIGN
+
+
+def _output_dtypes(task: Task) -> list[tuple[str, np.dtype[np.generic]]]:
+    """The outputs a dump holds, in the order the harness writes them."""
+    found = [
+        (arg.name, numpy_dtype(arg.ctype))
+        for arg in task.args
+        if arg.role is not Role.IN and arg.kind is not ParamKind.SCALAR
+    ]
+    if task.returns != "void":
+        found.append(("return", numpy_dtype(task.returns)))
+    return found
+
+
+def window_bytes(task: Task, cases: Sequence[Case]) -> int:
+    """A window that holds any of ``cases``' outputs (what the reference writes for them)."""
+    returned = _padded(numpy_dtype(task.returns).itemsize) if task.returns != "void" else 0
+    return max(
+        (
+            returned
+            + sum(
+                _padded(array.nbytes)
+                for arg, array in zip(task.args, case.arrays, strict=True)
+                if arg.role is not Role.IN and arg.kind is not ParamKind.SCALAR
+            )
+            for case in cases
+        ),
+        default=returned,
+    )
+
+
+def outputs_from_window(
+    task: Task, window: mmap.mmap, sizes: Sequence[str]
+) -> dict[str, Array] | None:
+    """Copies of the outputs a dump put in ``window``, given the byte counts it answered;
+    ``None`` when the counts do not describe the task's outputs inside the window.
+
+    Copies, because the window is the candidate's to write again once it runs.
+    """
+    wanted = _output_dtypes(task)
+    if len(sizes) != len(wanted) or not all(size.isdecimal() for size in sizes):
+        return None
+    found: dict[str, Array] = {}
+    offset = 0
+    for (name, dtype), size in zip(wanted, sizes, strict=True):
+        nbytes = int(size)
+        if nbytes % dtype.itemsize or offset + nbytes > len(window):
+            return None
+        found[name] = np.frombuffer(window, dtype, nbytes // dtype.itemsize, offset).copy()
+        offset += _padded(nbytes)
+    return found

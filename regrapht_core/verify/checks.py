@@ -63,12 +63,10 @@ def check_and_time(
     for k, (case, want) in enumerate(zip(small, expected, strict=True)):
         harness.load(case_folder(k))
         harness.use(())
-        verdict = _checked_call(task, harness, case.binding, want, f"s{k}a")
+        verdict = _checked_call(task, harness, case.binding, want)
         if isinstance(verdict, Verdict):
             return verdict
-        again = _checked_call(
-            task, harness, case.binding, verdict, f"s{k}b", against="a second call"
-        )
+        again = _checked_call(task, harness, case.binding, verdict, against="a second call")
         if isinstance(again, Verdict):
             return again
     log.info("%s: %d small cases in %.2f s", task.name, len(small), time.perf_counter() - began)
@@ -111,7 +109,6 @@ def _timed(
                 harness,
                 timing.case.binding,
                 timing.expected[pool],
-                f"t{call}",
                 where=where,
                 called=True,
             )
@@ -126,7 +123,6 @@ def _checked_call(
     harness: Harness,
     binding: SizeBinding,
     want: dict[str, Array],
-    tag: str,
     *,
     against: str | None = None,
     where: str | None = None,
@@ -136,7 +132,7 @@ def _checked_call(
     reference's, or an earlier call's when ``against`` names the comparison)."""
     if not called:
         harness.call(flush=False)
-    dumped = harness.dump(tag)
+    dumped = harness.dump()
     place = where or f"at size {dict(binding)}"
     if dumped.modified is not None:
         return Verdict(Status.INPUT_MODIFIED, f"{place}: input '{dumped.modified}' was modified")

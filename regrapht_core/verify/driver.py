@@ -3,8 +3,9 @@
 A :class:`Harness` wraps a running harness (:mod:`regrapht_core.verify.harness`) in its
 private run directory. The verifier asks for a call, reads its timings, and only then says
 whether it wants the outputs (``dump``) or not (``next``): a candidate cannot know, while
-it runs, whether this call is one that is checked. Outputs are read as soon as the harness
-has written them, before the next command lets candidate code run again.
+it runs, whether this call is one that is checked. Outputs are copied out of the session's
+shared window as soon as the harness has written them, before the next command lets
+candidate code run again.
 
 Any answer that is not the expected one (the process died, hung, or wrote something else
 on the protocol pipe) raises :class:`HarnessStopped`; the caller closes the session to
@@ -17,10 +18,9 @@ import contextlib
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from regrapht_core.contracts.task import Task
-from regrapht_core.verify.cases import Array, read_outputs
+from regrapht_core.verify.cases import Array, outputs_from_window
 from regrapht_core.verify.sandbox import Session
 from regrapht_core.verify.variants import Variant, encode
 
@@ -72,12 +72,9 @@ class Dumped:
 
 
 class Harness:
-    def __init__(
-        self, session: Session, root: Path, task: Task, *, call_wall_s: float | None = None
-    ) -> None:
+    def __init__(self, session: Session, task: Task, *, call_wall_s: float | None = None) -> None:
         """``call_wall_s`` bounds each call (a hang ends the session as a timeout)."""
         self._session = session
-        self._root = root
         self._task = task
         self._call_wall_s = call_wall_s
         self._queued: list[str] = []
@@ -128,18 +125,20 @@ class Harness:
         except ValueError as error:
             raise HarnessStopped(" ".join(fields)) from error
 
-    def dump(self, tag: str) -> Dumped:
-        """The last call's outputs, read now; the inputs checked and reset."""
-        fields = self._ask(f"dump {tag}", answer=None).split()
-        if len(fields) != 2 or fields[0] != "dumped":
-            raise HarnessStopped(" ".join(fields))
-        outputs = read_outputs(self._task, self._root, tag)
-        for written in self._root.glob(f"o{tag}_*.bin"):
-            written.unlink()
+    def dump(self) -> Dumped:
+        """The last call's outputs, copied now; the inputs checked and reset."""
+        said = self._ask("dump", answer=None)
+        fields = said.split()
+        if len(fields) < 2 or fields[0] != "dumped":
+            raise HarnessStopped(said)
+        outputs = outputs_from_window(self._task, self._session.window, fields[2:])
         if outputs is None:
-            raise HarnessStopped("the harness wrote no outputs")
-        index = int(fields[1])
-        modified = None if index < 0 else self._task.args[index].name
+            raise HarnessStopped(f"the harness's outputs do not fit the task's: {said}")
+        try:
+            index = int(fields[1])
+            modified = None if index < 0 else self._task.args[index].name
+        except (ValueError, IndexError) as error:
+            raise HarnessStopped(said) from error
         return Dumped(outputs, modified)
 
     def skip(self) -> None:

@@ -9,7 +9,10 @@ Two builds of one source (chosen by a macro), both driven by the same line proto
 (:mod:`regrapht_core.verify.driver`): ``load`` a case's files, ``change`` elements to make
 this call's variant of the inputs, ``call`` (outputs poisoned first: all-ones bytes, a NaN,
 for floats, 0xDEADBEEF for integers; in-place arguments restored; caches flushed on
-request), ``dump`` the outputs and say whether an input changed, ``quit``.
+request), ``dump`` the outputs and say whether an input changed, ``quit``. Outputs go into
+a shared memory window the verifier created and passed as a descriptor (``serve IN OUT
+WINDOW``), one after another at 64-byte boundaries, and ``dump`` answers with their byte
+counts; the window is the candidate's own, made for its session alone.
 
 * ``candidate`` (nvcc, linked with the candidate): the process the candidate runs in, for
   its checks and its timing alike. Before reading the first command it locks itself down
@@ -143,10 +146,10 @@ def _write(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
         if _array(arg) and arg.role is not Role.IN:
-            lines.append(f'  write_file("o" + tag + "_{index}.bin", {_data(index, arg)});')
+            lines.append(f"  write_out({_data(index, arg)});")
     if task.returns != "void":
-        lines.append('  write_file("o" + tag + "_ret.bin", &A.ret, sizeof(A.ret));')
-    return "\n".join(lines) or "  (void)tag;"
+        lines.append("  write_out(&A.ret, sizeof(A.ret));")
+    return "\n".join(lines)
 
 
 def _guards(task: Task) -> str:
@@ -208,6 +211,8 @@ _TEMPLATE = r"""
 #include <ctime>
 #include <string>
 #include <vector>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(REGRAPHT_CANDIDATE)
 #include <cuda_runtime.h>
@@ -247,10 +252,34 @@ Bytes read_file(const std::string& path) {
   return data;
 }
 
-void write_file(const std::string& path, const void* data, size_t n) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f || (n && std::fwrite(data, 1, n, f) != n) || std::fclose(f) != 0)
-    fail(EXIT_IO, "harness: cannot write an output file");
+// The output window: shared memory the verifier reads a dump's outputs from. Files cost a
+// page-cache allocation and, at tens of megabytes, writeback throttling on every dump.
+constexpr size_t kWindowAlign = 64;
+unsigned char* g_window = nullptr;
+size_t g_window_bytes = 0;
+size_t g_window_used = 0;
+std::string g_dumped;  // " N0 N1 ...": this dump's byte counts, in argument order
+
+void map_window(int fd) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) fail(EXIT_PROTOCOL, "harness: bad output window");
+  void* p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ | PROT_WRITE, MAP_SHARED,
+                 fd, 0);
+  if (p == MAP_FAILED) fail(EXIT_IO, "harness: cannot map the output window");
+  close(fd);
+  g_window = static_cast<unsigned char*>(p);
+  g_window_bytes = static_cast<size_t>(st.st_size);
+}
+
+void write_out(const void* data, size_t n) {
+  if (!g_window) fail(EXIT_PROTOCOL, "harness: dump without an output window");
+  if (n > g_window_bytes - g_window_used)
+    fail(EXIT_IO, "harness: the outputs are larger than the task's (%llu bytes)",
+         static_cast<unsigned long long>(n));
+  if (n) std::memcpy(g_window + g_window_used, data, n);
+  const size_t padded = (n + kWindowAlign - 1) / kWindowAlign * kWindowAlign;
+  g_window_used = std::min(g_window_bytes, g_window_used + padded);
+  g_dumped += " " + std::to_string(n);
 }
 
 [[maybe_unused]] void poison_float(void* p, size_t n) { std::memset(p, 0xFF, n); }
@@ -366,7 +395,9 @@ void call() {
 @CALL@
 }
 
-void write_outputs(const std::string& tag) {
+void write_outputs() {
+  g_window_used = 0;
+  g_dumped.clear();
 @WRITE@
 }
 
@@ -586,8 +617,9 @@ extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* kernel, di
 // The protocol: one command per line on IN, one answer per line on OUT (see
 // regrapht_core/verify/driver.py). Candidate code runs only inside "call".
 int main(int argc, char** argv) {
-  if (argc != 4) fail(64, "usage: harness serve IN_FD OUT_FD | harness script FILE OUT_FILE");
-  const std::string mode = argv[1];
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (!((mode == "serve" && argc == 5) || (mode == "script" && argc == 4)))
+    fail(64, "usage: harness serve IN_FD OUT_FD WINDOW_FD | harness script FILE OUT_FILE");
   FILE* in = nullptr;
   FILE* out = nullptr;
   if (mode == "serve") {
@@ -596,6 +628,7 @@ int main(int argc, char** argv) {
 #else
     const bool locked = false;
 #endif
+    map_window(std::atoi(argv[4]));
     in = fdopen(std::atoi(argv[2]), "r");
     out = fdopen(std::atoi(argv[3]), "w");
     if (!in || !out) fail(EXIT_PROTOCOL, "harness: bad protocol descriptors");
@@ -644,9 +677,9 @@ int main(int argc, char** argv) {
       if (!g_loaded) fail(EXIT_PROTOCOL, "harness: call before load");
       answer = timed_call(std::atoi(rest) != 0);
     } else if (command == "dump") {
-      write_outputs(rest);
+      write_outputs();
       const int modified = modified_input();
-      answer = "dumped " + std::to_string(modified);
+      answer = "dumped " + std::to_string(modified) + g_dumped;
     } else if (command == "next") {
       undo_changes();
     } else if (command == "quit") {

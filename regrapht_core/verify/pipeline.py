@@ -46,6 +46,7 @@ from regrapht_core.verify.cases import (
     read_hashes,
     read_outputs,
     stage_case,
+    window_bytes,
     write_cases,
 )
 from regrapht_core.verify.checks import Verdict, check_and_time
@@ -288,14 +289,14 @@ class Verifier:
         with scratch("reference-") as root:
             for k, case in enumerate(cases):
                 stage_case(root, case_folder(k), case.arrays)
-            session = self._open(reference, root, self._limits(wall_s, cases))
+            session = self._open(reference, root, self._limits(wall_s, cases), task, cases)
             try:
-                harness = Harness(session, root, task)
+                harness = Harness(session, task)
                 answers = []
                 for k in range(len(cases)):
                     harness.load(case_folder(k))
                     harness.call(flush=False)
-                    answers.append(harness.dump(f"r{k}").outputs)
+                    answers.append(harness.dump().outputs)
                 harness.quit()
             except HarnessStopped:
                 _reference_stopped(task, session, deadline, "on the small cases")
@@ -304,14 +305,23 @@ class Verifier:
             return answers
 
     def _open(
-        self, program: Program, root: Path, limits: Limits, *, timing: TimingSet | None = None
+        self,
+        program: Program,
+        root: Path,
+        limits: Limits,
+        task: Task,
+        cases: Sequence[Case],
+        *,
+        timing: TimingSet | None = None,
     ) -> Session:
-        """Start ``program``'s harness in its private ``root``, with ``timing``'s base inputs
-        linked in when given (the caller closes it)."""
+        """Start ``program``'s harness for ``cases`` in its private ``root``, with
+        ``timing``'s base inputs linked in when given (the caller closes it)."""
         env = self._stage(program, root)
         if timing is not None:
             link_base(timing, root)
-        return Session([*program.argv, "serve"], root, limits, env)
+            cases = [*cases, timing.case]
+        window = window_bytes(task, cases)
+        return Session([*program.argv, "serve"], root, limits, env, window_bytes=window)
 
     def _build_kernel(
         self, task: Task, source: str, code_hash: str, deadline: Deadline
@@ -373,13 +383,13 @@ class Verifier:
         limits = self._limits(deadline.cap(self.config.timing_timeout_s), [case])
         data = folder / "data"
         stage_base(data, case)
-        session = self._open(reference, data, limits)
+        session = self._open(reference, data, limits, task, [case])
         try:
             timing = build_timing_set(
                 task,
                 case,
                 data,
-                Harness(session, data, task),
+                Harness(session, task),
                 host_flush_bytes=self.config.host_flush_bytes,
                 adaptive=self._adaptive,
             )
@@ -607,10 +617,10 @@ class Verifier:
         with scratch("run-") as root:
             for k, case in enumerate(built.cases):
                 stage_case(root, case_folder(k), case.arrays)
-            session = self._open(built.check, root, limits, timing=timing)
+            session = self._open(built.check, root, limits, task, built.cases, timing=timing)
             began = time.perf_counter()
             try:
-                harness = Harness(session, root, task, call_wall_s=self.config.run_timeout_s)
+                harness = Harness(session, task, call_wall_s=self.config.run_timeout_s)
                 started = time.perf_counter()
                 if not harness.locked:
                     flags.append("system calls not restricted: seccomp is unavailable here")

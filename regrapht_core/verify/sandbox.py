@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import mmap
 import os
 import pwd
 import resource
@@ -403,28 +404,43 @@ class Session:
     """A bounded child the verifier talks to while it runs: commands in, answers out.
 
     Started like :func:`run_isolated` (same limits, privileges, namespace, group kill) with
-    two extra pipes passed as file descriptors the child is told about in its arguments.
-    Reading an answer waits at most until the wall-clock limit; :meth:`close` always kills
-    the whole group and reports how the child ended.
+    two extra pipes and a shared memory ``window`` of ``window_bytes`` (for answers too big
+    for a line) passed as file descriptors the child is told about in its arguments:
+    ``argv IN_FD OUT_FD WINDOW_FD``. The window is made for this session alone, so nothing
+    one child leaves in it reaches another. Reading an answer waits at most until the
+    wall-clock limit; :meth:`close` always kills the whole group and reports how the child
+    ended.
     """
 
     def __init__(
-        self, argv: Sequence[str], cwd: Path, limits: Limits, env: Mapping[str, str]
+        self,
+        argv: Sequence[str],
+        cwd: Path,
+        limits: Limits,
+        env: Mapping[str, str],
+        *,
+        window_bytes: int,
     ) -> None:
         self._limits = _available(limits)
-        command_read, self._command = os.pipe()
-        self._answers, answer_write = os.pipe()
+        shared = os.memfd_create("regrapht-window", os.MFD_CLOEXEC)
         try:
-            self._child = _Child.start(
-                [*argv, str(command_read), str(answer_write)],
-                cwd,
-                self._limits,
-                env,
-                pass_fds=(command_read, answer_write),
-            )
+            os.ftruncate(shared, max(window_bytes, 1))
+            self.window = mmap.mmap(shared, max(window_bytes, 1))
+            command_read, self._command = os.pipe()
+            self._answers, answer_write = os.pipe()
+            try:
+                self._child = _Child.start(
+                    [*argv, str(command_read), str(answer_write), str(shared)],
+                    cwd,
+                    self._limits,
+                    env,
+                    pass_fds=(command_read, answer_write, shared),
+                )
+            finally:
+                os.close(command_read)
+                os.close(answer_write)
         finally:
-            os.close(command_read)
-            os.close(answer_write)
+            os.close(shared)
         self._start = time.monotonic()
         self._pending = b""
         self._timed_out = False
@@ -472,6 +488,8 @@ class Session:
         for end in (self._command, self._answers):
             with contextlib.suppress(OSError):
                 os.close(end)
+        with contextlib.suppress(BufferError):
+            self.window.close()
         if isinstance(self._child, RunOutcome):
             return self._child
         with contextlib.suppress(subprocess.TimeoutExpired):

@@ -49,7 +49,7 @@ class Scripted:
         ms = float(self.rng.uniform(0.8, 1.2))
         return CallSample(ms, ms, ms, 1, ms)
 
-    def dump(self, tag: str) -> Dumped:
+    def dump(self) -> Dumped:
         return Dumped({"return": self.last.copy()}, None)
 
     def skip(self) -> None:

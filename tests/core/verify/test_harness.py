@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import mmap
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +14,13 @@ import pytest
 
 from regrapht_core.contracts.task import Task
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.verify.cases import Case, build_case, stage_case
+from regrapht_core.verify.cases import (
+    Case,
+    build_case,
+    outputs_from_window,
+    stage_case,
+    window_bytes,
+)
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.driver import Harness, HarnessStopped
@@ -45,8 +52,11 @@ class _Run:
         for k, case in enumerate(self.cases):
             stage_case(root, f"case{k}", case.arrays)
         prepare_private_dir(root)
-        self.session = Session(["./bin", "serve"], root, Limits(wall_s=60.0), {})
-        self.harness = Harness(self.session, root, task)
+        window = window_bytes(task, self.cases)
+        self.session = Session(
+            ["./bin", "serve"], root, Limits(wall_s=60.0), {}, window_bytes=window
+        )
+        self.harness = Harness(self.session, task)
 
     def close(self) -> RunOutcome:
         return self.session.close()
@@ -76,7 +86,7 @@ def test_outputs_come_back_per_call_and_inputs_stay_checked(run) -> None:  # typ
     for k, case in enumerate(started.cases):
         started.harness.load(f"case{k}")
         started.harness.call(flush=False)
-        dumped = started.harness.dump(f"c{k}")
+        dumped = started.harness.dump()
         assert dumped.modified is None
         assert first_mismatch("y", _saxpy(case), dumped.outputs["y"], SAXPY.tolerance) is None
     started.harness.quit()
@@ -94,7 +104,7 @@ def test_a_variant_changes_the_inputs_of_the_calls_that_use_it(run) -> None:  # 
     started.harness.load(f"case{len(started.cases) - 1}")
     started.harness.use(variant)
     started.harness.call(flush=True)
-    dumped = started.harness.dump("v")
+    dumped = started.harness.dump()
     assert dumped.modified is None  # y is in-place: written by design, not "modified"
     got = dumped.outputs["y"]
     want = _saxpy(Case(case.binding, tuple(changed)))
@@ -102,7 +112,7 @@ def test_a_variant_changes_the_inputs_of_the_calls_that_use_it(run) -> None:  # 
     assert first_mismatch("y", _saxpy(case), got, SAXPY.tolerance) is not None
     started.harness.use(())  # the changes were undone: the base inputs again
     started.harness.call(flush=False)
-    again = started.harness.dump("b").outputs["y"]
+    again = started.harness.dump().outputs["y"]
     assert first_mismatch("y", _saxpy(case), again, SAXPY.tolerance) is None
 
 
@@ -110,7 +120,7 @@ def test_unwritten_outputs_stay_poisoned(run) -> None:  # type: ignore[no-untype
     started = run(MATMUL, "void matmul(int n, const float* A, const float* B, float* C) {}\n")
     started.harness.load("case1")
     started.harness.call(flush=False)
-    got = started.harness.dump("0").outputs["C"]
+    got = started.harness.dump().outputs["C"]
     assert np.isnan(got).all()
 
 
@@ -133,7 +143,7 @@ def test_a_modified_input_is_named(run) -> None:  # type: ignore[no-untyped-def]
     started = run(SAXPY, sneaky)
     started.harness.load(f"case{len(started.cases) - 1}")
     started.harness.call(flush=False)
-    assert started.harness.dump("0").modified == "x"
+    assert started.harness.dump().modified == "x"
 
 
 @pytest.mark.parametrize("task", [SUM, VECTOR_INT], ids=lambda t: t.name)
@@ -141,10 +151,55 @@ def test_return_values_and_vectors_are_written(run, task: Task) -> None:  # type
     started = run(task, task.source)
     started.harness.load("case0")
     started.harness.call(flush=False)
-    assert started.harness.dump("0").outputs["return"].size == 1
+    assert started.harness.dump().outputs["return"].size == 1
 
 
 def test_a_command_outside_the_protocol_ends_the_process(run) -> None:  # type: ignore[no-untyped-def]
     started = run(SAXPY, SAXPY.source)
     assert started.session.ask("call-everything") is None
     assert started.close().returncode == EXIT_PROTOCOL
+
+
+def test_a_vector_output_grown_past_the_tasks_size_stops_the_harness(run) -> None:  # type: ignore[no-untyped-def]
+    grower = (
+        "#include <vector>\n"
+        "long long histogram(const std::vector<int>& v, std::vector<int>& bins, unsigned k) {\n"
+        "  bins.assign(bins.size() * 64 + 4096, 1);\n  return 0;\n}\n"
+    )
+    started = run(VECTOR_INT, grower)
+    started.harness.load("case0")
+    started.harness.call(flush=False)
+    with pytest.raises(HarnessStopped):
+        started.harness.dump()
+    outcome = started.close()
+    assert "larger than the task's" in outcome.stderr
+
+
+def test_each_session_gets_a_window_of_its_own(run) -> None:  # type: ignore[no-untyped-def]
+    first = run(SAXPY, SAXPY.source)
+    first.harness.load(f"case{len(first.cases) - 1}")
+    first.harness.call(flush=False)
+    assert first.harness.dump().outputs["y"].any()
+    second = run(SAXPY, SAXPY.source)
+    assert not any(second.session.window[:]), "a new window starts zeroed, not with outputs"
+
+
+@pytest.mark.parametrize(
+    "sizes",
+    [[], ["4", "4"], ["6"], ["-4"], ["x"], [str(1 << 40)]],
+    ids=["none", "extra", "ragged", "negative", "text", "past the window"],
+)
+def test_byte_counts_that_do_not_describe_the_outputs_are_refused(sizes: list[str]) -> None:
+    with mmap.mmap(-1, 4096) as window:
+        assert outputs_from_window(SUM, window, sizes) is None
+
+
+def test_outputs_are_copied_out_of_the_window() -> None:
+    """Each output starts at a 64-byte boundary; what the verifier got stays as it was when
+    the candidate writes the window again."""
+    with mmap.mmap(-1, 4096) as window:
+        window[0:8] = np.array([1.5, 2.5], np.float32).tobytes()
+        got = outputs_from_window(SAXPY, window, ["8"])
+        assert got is not None
+        window[0:8] = bytes(8)
+        assert got["y"].tolist() == [1.5, 2.5]
