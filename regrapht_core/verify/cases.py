@@ -21,6 +21,7 @@ import numpy.typing as npt
 from regrapht_core.contracts.task import ParamKind, Role, SizeBinding, Task
 from regrapht_core.tasks.dtypes import numpy_dtype
 from regrapht_core.tasks.sizes import arg_length, scalar_value
+from regrapht_core.verify.chunks import chunk_map
 from regrapht_core.verify.protocol import input_hash
 
 __all__ = [
@@ -177,6 +178,12 @@ def outputs_from_window(
         nbytes = int(size)
         if nbytes % dtype.itemsize or offset + nbytes > len(window):
             return None
-        found[name] = np.frombuffer(window, dtype, nbytes // dtype.itemsize, offset).copy()
+        found[name] = _copied(np.frombuffer(window, dtype, nbytes // dtype.itemsize, offset))
         offset += _padded(nbytes)
     return found
+
+
+def _copied(source: Array) -> Array:
+    copy = np.empty_like(source)
+    chunk_map(lambda a, b: np.copyto(copy[a:b], source[a:b]), source.size)
+    return copy

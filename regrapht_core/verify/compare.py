@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regrapht_core.contracts.task import Tolerance
+from regrapht_core.verify.chunks import chunk_map
 
 __all__ = ["first_mismatch"]
 
@@ -31,22 +32,24 @@ def first_mismatch(
         return f"output '{name}' has {got.size} elements, expected {want.size}"
     if want.size == 0:
         return None
+    flat_want, flat_got = want.reshape(-1), got.reshape(-1)
     if tolerance is None or want.dtype.kind not in "fc":
-        count, index = _count_first(want.reshape(-1) != got.reshape(-1))
+        found = chunk_map(lambda a, b: _count_first(flat_want[a:b] != flat_got[a:b], a), want.size)
     else:
-        count, index = _outside(want.reshape(-1), got.reshape(-1), tolerance)
+        allowed = tolerance
+        found = chunk_map(
+            lambda a, b: _outside(flat_want[a:b], flat_got[a:b], allowed, a), want.size
+        )
+    count = sum(n for n, _ in found)
+    index = next((first for n, first in found if n), -1)
     if count == 0:
         return None
-    expected = want.reshape(-1)[index].item()
-    actual = got.reshape(-1)[index].item()
+    expected = flat_want[index].item()
+    actual = flat_got[index].item()
     return (
         f"output '{name}' differs at index {index}: expected {expected!r}, got {actual!r} "
         f"({count} of {want.size} elements differ)"
     )
-
-
-_CHUNK = 1 << 18
-"""Elements compared at a time: a megabyte of floats, so every pass stays in cache."""
 
 
 def _count_first(bad: npt.NDArray[np.bool_], offset: int = 0) -> tuple[int, int]:
@@ -56,30 +59,27 @@ def _count_first(bad: npt.NDArray[np.bool_], offset: int = 0) -> tuple[int, int]
 
 
 def _outside(
-    want: npt.NDArray[np.generic], got: npt.NDArray[np.generic], tolerance: Tolerance
+    want: npt.NDArray[np.generic],
+    got: npt.NDArray[np.generic],
+    tolerance: Tolerance,
+    offset: int,
 ) -> tuple[int, int]:
-    """How many elements of ``got`` are not within tolerance of ``want``, and the first.
+    """How many elements of ``got`` (one chunk) are not within tolerance of ``want``, and the
+    first (``offset`` added).
 
-    Runs in the arrays' own precision, a chunk at a time (outputs at the timing size are
-    tens of megabytes, compared several times per candidate); only the elements that fail
-    are looked at again for matching NaNs and infinities.
+    Runs in the arrays' own precision; only the elements that fail are looked at again for
+    matching NaNs and infinities.
     """
-    count, first = 0, -1
-    for start in range(0, want.size, _CHUNK):
-        w, g = want[start : start + _CHUNK], got[start : start + _CHUNK]
-        with np.errstate(invalid="ignore", over="ignore"):
-            bound = np.abs(w)
-            bound *= tolerance.rtol
-            bound += tolerance.atol
-            difference = np.subtract(g, w)
-            np.abs(difference, out=difference)
-            bad: npt.NDArray[np.bool_] = np.logical_not(difference <= bound)
-        suspects = np.flatnonzero(bad)
-        if suspects.size:
-            ws, gs = w[suspects], g[suspects]
-            same = (np.isnan(ws) & np.isnan(gs)) | (np.isinf(ws) & (gs == ws))
-            bad[suspects[same]] = False
-            found, index = _count_first(bad, start)
-            count += found
-            first = index if first < 0 else first
-    return count, first
+    with np.errstate(invalid="ignore", over="ignore"):
+        bound = np.abs(want)
+        bound *= tolerance.rtol
+        bound += tolerance.atol
+        difference = np.subtract(got, want)
+        np.abs(difference, out=difference)
+        bad: npt.NDArray[np.bool_] = np.logical_not(difference <= bound)
+    suspects = np.flatnonzero(bad)
+    if suspects.size:
+        ws, gs = want[suspects], got[suspects]
+        same = (np.isnan(ws) & np.isnan(gs)) | (np.isinf(ws) & (gs == ws))
+        bad[suspects[same]] = False
+    return _count_first(bad, offset)

@@ -87,12 +87,17 @@ def _members(task: Task) -> str:
 
 
 def _load(task: Task) -> str:
-    """Each argument from its file; inputs keep a pristine copy to restore and compare."""
+    """Each argument from its file (an output's only sized by it); inputs keep a pristine
+    copy to restore and compare."""
     lines = []
     for index, arg in enumerate(task.args):
         read = f'read_file(dir + "/a{index}.bin")'
         if arg.kind is ParamKind.SCALAR:
             lines.append(f"  A.a{index} = as_scalar<{_ctype(arg)}>({read});")
+            continue
+        if arg.kind is ParamKind.POINTER and arg.role is Role.OUT:
+            # Poisoned before every call: only its size matters, not the file's zeros.
+            lines.append(f'  A.a{index}.size_to(file_size(dir + "/a{index}.bin"));')
             continue
         lines.append(f"  {{ Bytes b = {read};")
         if arg.kind is ParamKind.POINTER:
@@ -238,6 +243,13 @@ using Bytes = std::vector<unsigned char>;
   std::_Exit(code);
 }
 
+size_t file_size(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || st.st_size < 0)
+    fail(EXIT_IO, "harness: cannot open an input file");
+  return static_cast<size_t>(st.st_size);
+}
+
 Bytes read_file(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) fail(EXIT_IO, "harness: cannot open an input file");
@@ -284,10 +296,15 @@ void write_out(const void* data, size_t n) {
 
 [[maybe_unused]] void poison_float(void* p, size_t n) { std::memset(p, 0xFF, n); }
 
+// A word at a time (the compiler vectorizes it): a byte loop took ~50 ms per 64 MiB output.
 [[maybe_unused]] void poison_int(void* p, size_t n) {
   static const unsigned char pattern[4] = {0xEF, 0xBE, 0xAD, 0xDE};
   unsigned char* b = static_cast<unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) b[i] = pattern[i % 4];
+  uint32_t word;
+  std::memcpy(&word, pattern, sizeof word);
+  const size_t words = n / sizeof word;
+  for (size_t i = 0; i < words; ++i) std::memcpy(b + i * sizeof word, &word, sizeof word);
+  for (size_t i = words * sizeof word; i < n; ++i) b[i] = pattern[i % 4];
 }
 
 template <typename T>
@@ -301,17 +318,19 @@ struct Buffer {
   T* data() { return reinterpret_cast<T*>(raw + kGuard); }
   size_t bytes() const { return count * sizeof(T); }
   size_t total() const { return (bytes() + 2 * kGuard + kGuard - 1) / kGuard * kGuard; }
-  void load(const Bytes& src) {
-    if (src.size() % sizeof(T))
+  void size_to(size_t n) {
+    if (n % sizeof(T))
       fail(EXIT_IO, "harness: input file size is not a whole number of elements");
-    if (!raw || src.size() / sizeof(T) != count) {
-      std::free(raw);
-      count = src.size() / sizeof(T);
-      raw = static_cast<unsigned char*>(std::aligned_alloc(kGuard, total()));
-      if (!raw) fail(EXIT_IO, "harness: out of host memory");
-      std::memset(raw, kGuardByte, kGuard);
-      std::memset(raw + kGuard + bytes(), kGuardByte, total() - kGuard - bytes());
-    }
+    if (raw && n / sizeof(T) == count) return;
+    std::free(raw);
+    count = n / sizeof(T);
+    raw = static_cast<unsigned char*>(std::aligned_alloc(kGuard, total()));
+    if (!raw) fail(EXIT_IO, "harness: out of host memory");
+    std::memset(raw, kGuardByte, kGuard);
+    std::memset(raw + kGuard + bytes(), kGuardByte, total() - kGuard - bytes());
+  }
+  void load(const Bytes& src) {
+    size_to(src.size());
     if (count) std::memcpy(data(), src.data(), bytes());
   }
   bool guards_intact() const {
