@@ -66,7 +66,6 @@ def build_timing_set(
     folder: Path,
     harness: Harness,
     *,
-    host_flush_bytes: int,
     adaptive: Adaptive,
 ) -> TimingSet:
     """Ask the reference ``harness`` (running in ``folder``, where :func:`stage_base` put
@@ -74,7 +73,6 @@ def build_timing_set(
     rng = np.random.default_rng(secrets.randbits(64))
     pool = tuple(draw_variant(task, case.arrays, rng) for _ in range(POOL_SIZE))
     harness.load(BASE_FOLDER)
-    harness.flush(0, host_flush_bytes)
     answers = []
     for variant in ((), *pool):
         harness.use(variant)

@@ -48,7 +48,8 @@ class VerifyConfig:
     output_bytes: int = 16 * 1024
     """Stdout/stderr kept per run; the rest is drained and dropped."""
     host_flush_bytes: int = 64 << 20
-    """Written between timed calls so the CPU reference does not run from a warm cache."""
+    """Kernel mode's runner writes this much host memory between timed calls (host mode
+    evicts each call's own arrays instead, see :mod:`regrapht_core.verify.harness`)."""
     drop_privileges: bool = True
     isolate_network: bool = True
     nvcc_path: Path | None = None

@@ -107,8 +107,9 @@ class Harness:
     def load(self, folder: str) -> None:
         self._queued.append(f"load {folder}")
 
-    def flush(self, device_bytes: int, host_bytes: int) -> None:
-        self._ask(f"flush {device_bytes} {host_bytes}")
+    def flush(self, device_bytes: int) -> None:
+        """Calls with ``flush`` first overwrite this much device memory (the L2 cache)."""
+        self._ask(f"flush {device_bytes}")
 
     def use(self, variant: Variant) -> None:
         """The next calls get the loaded inputs with ``variant``'s changes."""

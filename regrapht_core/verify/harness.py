@@ -157,6 +157,16 @@ def _write(task: Task) -> str:
     return "\n".join(lines)
 
 
+def _evict(task: Task) -> str:
+    lines = []
+    for index, arg in enumerate(task.args):
+        if arg.kind is ParamKind.POINTER:
+            lines.append(f"  evict(A.a{index}.raw, A.a{index}.total());")
+        elif arg.kind is ParamKind.VECTOR:
+            lines.append(f"  evict({_data(index, arg)});")
+    return "\n".join(lines)
+
+
 def _guards(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
@@ -195,6 +205,7 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
         "@CALL@": _call(task),
         "@WRITE@": _write(task),
         "@GUARDS@": _guards(task),
+        "@EVICT@": _evict(task),
         "@ARG_BYTES@": _switch(task, "data"),
         "@ARG_SIZE@": _switch(task, "size"),
         "@LOCKDOWN@": LOCKDOWN_CXX if kind is HarnessKind.CANDIDATE else "",
@@ -219,6 +230,9 @@ _TEMPLATE = r"""
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 #if defined(REGRAPHT_CANDIDATE)
 #include <cuda_runtime.h>
 #endif
@@ -518,13 +532,29 @@ cudaEvent_t g_start, g_stop;
 [[maybe_unused]] void check_device(const char*) {}
 #endif
 
-std::vector<unsigned char> g_host_flush;
 unsigned g_flush_round = 0;
+
+// Every cache line of [p, p + n) written back and evicted from every level. A call's own
+// arrays are evicted, rather than a fixed buffer swept: that works whatever the last-level
+// cache's size (the GPU machine's is 300 MiB, which a 64 MiB sweep left warm) and costs a
+// small task next to nothing (the sweep cost ~12 ms a call).
+void evict(const void* p, size_t n) {
+  const char* bytes = static_cast<const char*>(p);
+#if defined(__x86_64__)
+  for (size_t i = 0; i < n; i += 64) _mm_clflush(bytes + i);
+  _mm_mfence();
+#elif defined(__aarch64__)
+  for (size_t i = 0; i < n; i += 64) asm volatile("dc civac, %0" ::"r"(bytes + i) : "memory");
+  asm volatile("dsb ish" ::: "memory");
+#else
+  (void)bytes;
+  (void)n;
+#endif
+}
 
 void flush_caches() {
   ++g_flush_round;
-  if (!g_host_flush.empty())
-    std::memset(g_host_flush.data(), static_cast<int>(g_flush_round & 0xFF), g_host_flush.size());
+@EVICT@
 #if defined(REGRAPHT_CANDIDATE)
   if (g_flush) cudaMemset(g_flush, static_cast<int>(g_flush_round & 0xFF), g_flush_bytes);
   check_device("before a call");
@@ -679,10 +709,9 @@ int main(int argc, char** argv) {
     if (command == "load") {
       load_args(rest);
     } else if (command == "flush") {
-      unsigned long long device_bytes = 0, host_bytes = 0;
-      if (std::sscanf(rest, "%llu %llu", &device_bytes, &host_bytes) != 2)
+      unsigned long long device_bytes = 0;
+      if (std::sscanf(rest, "%llu", &device_bytes) != 1)
         fail(EXIT_PROTOCOL, "harness: bad flush command");
-      g_host_flush.assign(host_bytes, 0);
 #if defined(REGRAPHT_CANDIDATE)
       g_flush_bytes = device_bytes;
       if (device_bytes && cudaMalloc(&g_flush, device_bytes) != cudaSuccess)

@@ -397,7 +397,6 @@ class Verifier:
                 case,
                 data,
                 Harness(session, task),
-                host_flush_bytes=self.config.host_flush_bytes,
                 adaptive=self._adaptive,
             )
         except HarnessStopped:
@@ -631,9 +630,7 @@ class Verifier:
                 started = time.perf_counter()
                 if not harness.locked:
                     flags.append("system calls not restricted: seccomp is unavailable here")
-                harness.flush(
-                    max(2 * self._limits_found.l2_bytes, 8 << 20), self.config.host_flush_bytes
-                )
+                harness.flush(max(2 * self._limits_found.l2_bytes, 8 << 20))
                 found = check_and_time(
                     task,
                     harness,
