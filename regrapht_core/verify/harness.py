@@ -8,11 +8,11 @@ happens in Python, on the verifier's side of the process boundary.
 Two builds of one source (chosen by a macro), both driven by the same line protocol
 (:mod:`regrapht_core.verify.driver`): ``load`` a case's files, ``change`` elements to make
 this call's variant of the inputs, ``call`` (outputs poisoned first: all-ones bytes, a NaN,
-for floats, 0xDEADBEEF for integers; in-place arguments restored; caches flushed on
-request), ``dump`` the outputs and say whether an input changed, ``quit``. Outputs go into
-a shared memory window the verifier created and passed as a descriptor (``serve IN OUT
-WINDOW``), one after another at 64-byte boundaries, and ``dump`` answers with their byte
-counts; the window is the candidate's own, made for its session alone.
+for floats, 0xDEADBEEF for integers; in-place arguments restored; the device's L2
+overwritten on request), ``dump`` the outputs and say whether an input changed, ``quit``.
+Outputs go into a shared memory window the verifier created and passed as a descriptor
+(``serve IN OUT WINDOW``), one after another at 64-byte boundaries, and ``dump`` answers
+with their byte counts; the window is the candidate's own, made for its session alone.
 
 * ``candidate`` (nvcc, linked with the candidate): the process the candidate runs in, for
   its checks and its timing alike. Before reading the first command it locks itself down
@@ -157,16 +157,6 @@ def _write(task: Task) -> str:
     return "\n".join(lines)
 
 
-def _evict(task: Task) -> str:
-    lines = []
-    for index, arg in enumerate(task.args):
-        if arg.kind is ParamKind.POINTER:
-            lines.append(f"  evict(A.a{index}.raw, A.a{index}.total());")
-        elif arg.kind is ParamKind.VECTOR:
-            lines.append(f"  evict({_data(index, arg)});")
-    return "\n".join(lines)
-
-
 def _guards(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
@@ -205,7 +195,6 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
         "@CALL@": _call(task),
         "@WRITE@": _write(task),
         "@GUARDS@": _guards(task),
-        "@EVICT@": _evict(task),
         "@ARG_BYTES@": _switch(task, "data"),
         "@ARG_SIZE@": _switch(task, "size"),
         "@LOCKDOWN@": LOCKDOWN_CXX if kind is HarnessKind.CANDIDATE else "",
@@ -230,9 +219,6 @@ _TEMPLATE = r"""
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #if defined(REGRAPHT_CANDIDATE)
 #include <cuda_runtime.h>
 #endif
@@ -534,27 +520,12 @@ cudaEvent_t g_start, g_stop;
 
 unsigned g_flush_round = 0;
 
-// Every cache line of [p, p + n) written back and evicted from every level. A call's own
-// arrays are evicted, rather than a fixed buffer swept: that works whatever the last-level
-// cache's size (the GPU machine's is 300 MiB, which a 64 MiB sweep left warm) and costs a
-// small task next to nothing (the sweep cost ~12 ms a call).
-void evict(const void* p, size_t n) {
-  const char* bytes = static_cast<const char*>(p);
-#if defined(__x86_64__)
-  for (size_t i = 0; i < n; i += 64) _mm_clflush(bytes + i);
-  _mm_mfence();
-#elif defined(__aarch64__)
-  for (size_t i = 0; i < n; i += 64) asm volatile("dc civac, %0" ::"r"(bytes + i) : "memory");
-  asm volatile("dsb ish" ::: "memory");
-#else
-  (void)bytes;
-  (void)n;
-#endif
-}
-
+// Before a timed call: the device's L2 overwritten, so no call starts with the last one's
+// data there. Host caches are left as they are, for the candidate and the reference alike:
+// a 64 MiB sweep cost ~12 ms a call on the GPU machine and cannot empty its 300 MiB L3,
+// and clflush of a call's own arrays took ~350 ms per 128 MiB there (a VM).
 void flush_caches() {
   ++g_flush_round;
-@EVICT@
 #if defined(REGRAPHT_CANDIDATE)
   if (g_flush) cudaMemset(g_flush, static_cast<int>(g_flush_round & 0xFF), g_flush_bytes);
   check_device("before a call");

@@ -13,6 +13,7 @@ from regrapht_core.contracts.evaluation import Status
 from regrapht_core.verify.bank import POOL_SIZE, TimingSet
 from regrapht_core.verify.cases import Array, Case
 from regrapht_core.verify.checks import WARMUPS, Verdict, check_and_time
+from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.driver import CallSample, Dumped
 from regrapht_core.verify.timing import Adaptive
 from regrapht_core.verify.variants import Change, Variant
@@ -82,7 +83,7 @@ def _run(stale_after: int, seed: int) -> Verdict | list[CallSample]:
         (),
         timing,
         adaptive=Adaptive(),
-        checked=4,
+        checked=VerifyConfig().checked_calls,
         rng=rng,
     )
 
