@@ -1,6 +1,12 @@
 """MCGS: selection by P-UCB, expansion of all successors on first visit, an ε-greedy
 rollout to a depth cap that stops at the first failing step, the maximum reward along the
-rollout backed up the selection path. Every evaluated candidate can be the answer."""
+rollout backed up the selection path. Every evaluated candidate can be the answer.
+
+Every state a step reaches, in an expansion or a rollout, is stored in the tree under the
+(state, technique) edge that reached it, and is never proposed for again: a proposer may
+hand out each candidate for a step once (the rewriter proposer does), so asking twice got a
+refusal, scored as a failure, and orphaned the state the rollout had verified.
+"""
 
 from __future__ import annotations
 
@@ -142,7 +148,7 @@ class _Search:
             if child_key is not None:
                 path.append(child_key)
                 continue
-            expanded = self.expand(key, action)
+            expanded = self.step(key, action, "expand")
             if expanded is None:
                 return
             child_key, value = expanded
@@ -154,9 +160,12 @@ class _Search:
             n.visits += 1
             n.value_sum += value
 
-    def expand(self, key: tuple[str, str], action: str) -> tuple[tuple[str, str], float] | None:
+    def step(
+        self, key: tuple[str, str], action: str, phase: str
+    ) -> tuple[tuple[str, str], float] | None:
+        """Apply ``action`` to the tree state ``key`` and store the state it reaches."""
         parent = self.tree.nodes[key]
-        candidate = self.apply(parent.technique, parent.code, parent.candidate, action, "expand")
+        candidate = self.apply(parent.technique, parent.code, parent.candidate, action, phase)
         if candidate is None:
             return None
         value = self.value(candidate)
@@ -170,37 +179,35 @@ class _Search:
                 reward=value,
                 terminal=candidate.result.status.failed,
             )
-        assert parent.children is not None
+        if parent.children is None:
+            parent.children = dict.fromkeys(self.graph.successors(parent.technique))
         parent.children[action] = child_key
         return child_key, value
 
     def rollout(self, key: tuple[str, str], depth: int) -> float:
-        start = self.tree.nodes[key]
-        value = start.reward
-        if start.terminal:
-            return value
-        technique, code, parent = start.technique, start.code, start.candidate
+        """The best reward on an ε-greedy walk from ``key`` to the depth cap; a step taken
+        before from the same state is followed, not proposed again."""
+        value = self.tree.nodes[key].reward
         while depth < self.config.depth_cap and self.stop_reason() is None:
-            actions = self.graph.successors(technique)
-            if not actions:
+            node = self.tree.nodes[key]
+            actions = self.graph.successors(node.technique)
+            if node.terminal or not actions:
                 break
             action = rollout_action(
                 self.tree,
-                technique,
+                node.technique,
                 actions,
                 lam=self.config.rollout_lambda,
                 epsilon=self.config.rollout_epsilon,
                 rng=self.rng,
             )
-            candidate = self.apply(technique, code, parent, action, "rollout")
-            if candidate is None:
+            known = (node.children or {}).get(action)
+            stepped = (known, self.tree.nodes[known].reward) if known else None
+            stepped = stepped or self.step(key, action, "rollout")
+            if stepped is None:
                 break
-            step_value = self.value(candidate)
-            self.tree.edge(technique, action).add(step_value)
+            key, step_value = stepped
             value = max(value, step_value)
-            if candidate.result.status.failed:
-                break
-            technique, code, parent = action, candidate.code, candidate.index
             depth += 1
         return value
 

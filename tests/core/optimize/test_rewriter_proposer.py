@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
 
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.graph.paths import shipped_snapshot
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.optimize.proposers import first_of
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.registry import default_registry, registry_of
+from regrapht_core.search import run_search
+from regrapht_core.search.config import SearchConfig
 from tests.core.rewrite import cases
 
 
@@ -91,3 +97,26 @@ def test_a_reason_two_rewriters_share_is_given_once() -> None:
     assert proposal.code is None and proposal.message
     parts = proposal.message.split("; ")
     assert len(parts) == len(set(parts))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_search_over_the_shipped_graph_never_asks_the_rewriters_twice(seed: int) -> None:
+    """Regression (issue 16): the rewriters hand each step's candidates out once; before
+    rollout states were stored, the search asked again and scored the refusal ("all N
+    rewriter candidates for this step were proposed") as a failed step. The real graph and
+    rewriters; every compiled candidate passes as a 2x speedup (the GPU's stand-in)."""
+    graph = load_snapshot(shipped_snapshot()).graph
+    passed = Evaluation(
+        Status.VERIFIED, "h", timing=Timing(TimingMode.END_TO_END, 2.0, 1.0, 0.0, 0.0, 30)
+    )
+    result = run_search(
+        cases.SAXPY,
+        graph,
+        propose_fn=rewriter_propose_fn(),
+        evaluate_fn=lambda code: passed,
+        config=SearchConfig(budget=60, retry_with_feedback=False),
+        rng=random.Random(seed),
+    )
+    repeats = [c for c in result.candidates if "were proposed" in c.result.feedback]
+    assert not repeats, [(c.technique, c.phase) for c in repeats]
+    assert any(c.result.status is Status.VERIFIED for c in result.candidates)

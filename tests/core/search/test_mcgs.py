@@ -129,8 +129,10 @@ def test_rollout_value_is_the_max_along_it_and_backs_up_the_selection_path() -> 
     assert verifier.calls == [("A",), ("A", "B"), ("A", "B", "C")]
     assert stats(state) == (1, 3.0)
     assert stats(state, "A") == (1, 3.0)
-    # Rollout states are not tree states, but their transitions are counted.
-    assert len(state.tree.nodes) == 2
+    # Rollout states are tree states (under the edge that reached them) with no visits;
+    # their transitions are counted.
+    assert len(state.tree.nodes) == 4
+    assert stats(state, "A", "B") == (0, 0.0)
     assert state.tree.edges[("A", "B")].visits == 1
     assert state.tree.edges[("B", "C")].q == 1.5
     result = state.result("budget")
@@ -208,20 +210,19 @@ def test_an_unchanged_answer_is_not_a_step() -> None:
 def test_same_seed_same_search_and_budget_is_exact() -> None:
     graph = Graph({"sequential": ["A", "B", "C"], "A": ["B", "C"], "B": ["A", "C"], "C": ["A"]})
     table = {p: 1.0 + len(p) / 3 for p in [("A",), ("B",), ("C",), ("A", "B"), ("B", "C")]}
-    runs = [search(graph, Verifier(table), seed=7, budget=17, rollout_epsilon=0.3)[0] for _ in "ab"]
+    runs = [search(graph, Verifier(table), seed=7, budget=9, rollout_epsilon=0.3)[0] for _ in "ab"]
     traces = [[(c.technique, c.phase, c.code) for c in r.trace] for r in runs]
     assert traces[0] == traces[1]
-    assert len(traces[0]) == 17
+    assert len(traces[0]) == 9
 
 
 def test_progress_is_reported_for_every_candidate() -> None:
     verifier = Verifier({("A",): 2.0, ("A", "B"): 5.0})
     _, progress = search(Graph({"sequential": ["A"], "A": ["B"]}), verifier)
-    # Expand A, roll out to B; then the tree expands A->B itself: the same code again,
-    # counted against the budget as a proposal but served from the verifier cache.
-    assert [p.evaluations for p in progress] == [1, 2, 3]
-    assert [p.best_speedup for p in progress] == [2.0, 5.0, 5.0]
-    assert [p.technique for p in progress] == ["A", "B", "B"]
+    # Expand A, roll out to B; the tree then knows A->B and never asks for it again.
+    assert [p.evaluations for p in progress] == [1, 2]
+    assert [p.best_speedup for p in progress] == [2.0, 5.0]
+    assert [p.technique for p in progress] == ["A", "B"]
     assert verifier.calls == [("A",), ("A", "B")]
 
 
@@ -389,3 +390,55 @@ def test_a_kernel_task_starts_after_parallelization_not_at_the_sequential_node()
     )
     assert seen[0] == ("parallelization", "grid_stride_loop")
     assert result.best is not None and result.best.technique == "grid_stride_loop"
+
+
+class OneEach:
+    """A proposer that hands out one candidate per (code, technique), as the rewriter
+    proposer does, and refuses a second request for the same step."""
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str]] = []
+
+    def __call__(self, request: ProposeRequest) -> Proposal:
+        step = (request.code, request.technique)
+        if step in self.asked:
+            return Proposal(None, message="all 1 rewriter candidates for this step were proposed")
+        self.asked.append(step)
+        return propose(request)
+
+
+def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
+    """Regression (issue 16): rollout states were not stored, so selection later expanded a
+    (state, technique) the rollout had applied; the proposer's refusal was scored -1 and the
+    verified state orphaned."""
+    graph = Graph({"sequential": ["A", "B"], "A": ["B", "C"], "B": ["A", "C"], "C": ["A"]})
+    table = {p: 1.0 + len(p) for p in [("A",), ("B",), ("A", "B"), ("A", "C"), ("B", "C")]}
+    table.update({("A", "B", "C"): 5.0, ("B", "A"): 2.0, ("A", "C", "A"): 1.5})
+    for seed in range(20):
+        proposer = OneEach()
+        state = _Search(
+            TASK,
+            graph,
+            propose_fn=proposer,
+            evaluate_fn=Verifier(table),
+            config=SearchConfig(budget=40, retry_with_feedback=False, depth_cap=3),
+            rng=random.Random(seed),
+            progress_fn=None,
+            cancel=None,
+            deadline=None,
+        )
+        reason = state.run()
+        assert len(proposer.asked) == len(set(proposer.asked))
+        assert all(c.result.status is not Status.NO_CODE for c in state.trace), seed
+        # Every verified state hangs under the edge that reached it, from the root down.
+        reached = {state.tree.root}
+        frontier = [state.tree.root]
+        while frontier:
+            children = state.tree.nodes[frontier.pop()].children or {}
+            for child in children.values():
+                if child is not None and child not in reached:
+                    reached.add(child)
+                    frontier.append(child)
+        verified = {k for k, n in state.tree.nodes.items() if n.reward > 0}
+        assert verified <= reached, seed
+        assert reason.stop_reason is StopReason.EXHAUSTED
