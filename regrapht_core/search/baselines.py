@@ -2,7 +2,9 @@
 
 * ``run_random_walks``: "ReGraphT without search" -- up to ``attempts`` walks from the
   sequential code, each step a uniformly random successor on the graph, a walk ending at
-  its first failing step or the depth cap. No statistics guide it.
+  its first failing step or the depth cap. No statistics guide it; a step an earlier walk
+  took is followed rather than proposed again (a proposer may hand each step's candidates
+  out once).
 * ``run_sampling``: the model-only baselines (plain prompting, chain of thought, code-RAG)
   -- independent one-shot rewrites of the sequential code, as many as the budget allows;
   which prompt is used is the proposer's business (``optimize.proposers.OneShotProposer``).
@@ -32,16 +34,17 @@ Progress = Callable[[SearchProgress], None] | None
 
 class _RandomWalks(_Search):
     def iterate(self) -> None:
-        technique, code, parent = root_technique(self.task), self.task.source, None
+        """One walk; a step an earlier walk took is followed, not proposed again."""
+        key = self.tree.root
         for _ in range(self.config.depth_cap):
-            actions = self.graph.successors(technique)
-            if not actions:
+            node = self.tree.nodes[key]
+            actions = self.graph.successors(node.technique)
+            if node.terminal or not actions:
                 break
-            action = self.rng.choice(list(actions))
-            candidate = self.apply(technique, code, parent, action, "rollout")
-            if candidate is None or candidate.result.status.failed:
+            stepped = self.take(key, self.rng.choice(list(actions)))
+            if stepped is None:
                 break
-            technique, code, parent = action, candidate.code, candidate.index
+            key = stepped[0]
 
 
 class _Sampling(_Search):

@@ -184,6 +184,13 @@ class _Search:
         parent.children[action] = child_key
         return child_key, value
 
+    def take(self, key: tuple[str, str], action: str) -> tuple[tuple[str, str], float] | None:
+        """A rollout's step from ``key``: the stored one if it was taken before, else new."""
+        known = (self.tree.nodes[key].children or {}).get(action)
+        if known is not None:
+            return known, self.tree.nodes[known].reward
+        return self.step(key, action, "rollout")
+
     def rollout(self, key: tuple[str, str], depth: int) -> float:
         """The best reward on an ε-greedy walk from ``key`` to the depth cap; a step taken
         before from the same state is followed, not proposed again."""
@@ -201,9 +208,7 @@ class _Search:
                 epsilon=self.config.rollout_epsilon,
                 rng=self.rng,
             )
-            known = (node.children or {}).get(action)
-            stepped = (known, self.tree.nodes[known].reward) if known else None
-            stepped = stepped or self.step(key, action, "rollout")
+            stepped = self.take(key, action)
             if stepped is None:
                 break
             key, step_value = stepped
