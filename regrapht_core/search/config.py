@@ -37,7 +37,13 @@ class SearchConfig:
     """
 
     budget: int = 200
-    """Candidate evaluations (every proposal counts, cached or not), the paper's unit."""
+    """Candidates: every proposal with code (verified, or served from the cache of identical
+    programs) and every answer without code that a retry could change; the paper's unit."""
+    refusal_cap: int = 100
+    """Deterministic refusals (a proposer that cannot apply a technique here, e.g. no
+    rewriter for it): they cost no model or verifier time, so they do not spend ``budget``,
+    and they close the step instead of scoring as a failure; past this many the search
+    stops all the same."""
     max_iterations: int | None = None
     time_limit_s: float | None = None
     """Wall-clock limit of the job: the job makes one deadline of it, which the search
@@ -51,8 +57,8 @@ class SearchConfig:
     """Value given to a candidate that compiled but could not be run (no GPU)."""
 
     def __post_init__(self) -> None:
-        if self.budget < 1 or self.depth_cap < 1:
-            raise ValueError("budget and depth_cap must be at least 1")
+        if self.budget < 1 or self.depth_cap < 1 or self.refusal_cap < 1:
+            raise ValueError("budget, refusal_cap and depth_cap must be at least 1")
         if self.time_limit_s is not None and self.time_limit_s <= 0:
             raise ValueError("time_limit_s must be positive")
         if not 0.0 <= self.rollout_epsilon <= 1.0:

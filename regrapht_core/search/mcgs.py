@@ -35,6 +35,9 @@ from regrapht_core.search.tree import Node, SearchGraph, code_hash
 
 __all__ = ["run_search"]
 
+_REFUSED = "refused"
+"""The state key's second half for a step a proposer refused outright (not a code hash)."""
+
 
 def run_search(
     task: Task,
@@ -94,6 +97,8 @@ class _Search:
         self.tree = SearchGraph(root=(start, code_hash(task.source)))
         self.tree.nodes[self.tree.root] = root
         self.closed: set[tuple[str, str]] = set()
+        self.refusals: set[int] = set()
+        """Trace indices of deterministic refusals: not in ``budget``, not in Q."""
         self.best_speedup: float | None = None
         self.deadline = deadline or Deadline.after(config.time_limit_s)
 
@@ -113,11 +118,15 @@ class _Search:
     def stop_reason(self) -> StopReason | None:
         if self.cancel is not None and self.cancel.is_set():
             return StopReason.CANCELLED
-        if len(self.trace) >= self.config.budget:
+        if self.spent >= self.config.budget or len(self.refusals) >= self.config.refusal_cap:
             return StopReason.BUDGET
         if self.deadline.expired:
             return StopReason.TIME_LIMIT
         return None
+
+    @property
+    def spent(self) -> int:
+        return len(self.trace) - len(self.refusals)
 
     # -- one iteration -------------------------------------------------------------------
 
@@ -163,10 +172,20 @@ class _Search:
     def step(
         self, key: tuple[str, str], action: str, phase: str
     ) -> tuple[tuple[str, str], float] | None:
-        """Apply ``action`` to the tree state ``key`` and store the state it reaches."""
+        """Apply ``action`` to the tree state ``key`` and store the state it reaches; ``None``
+        when nothing was evaluated (stopped, or a deterministic refusal, which closes the
+        step without a reward)."""
         parent = self.tree.nodes[key]
         candidate = self.apply(parent.technique, parent.code, parent.candidate, action, phase)
         if candidate is None:
+            return None
+        if parent.children is None:
+            parent.children = dict.fromkeys(self.graph.successors(parent.technique))
+        if candidate.index in self.refusals:
+            refused = (action, _REFUSED)
+            self.tree.nodes.setdefault(refused, Node(action, "", None, 0.0, terminal=True))
+            self.closed.add(refused)
+            parent.children[action] = refused
             return None
         value = self.value(candidate)
         self.tree.edge(parent.technique, action).add(value)
@@ -179,8 +198,6 @@ class _Search:
                 reward=value,
                 terminal=candidate.result.status.failed,
             )
-        if parent.children is None:
-            parent.children = dict.fromkeys(self.graph.successors(parent.technique))
         parent.children[action] = child_key
         return child_key, value
 
@@ -188,7 +205,7 @@ class _Search:
         """A rollout's step from ``key``: the stored one if it was taken before, else new."""
         known = (self.tree.nodes[key].children or {}).get(action)
         if known is not None:
-            return known, self.tree.nodes[known].reward
+            return None if known[1] == _REFUSED else (known, self.tree.nodes[known].reward)
         return self.step(key, action, "rollout")
 
     def rollout(self, key: tuple[str, str], depth: int) -> float:
@@ -266,14 +283,14 @@ class _Search:
             result=result,
         )
         self.trace.append(candidate)
+        if proposal.code is None and not proposal.retryable:
+            self.refusals.add(candidate.index)
         speedup = result.speedup
         if speedup is not None and (self.best_speedup is None or speedup > self.best_speedup):
             self.best_speedup = speedup
         if self.progress_fn is not None:
             self.progress_fn(
-                SearchProgress(
-                    len(self.trace), self.config.budget, request.technique, self.best_speedup
-                )
+                SearchProgress(self.spent, self.config.budget, request.technique, self.best_speedup)
             )
         return candidate, proposal.code is not None or proposal.retryable
 

@@ -52,7 +52,8 @@ def test_without_gpu_rewriters_give_compile_only_code(example: Path, tmp_path: P
     assert "techniques: Parallelization" in written
     assert "__global__" in written and "void smooth(int n, const float* x, float* y)" in written
     records = trace_of(trace)
-    assert len(records) == 6
+    # The budget counts candidates; a rewriter's outright refusal is recorded, not counted.
+    assert len([r for r in records if r["code"]]) == 6
     assert records[0]["producer"] == "rewriter:parallelization"
     assert {r["result"]["status"] for r in records} <= {"not_run", "no_code"}  # type: ignore[index]
     assert example.read_text() == EXAMPLE.read_text()

@@ -442,3 +442,51 @@ def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
         verified = {k for k, n in state.tree.nodes.items() if n.reward > 0}
         assert verified <= reached, seed
         assert reason.stop_reason is StopReason.EXHAUSTED
+
+
+def test_deterministic_refusals_spend_no_budget_and_score_nothing() -> None:
+    """Regression (issue 16): "no rewriter for this technique" took 37% of a rewriters-only
+    suite run's budget and was backed up as a -1 failure."""
+
+    def only_a(request: ProposeRequest) -> Proposal:
+        if request.technique != "A":
+            return Proposal(None, message="no rewriter for this technique", retryable=False)
+        return propose(request)
+
+    graph = Graph({"sequential": ["A", "B", "C"], "A": ["B", "C", "A"]})
+    verifier = Verifier({("A",): 2.0, ("A", "A"): 3.0})
+    state = _Search(
+        TASK,
+        graph,
+        propose_fn=only_a,
+        evaluate_fn=verifier,
+        config=SearchConfig(budget=2, retry_with_feedback=False, rollout_epsilon=0.0),
+        rng=random.Random(0),
+        progress_fn=None,
+        cancel=None,
+        deadline=None,
+    )
+    result = state.run()
+    refused = [c for c in result.candidates if "no rewriter" in c.result.feedback]
+    assert refused and state.spent == 2 == len(result.candidates) - len(refused)
+    assert verifier.calls == [("A",), ("A", "A")]
+    # Nothing below zero was backed up: the refusals closed their steps instead.
+    assert all(node.value_sum >= 0 for node in state.tree.nodes.values())
+    assert ("sequential", "B") not in state.tree.edges
+    assert result.best is not None and result.best.result.speedup == 3.0
+
+
+def test_the_refusal_cap_ends_a_search_of_refusals() -> None:
+    def refuse(request: ProposeRequest) -> Proposal:
+        return Proposal(None, message="no rewriter for this technique", retryable=False)
+
+    loop = Graph({"sequential": [f"T{k}" for k in range(10)]})
+    result = run_search(
+        TASK,
+        loop,
+        propose_fn=refuse,
+        evaluate_fn=Verifier({}),
+        config=SearchConfig(budget=5, refusal_cap=3),
+        rng=random.Random(0),
+    )
+    assert len(result.candidates) == 3 and result.stop_reason == "budget"
