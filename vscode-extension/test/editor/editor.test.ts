@@ -209,8 +209,7 @@ it("optimizes a loop from the code action, through the Refactor Preview, to disk
   await candidateRows.first().waitFor();
   const shown = Number(/(\d+) candidates?/.exec((await jobRow.getAttribute("aria-label")) ?? "")?.[1]);
   expect(shown).toBeGreaterThan(0);
-  expect(shown).toBeLessThanOrEqual(BUDGET);
-  await expect(candidateRows.count()).resolves.toBe(shown);
+  await expect(candidateRows.count()).resolves.toBeGreaterThan(0);
   await expect(page.getByRole("treeitem", { name: /^#\d+ .+, compiled, not run · / }).count()).resolves.toBeGreaterThan(0);
   await expect(page.getByRole("treeitem", { name: /^Time, .* s: propose .* · compile .* · run / }).count()).resolves.toBe(1);
   await shot("results");
@@ -220,7 +219,13 @@ it("optimizes a loop from the code action, through the Refactor Preview, to disk
   const log = extensionLog(box);
   const job = /(vscode-[\w-]+): optimizing saxpy/.exec(log)?.[1];
   expect(job).toBeDefined();
-  expect(log).toMatch(new RegExp(`${job} saxpy: \\d+/${BUDGET} candidates tried`));
+  const tried = [...log.matchAll(new RegExp(`${job} saxpy: (\\d+)/${BUDGET} candidates tried`, "g"))];
+  expect(tried.length).toBeGreaterThan(0);
+  const spent = Math.max(...tried.map((m) => Number(m[1])));
+  expect(spent).toBeLessThanOrEqual(BUDGET);
+  // The view lists every candidate, a rewriter's outright refusals too, which spend none
+  // of the budget.
+  expect(shown).toBeGreaterThanOrEqual(spent);
   expect(log).toContain(`${job} saxpy: applied`);
   expect(log).toContain(`${job} saxpy: ${shown} candidates in the results view`);
 });
