@@ -25,7 +25,7 @@ import pytest
 
 from regrapht_core.bench.runner import current_commit
 from regrapht_core.tasks.inputs import generate_inputs
-from regrapht_core.verify.cases import build_case, stage_case
+from regrapht_core.verify.cases import build_case, stage_case, window_bytes
 from regrapht_core.verify.compile import Compiler
 from regrapht_core.verify.driver import Harness, responsive
 from regrapht_core.verify.harness import HarnessKind, harness_source
@@ -35,6 +35,7 @@ from tests.core.verify.tasks_fixture import SAXPY
 RESULTS = Path(__file__).parent / "results"
 CALLS = 200
 BUSY_THREADS = 4
+CASE = build_case(SAXPY, {"n": 1000}, 3, generate_inputs)
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
@@ -47,13 +48,15 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     unit = compiler.host_object(SAXPY.source)
     assert harness.path is not None and unit.path is not None
     assert compiler.link([harness.path, unit.path], root / "bin", cuda=False).ok
-    stage_case(root, "case", build_case(SAXPY, {"n": 1000}, 3, generate_inputs).arrays)
+    stage_case(root, "case", CASE.arrays)
     return root
 
 
 def _per_call_ms(root: Path, scope: Callable[[], AbstractContextManager[None]]) -> float:
     limits = Limits(wall_s=120.0, drop_privileges=False, isolate_network=False)
-    session = Session(["./bin", "serve"], root, limits, {}, window_bytes=1 << 16)
+    session = Session(
+        ["./bin", "serve"], root, limits, {}, window_bytes=window_bytes(SAXPY, [CASE])
+    )
     try:
         harness = Harness(session, SAXPY)
         harness.load("case")

@@ -33,14 +33,12 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.provenance import provenance, write_result
-from regrapht_core.bench.runner import SuiteTask, load_manifest
+from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import Task
-from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
-from regrapht_core.tasks.extract import extract_task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
@@ -82,15 +80,6 @@ class SuiteJob:
     """What the rewriter says it did (block size, 1-D or 2-D mapping)."""
 
 
-def _task(entry: SuiteTask) -> Task:
-    return extract_task(
-        entry.file.read_text(encoding="utf-8"),
-        language_for_path(entry.file),
-        function=entry.function,
-        origin=entry.file.name,
-    )
-
-
 def rewriter_variants(name: str, task: Task, per_task: int) -> list[SuiteJob]:
     """Distinct first-step candidates in the order the rewriters offer them, block size by
     block size (default first); empty where every rewriter refuses the task."""
@@ -108,7 +97,7 @@ def rewriter_variants(name: str, task: Task, per_task: int) -> list[SuiteJob]:
 
 def suite_jobs(manifest: Path = MANIFEST, per_task: int = 4) -> list[list[SuiteJob]]:
     """Per answered task (manifest order), its candidates; refused tasks are left out."""
-    tasks = [(entry.name, _task(entry)) for entry in load_manifest(manifest)]
+    tasks = [(entry.name, entry.task()) for entry in load_manifest(manifest)]
     return [jobs for name, task in tasks if (jobs := rewriter_variants(name, task, per_task))]
 
 

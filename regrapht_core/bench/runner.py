@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from regrapht_core.contracts.proposal import ProposeFn
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
@@ -47,6 +48,15 @@ class SuiteTask:
     file: Path
     function: str
     family: str
+
+    def task(self) -> Task:
+        """The task extracted from the file's function (raises the extractor's errors)."""
+        return extract_task(
+            self.file.read_text(encoding="utf-8"),
+            language_for_path(self.file),
+            function=self.function,
+            origin=str(self.file),
+        )
 
 
 def load_manifest(path: Path) -> list[SuiteTask]:
@@ -170,13 +180,7 @@ def run_suite(
     for suite_task in tasks:
         for method in methods:
             try:
-                source = suite_task.file.read_text(encoding="utf-8")
-                task = extract_task(
-                    source,
-                    language_for_path(suite_task.file),
-                    function=suite_task.function,
-                    origin=str(suite_task.file),
-                )
+                task = suite_task.task()
                 search_fn, propose_fn = _search_for(method, optimizer)
                 outcome = optimizer.run(task, search_fn=search_fn, propose_fn=propose_fn)
                 record = _record(suite_task, method, outcome)

@@ -41,8 +41,9 @@ class VerifyConfig:
     checked_calls: int = 3
     """Timing-size calls compared among a candidate's first 12, in secret; later calls are
     compared at the same rate (1 in 4). A candidate that turns stale early enough to move
-    the median is caught in over 99% of runs (tests/core/verify/test_checks.py); each
-    compare of a 64 MiB output costs ~0.1 s on the GPU machine."""
+    the median is caught in over 99% of runs (tests/core/verify/test_checks.py); a
+    checked 64 MiB output cost ~80 ms to fetch and compare on the GPU machine at 573d591
+    (benchmarks/results/gpu-h100-verify-phases.json)."""
     sanitizer: bool = True
     """Run compute-sanitizer (memcheck, racecheck) on a job's final answer, small size."""
     compile_timeout_s: float = 120.0

@@ -518,16 +518,16 @@ cudaEvent_t g_start, g_stop;
 [[maybe_unused]] void check_device(const char*) {}
 #endif
 
-unsigned g_flush_round = 0;
-
 // Before a timed call: the device's L2 overwritten, so no call starts with the last one's
 // data there. Host caches are left as they are, for the candidate and the reference alike:
-// a 64 MiB sweep cost ~12 ms a call on the GPU machine and cannot empty its 300 MiB L3,
-// and clflush of a call's own arrays took ~350 ms per 128 MiB there (a VM).
+// a 64 MiB sweep cannot empty the GPU machine's 300 MiB L3 and cost part of every call, and
+// clflush of a call's own arrays added ~0.28 s per call there (a VM;
+// docs/verification-design.md).
 void flush_caches() {
-  ++g_flush_round;
 #if defined(REGRAPHT_CANDIDATE)
-  if (g_flush) cudaMemset(g_flush, static_cast<int>(g_flush_round & 0xFF), g_flush_bytes);
+  static unsigned round = 0;
+  ++round;
+  if (g_flush) cudaMemset(g_flush, static_cast<int>(round & 0xFF), g_flush_bytes);
   check_device("before a call");
 #endif
 }

@@ -12,6 +12,7 @@ from regrapht_core.contracts.task import (
 )
 
 __all__ = [
+    "COPY_INT",
     "MATMUL",
     "MATMUL_NAIVE",
     "MATMUL_TILED",
@@ -215,3 +216,18 @@ VECTOR_INT = Task(
     correctness_sizes=({"n": 1}, {"n": 100}),
     timing_size={"n": 1 << 16},
 )
+
+COPY_INT = Task(
+    name="stamp",
+    source="void stamp(int n, const int* x, int* y) { for (int i = 0; i < n; ++i) y[i] = x[i]; }\n",
+    entry="stamp",
+    signature="void stamp(int n, const int* x, int* y)",
+    args=(
+        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ArgSpec("x", ParamKind.POINTER, "int", length="n"),
+        ArgSpec("y", ParamKind.POINTER, "int", Role.OUT, length="n"),
+    ),
+    correctness_sizes=({"n": 1}, {"n": 1001}),
+    timing_size={"n": 1001},
+)
+"""An int output copied from an int input: what an unwritten int output holds."""

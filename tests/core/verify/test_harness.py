@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
+from regrapht_core.contracts.task import Task
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.verify.cases import (
     Case,
@@ -28,21 +28,7 @@ from regrapht_core.verify.harness import HarnessKind, harness_source
 from regrapht_core.verify.protocol import EXIT_OUT_OF_BOUNDS, EXIT_PROTOCOL
 from regrapht_core.verify.sandbox import Limits, RunOutcome, Session, prepare_private_dir
 from regrapht_core.verify.variants import draw_variant
-from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SUM, VECTOR_INT
-
-HASH_INT = Task(
-    name="stamp",
-    source="void stamp(int n, const int* x, int* y) { for (int i = 0; i < n; ++i) y[i] = x[i]; }\n",
-    entry="stamp",
-    signature="void stamp(int n, const int* x, int* y)",
-    args=(
-        ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
-        ArgSpec("x", ParamKind.POINTER, "int", length="n"),
-        ArgSpec("y", ParamKind.POINTER, "int", Role.OUT, length="n"),
-    ),
-    correctness_sizes=({"n": 1}, {"n": 1001}),
-    timing_size={"n": 1001},
-)
+from tests.core.verify.tasks_fixture import COPY_INT, MATMUL, SAXPY, SUM, VECTOR_INT
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 
@@ -220,7 +206,7 @@ def test_outputs_are_copied_out_of_the_window() -> None:
 
 
 def test_unwritten_integer_outputs_are_poisoned_word_by_word(run) -> None:  # type: ignore[no-untyped-def]
-    started = run(HASH_INT, "void stamp(int n, const int* x, int* y) {}\n")
+    started = run(COPY_INT, "void stamp(int n, const int* x, int* y) {}\n")
     started.harness.load(f"case{len(started.cases) - 1}")
     started.harness.call(flush=False)
     got = started.harness.dump().outputs["y"]
