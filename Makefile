@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: demo test lint typecheck unit bench graph gpu-check clean \
+.PHONY: demo test lint typecheck unit bench graph gpu-check gpu-bench-verify clean \
 	editor-setup ext-lint ext-unit vsix editor-test
 
 $(STAMP): pyproject.toml
@@ -42,7 +42,10 @@ graph: $(STAMP)
 	$(BIN)/regrapht graph build
 
 gpu-check:
-	bash scripts/gpu-check.sh
+	bash scripts/gpu-check.sh tests
+
+gpu-bench-verify:
+	bash scripts/gpu-check.sh bench
 
 # --- The VS Code extension (vscode-extension/, docs/extension.md) -------------------------
 # Its tools (vitest, vsce) need Node >= 22: scripts/editor-setup.sh puts Node 24 from npm in

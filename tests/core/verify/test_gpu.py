@@ -36,7 +36,7 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
 @pytest.fixture(scope="module")
 def ungated(verifier: Verifier) -> Verifier:
     config = VerifyConfig(
-        cache_dir=verifier.config.cache_dir, seeds=2, warmups=2, run_timeout_s=20.0
+        cache_dir=verifier.config.cache_dir, seeds=2, warmups=2, run_timeout_s=10.0
     )
     return Verifier(config, gate=_no_gate)
 
