@@ -1,4 +1,4 @@
-"""Verifier throughput over the whole task suite on the GPU machine (``make gpu-check``).
+"""Verifier throughput over the whole task suite on the GPU machine (``make gpu-bench-verify``).
 
 The measurement lives in :mod:`benchmarks.verify_throughput` so it also runs as a plain
 command; this entry runs it within the budget ``gpu-check.sh`` gives it
@@ -18,7 +18,7 @@ from tests.conftest import gpu_present
 
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not gpu_present(), reason="needs an NVIDIA GPU: run `make gpu-check`"),
+    pytest.mark.skipif(not gpu_present(), reason="needs an NVIDIA GPU: `make gpu-bench-verify`"),
 ]
 
 
@@ -26,7 +26,7 @@ def test_suite_throughput() -> None:
     budget = float(os.environ.get("REGRAPHT_THROUGHPUT_BUDGET_S", "300"))
     record, results = run_throughput(
         budget_s=budget,
-        command=f"bash scripts/gpu-check.sh (REGRAPHT_THROUGHPUT_BUDGET_S={budget:g})",
+        command=f"bash scripts/gpu-check.sh bench (REGRAPHT_THROUGHPUT_BUDGET_S={budget:g})",
     )
     assert record["device"], "no GPU detected by the verifier"
     assert record["tasks_done"] >= 1

@@ -181,7 +181,7 @@ def verifier(tmp_path_factory: pytest.TempPathFactory) -> Verifier:
     every candidate compiled up front on all cores (the tests then find them in the cache):
     compiled one after another, the corpus's compiles alone took most of a device call.
     Every hanging cheat costs a run's whole wall-clock limit, so the limit is small: a whole
-    candidate's run took a median 1.6 s over the suite (gpu-h100-verify-throughput.json)."""
+    candidate's run took a median 1.8 s over the suite (gpu-h100-verify-throughput.json)."""
     config = VerifyConfig(
         cache_dir=tmp_path_factory.mktemp("objects"),
         seeds=2,
