@@ -16,8 +16,10 @@ from pytest_benchmark.fixture import BenchmarkFixture
 from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.contracts.techniques import SEQUENTIAL as ROOT_TECHNIQUE
+from regrapht_core.datatypes import EdgeExample
 from regrapht_core.search import run_search
-from regrapht_core.search.config import ROOT_TECHNIQUE, SearchConfig
+from regrapht_core.search.config import SearchConfig
 from tests.core.search.test_mcgs import TASK
 
 NODES, OUT_DEGREE, BUDGET = 300, 12, 2_000
@@ -31,6 +33,9 @@ class WideGraph:
 
     def successors(self, node: str) -> list[str]:
         return self.edges[node]
+
+    def examples(self, u: str, v: str) -> list[EdgeExample]:
+        return []
 
 
 def propose(request: ProposeRequest) -> Proposal:

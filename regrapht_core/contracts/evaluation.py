@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from regrapht_core.contracts.task import SizeBinding, TimingMode
 
-__all__ = ["DeviceInfo", "Evaluation", "Status", "Timing"]
+__all__ = ["DeviceInfo", "Evaluation", "Status", "Timing", "speedup_reward"]
 
 
 class Status(StrEnum):
@@ -96,6 +96,9 @@ class Evaluation:
         if self.status.failed:
             return -1.0
         speedup = self.speedup
-        if speedup is None:
-            return None
-        return speedup - 1.0 if speedup < 1.0 else speedup
+        return None if speedup is None else speedup_reward(speedup)
+
+
+def speedup_reward(speedup: float) -> float:
+    """Paper Eq. 3 for a correct candidate: ``speedup - 1`` if slower, else ``speedup``."""
+    return speedup - 1.0 if speedup < 1.0 else speedup

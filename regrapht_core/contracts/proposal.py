@@ -8,7 +8,7 @@ ground floor and name the verifier's result only as the contract :class:`Evaluat
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -19,6 +19,7 @@ from regrapht_core.contracts.task import Task
 __all__ = [
     "Candidate",
     "EvaluateFn",
+    "EvaluateManyFn",
     "Proposal",
     "ProposeFn",
     "ProposeRequest",
@@ -59,6 +60,10 @@ class Proposal:
 
 ProposeFn = Callable[[ProposeRequest], Proposal]
 EvaluateFn = Callable[[str], Evaluation]
+EvaluateManyFn = Callable[[Iterable[str]], list[Evaluation]]
+"""Verify a batch of candidates, results in order. The codes arrive lazily, as the search
+proposes them, so a verifier may compile one while the next is proposed; it returns fewer,
+a prefix, when the job is cancelled on the way."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +75,8 @@ class Candidate:
     """Index of the candidate this one was derived from; ``None`` for the sequential code."""
     technique: str
     phase: str
-    """``expand``, ``rollout`` or ``retry``."""
+    """``expand`` (a state's first batch), ``widen`` (another variant of a step),
+    ``rollout`` or ``retry``."""
     producer: str
     code: str
     think: str

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from regrapht_core.contracts.deadline import Deadline
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import (
     Candidate,
@@ -25,10 +25,12 @@ from regrapht_core.contracts.proposal import (
 )
 from regrapht_core.contracts.task import Task
 from regrapht_core.optimize.record import render_header
+from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
 from regrapht_core.search import run_search
 from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import GraphView, SearchConfig
-from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.pipeline import Built, Verifier
+from regrapht_core.verify.pool import verify_many
 
 __all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "sanitized"]
 
@@ -92,13 +94,16 @@ class OptimizeOutcome:
         return header + answer.code
 
     def failure_summary(self) -> str:
-        """Why there is no answer, from the statuses the verifier gave, most common first."""
+        """Why there is no answer, from the statuses the verifier gave, most common first,
+        and the first problem that says something about the code (a technique without a
+        rewriter does not)."""
         counts: dict[str, int] = {}
         for candidate in self.search.candidates:
             counts[candidate.result.status] = counts.get(candidate.result.status, 0) + 1
         ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
         parts = ", ".join(f"{count} {status}" for status, count in ranked) or "no candidates"
-        first = next((c.result.feedback for c in self.search.candidates if c.result.feedback), "")
+        said = [c.result.feedback for c in self.search.candidates if c.result.feedback]
+        first = next((f for f in said if f != NO_REWRITER), said[0] if said else "")
         return f"{parts}" + (f"; first problem: {first}" if first else "")
 
 
@@ -138,11 +143,20 @@ def optimize_task(
         wall.compile += clock() - start
         if isinstance(built, Evaluation):
             return built
-        start = clock()
+        return timed.run(built, deadline=deadline)
+
+    def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
+        """A batch: each candidate compiles as soon as it is proposed, then the GPU runs
+        them in turn. Its seconds not spent proposing or running count as compiling."""
+        start, ran, proposed = clock(), wall.run, wall.propose
         try:
-            return verifier.run(built, deadline=deadline)
+            jobs = ((task, code) for code in codes)
+            return verify_many(timed, jobs, deadline=deadline, cancel=cancel)
         finally:
-            wall.run += clock() - start
+            waited = clock() - start - (wall.run - ran) - (wall.propose - proposed)
+            wall.compile += max(0.0, waited)
+
+    timed = _RunTimed(verifier, wall)
 
     began = clock()
     result = search_fn(
@@ -155,6 +169,7 @@ def optimize_task(
         progress_fn=progress_fn,
         cancel=cancel,
         deadline=deadline,
+        evaluate_many_fn=evaluate_many,
     )
     if verifier.config.sanitizer:
         start = clock()
@@ -162,6 +177,26 @@ def optimize_task(
         wall.run += clock() - start
     wall.total = clock() - began
     return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)
+
+
+@dataclass(frozen=True, slots=True)
+class _RunTimed:
+    """The verifier, with its GPU runs' seconds added to the job's ``wall.run``."""
+
+    verifier: Verifier
+    wall: WallTime
+
+    def build(
+        self, task: Task, source: str, *, deadline: Deadline = NO_DEADLINE
+    ) -> Built | Evaluation:
+        return self.verifier.build(task, source, deadline=deadline)
+
+    def run(self, built: Built, *, deadline: Deadline = NO_DEADLINE) -> Evaluation:
+        start = time.perf_counter()
+        try:
+            return self.verifier.run(built, deadline=deadline)
+        finally:
+            self.wall.run += time.perf_counter() - start
 
 
 def sanitized(

@@ -17,7 +17,10 @@ from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext, RewriteParams
 from regrapht_core.rewrite.registry import Registry, default_registry
 
-__all__ = ["RewriterProposer", "rewriter_propose_fn"]
+__all__ = ["NO_REWRITER", "RewriterProposer", "rewriter_propose_fn"]
+
+NO_REWRITER = "no rewriter for this technique"
+"""The refusal for a technique no rewriter implements: says nothing about the code."""
 
 
 class RewriterProposer:
@@ -54,9 +57,7 @@ class RewriterProposer:
         producer = f"rewriter:{request.technique}"
         rewriters = self._registry.get(request.technique, ())
         if not rewriters:
-            return Proposal(
-                None, producer=producer, message="no rewriter for this technique", retryable=False
-            )
+            return Proposal(None, producer=producer, message=NO_REWRITER, retryable=False)
         if request.cancel is not None and request.cancel.is_set():
             return Proposal(None, producer=producer, message="cancelled")
         found, reasons = self._candidates(request)

@@ -21,10 +21,16 @@ import threading
 from collections.abc import Callable
 
 from regrapht_core.contracts.deadline import Deadline
-from regrapht_core.contracts.proposal import EvaluateFn, ProposeFn, SearchProgress, SearchResult
+from regrapht_core.contracts.proposal import (
+    EvaluateFn,
+    EvaluateManyFn,
+    ProposeFn,
+    SearchProgress,
+    SearchResult,
+)
 from regrapht_core.contracts.task import Task
 from regrapht_core.contracts.techniques import CUDA_PORT
-from regrapht_core.search.config import GraphView, SearchConfig, root_technique
+from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.search.mcgs import _Search
 
 __all__ = ["run_random_walks", "run_sampling"]
@@ -44,12 +50,12 @@ class _RandomWalks(_Search):
             stepped = self.take(key, self.rng.choice(list(actions)))
             if stepped is None:
                 break
-            key = stepped[0]
+            key = stepped
 
 
 class _Sampling(_Search):
     def iterate(self) -> None:
-        self.apply(root_technique(self.task), self.task.source, None, CUDA_PORT, "expand")
+        self.apply(self.tree.root, [CUDA_PORT], "expand")
 
 
 def run_random_walks(
@@ -64,11 +70,13 @@ def run_random_walks(
     progress_fn: Progress = None,
     cancel: threading.Event | None = None,
     deadline: Deadline | None = None,
+    evaluate_many_fn: EvaluateManyFn | None = None,
 ) -> SearchResult:
     limited = _with_iterations(config, attempts)
     return _RandomWalks(
         task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn, config=limited,
         rng=rng, progress_fn=progress_fn, cancel=cancel, deadline=deadline,
+        evaluate_many_fn=evaluate_many_fn,
     ).run()  # fmt: skip
 
 
@@ -83,12 +91,13 @@ def run_sampling(
     progress_fn: Progress = None,
     cancel: threading.Event | None = None,
     deadline: Deadline | None = None,
+    evaluate_many_fn: EvaluateManyFn | None = None,
 ) -> SearchResult:
     """``graph`` is unused (the baselines know no graph); it keeps one signature for all."""
     return _Sampling(
         task, graph, propose_fn=propose_fn, evaluate_fn=evaluate_fn,
         config=_with_iterations(config, config.budget), rng=rng, progress_fn=progress_fn,
-        cancel=cancel, deadline=deadline,
+        cancel=cancel, deadline=deadline, evaluate_many_fn=evaluate_many_fn,
     ).run()  # fmt: skip
 
 

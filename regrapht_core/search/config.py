@@ -9,6 +9,7 @@ from typing import Protocol
 
 from regrapht_core.contracts.task import Task, TaskMode
 from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
+from regrapht_core.datatypes import EdgeExample
 
 __all__ = ["GraphView", "SearchConfig", "root_technique"]
 
@@ -23,9 +24,12 @@ def root_technique(task: Task) -> str:
 
 
 class GraphView(Protocol):
-    """The action set: techniques that may follow a technique (its out-neighbours)."""
+    """The action set: techniques that may follow a technique (its out-neighbours), and
+    the examples stored on each such edge (the search's prior, ``search.prior``)."""
 
     def successors(self, node: str) -> Sequence[str]: ...
+
+    def examples(self, u: str, v: str) -> Sequence[EdgeExample]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +56,14 @@ class SearchConfig:
     rollout_lambda: float = 0.1
     rollout_epsilon: float = 0.2
     depth_cap: int = 5
+    widening: float = 1.0
+    """Progressive widening: a step with ``k`` variants taken from a state gets another once
+    ``ceil(widening * sqrt(N)) > k`` (``N``: visits of its states), and whenever all its
+    states are closed and one of them worked (``search.selection.widening_allows``);
+    ``0`` asks each step once, as the search did before widening."""
+    prior_weight: int = 2
+    """At most this many of an edge's measured examples count as visits of the transition
+    in the rollout policy (``search.prior``); ``0`` ignores the graph's speedups."""
     retry_with_feedback: bool = True
     unmeasured_reward: float = 0.0
     """Value given to a candidate that compiled but could not be run (no GPU)."""
@@ -61,5 +73,7 @@ class SearchConfig:
             raise ValueError("budget, refusal_cap and depth_cap must be at least 1")
         if self.time_limit_s is not None and self.time_limit_s <= 0:
             raise ValueError("time_limit_s must be positive")
+        if self.widening < 0 or self.prior_weight < 0:
+            raise ValueError("widening and prior_weight must not be negative")
         if not 0.0 <= self.rollout_epsilon <= 1.0:
             raise ValueError("rollout_epsilon must lie in [0, 1]")

@@ -2,24 +2,32 @@
 rollout to a depth cap that stops at the first failing step, the maximum reward along the
 rollout backed up the selection path. Every evaluated candidate can be the answer.
 
-Every state a step reaches, in an expansion or a rollout, is stored in the tree under the
-(state, technique) edge that reached it, and is never proposed for again: a proposer may
-hand out each candidate for a step once (the rewriter proposer does), so asking twice got a
-refusal, scored as a failure, and orphaned the state the rollout had verified.
+Every state a step reaches, in an expansion, a widening or a rollout, is stored in the tree
+under the (state, technique) edge that reached it, and a rollout follows a stored step
+rather than asking again: asking twice for a step the proposer had answered got a refusal,
+scored as a failure, which orphaned the state the rollout had verified (issue 16).
+
+A state's first visit proposes one candidate for every action at once and verifies them as
+one batch (``evaluate_many_fn``), so their compiles overlap the GPU runs. Later visits may
+ask a step for another variant (progressive widening, ``selection.widening_allows``): the
+search otherwise saw one variant per step and stopped at a handful of programs per task.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import (
     Candidate,
     EvaluateFn,
+    EvaluateManyFn,
+    Proposal,
     ProposeFn,
     ProposeRequest,
     SearchProgress,
@@ -29,14 +37,12 @@ from regrapht_core.contracts.proposal import (
 from regrapht_core.contracts.task import Task
 from regrapht_core.search.answer import answer_of, lineage
 from regrapht_core.search.config import GraphView, SearchConfig, root_technique
+from regrapht_core.search.prior import EdgePrior, edge_prior
 from regrapht_core.search.rollout import rollout_action
-from regrapht_core.search.selection import select_action
-from regrapht_core.search.tree import Node, SearchGraph, code_hash
+from regrapht_core.search.selection import Move, select_move, widening_allows
+from regrapht_core.search.tree import Key, Node, SearchGraph, code_hash
 
 __all__ = ["run_search"]
-
-_REFUSED = "refused"
-"""The state key's second half for a step a proposer refused outright (not a code hash)."""
 
 
 def run_search(
@@ -50,14 +56,16 @@ def run_search(
     progress_fn: Callable[[SearchProgress], None] | None = None,
     cancel: threading.Event | None = None,
     deadline: Deadline | None = None,
+    evaluate_many_fn: EvaluateManyFn | None = None,
 ) -> SearchResult:
     """Search for the fastest verified rewrite of ``task.source``.
 
     Deterministic given ``rng``, the proposals and the verifier results, so a recorded
     trace replays exactly. ``cancel`` and the ``deadline`` (the job's; by default one of
-    ``config.time_limit_s`` from now) are honoured between candidates, and the deadline
-    goes with every request to the proposer; the best verified result so far is still
-    returned.
+    ``config.time_limit_s`` from now) are honoured between candidates (and by
+    ``evaluate_many_fn`` inside a batch), and the deadline goes with every request to the
+    proposer; the best verified result so far is still returned. Without
+    ``evaluate_many_fn`` a batch is verified one candidate after another.
     """
     search = _Search(
         task,
@@ -69,6 +77,7 @@ def run_search(
         progress_fn=progress_fn,
         cancel=cancel,
         deadline=deadline,
+        evaluate_many_fn=evaluate_many_fn,
     )
     return search.run()
 
@@ -86,9 +95,11 @@ class _Search:
         progress_fn: Callable[[SearchProgress], None] | None,
         cancel: threading.Event | None,
         deadline: Deadline | None,
+        evaluate_many_fn: EvaluateManyFn | None = None,
     ) -> None:
         self.task, self.graph, self.config, self.rng = task, graph, config, rng
         self.propose_fn, self.evaluate_fn = propose_fn, evaluate_fn
+        self.evaluate_many_fn = evaluate_many_fn or self.one_by_one
         self.progress_fn, self.cancel = progress_fn, cancel
         self.trace: list[Candidate] = []
         self.results: dict[str, Evaluation] = {}
@@ -96,7 +107,8 @@ class _Search:
         root = Node(start, task.source, candidate=None, reward=0.0)
         self.tree = SearchGraph(root=(start, code_hash(task.source)))
         self.tree.nodes[self.tree.root] = root
-        self.closed: set[tuple[str, str]] = set()
+        self.closed: set[Key] = set()
+        self.priors: dict[tuple[str, str], EdgePrior] = {}
         self.refusals: set[int] = set()
         """Trace indices of deterministic refusals: not in ``budget``, not in Q."""
         self.best_speedup: float | None = None
@@ -131,65 +143,118 @@ class _Search:
     # -- one iteration -------------------------------------------------------------------
 
     def iterate(self) -> None:
-        """Descend by P-UCB to an unapplied action, apply it, roll out, back up.
+        """Descend by P-UCB to a state not visited before, roll out from it, back up.
 
-        A state with nothing left to try (failed, a leaf, at the depth cap, or only
-        leading back into the current path) is closed and the iteration ends without a
-        backup: only evaluations teach the search, and each closing shrinks what is left.
+        The first visit to a state proposes every action at once (one batch) and goes on to
+        the best state that batch reached. A state with nothing left to try (failed, a
+        leaf, at the depth cap, every step exhausted and its states closed or on the
+        current path) is closed and the iteration ends without a backup: only evaluations
+        teach the search, and each closing shrinks what is left.
         """
         path = [self.tree.root]
         while True:
             key = path[-1]
             node = self.tree.nodes[key]
-            if node.children is None and not node.terminal and len(path) <= self.config.depth_cap:
-                node.children = dict.fromkeys(self.graph.successors(node.technique))
-            open_actions = {
-                action: child
-                for action, child in (node.children or {}).items()
-                if child is None or (child not in self.closed and child not in path)
-            }
-            if node.terminal or len(path) > self.config.depth_cap or not open_actions:
+            if node.terminal or len(path) > self.config.depth_cap:
                 self.closed.add(key)
                 return
-            view = dataclasses.replace(node, children=open_actions)
-            action = select_action(self.tree, view, self.config.exploration, self.rng)
-            child_key = open_actions[action]
-            if child_key is not None:
-                path.append(child_key)
-                continue
-            expanded = self.step(key, action, "expand")
-            if expanded is None:
+            if not node.expanded:
+                reached = self.expand(key)
+                if reached is None:
+                    return
+                if reached:
+                    child = max(reached, key=lambda k: self.tree.nodes[k].reward)
+                    break
+            moves = self.moves(key, path)
+            if not moves:
+                self.closed.add(key)
                 return
-            child_key, value = expanded
-            path.append(child_key)
-            value = max(value, self.rollout(child_key, depth=len(path) - 1))
+            action, known = select_move(
+                self.tree,
+                moves,
+                node.visits,
+                self.config.exploration,
+                self.rng,
+                rank=functools.partial(self.rank, node.technique),
+            )
+            if known is None:
+                known = self.step(key, action, "widen")
+                if known is None:
+                    if self.stop_reason() is not None:
+                        return
+                    continue
+            elif self.tree.nodes[known].visits:
+                path.append(known)
+                continue
+            child = known
             break
+        path.append(child)
+        value = max(self.tree.nodes[child].reward, self.rollout(child, depth=len(path) - 1))
         for visited in path:
             n = self.tree.nodes[visited]
             n.visits += 1
             n.value_sum += value
 
-    def step(
-        self, key: tuple[str, str], action: str, phase: str
-    ) -> tuple[tuple[str, str], float] | None:
-        """Apply ``action`` to the tree state ``key`` and store the state it reaches; ``None``
-        when nothing was evaluated (stopped, or a deterministic refusal, which closes the
-        step without a reward)."""
-        parent = self.tree.nodes[key]
-        candidate = self.apply(parent.technique, parent.code, parent.candidate, action, phase)
-        if candidate is None:
+    def moves(self, key: Key, path: Sequence[Key]) -> list[Move]:
+        """Into each open state a step from ``key`` reached, and each step's next variant
+        where widening allows it: by visits, or when every state of the step is closed and
+        one of them worked (the search would otherwise give up a step whose other variants
+        were never tried)."""
+        node = self.tree.nodes[key]
+        moves: list[Move] = []
+        for action in self.graph.successors(node.technique):
+            reached = node.children.get(action, [])
+            open_ = [k for k in reached if k not in self.closed and k not in path]
+            moves += [(action, k) for k in open_]
+            if action in node.exhausted:
+                continue
+            worked = any(not self.tree.nodes[k].terminal for k in reached)
+            if widening_allows(self.tree, reached, self.config.widening) or (
+                worked and not open_ and self.config.widening > 0
+            ):
+                moves.append((action, None))
+        return moves
+
+    def expand(self, key: Key) -> list[Key] | None:
+        """The first visit's batch: one proposal for every action not yet taken from
+        ``key``, the graph's best-supported first (a budget or deadline that cuts the batch
+        short cuts the least promising), verified together. The states reached (``None``
+        if the search stopped before any was evaluated)."""
+        node = self.tree.nodes[key]
+        node.expanded = True
+        actions = [
+            a
+            for a in self.ranked(node.technique)
+            if a not in node.children and a not in node.exhausted
+        ]
+        if not actions:
+            return []
+        taken = self.apply(key, actions, "expand")
+        if not taken and self.stop_reason() is not None:
             return None
-        if parent.children is None:
-            parent.children = dict.fromkeys(self.graph.successors(parent.technique))
+        reached = [self.attach(key, action, candidate) for action, candidate in taken]
+        return [k for k in reached if k is not None]
+
+    def step(self, key: Key, action: str, phase: str) -> Key | None:
+        """Apply ``action`` to the state ``key`` once and store the state it reaches;
+        ``None`` when nothing was evaluated (stopped), or for a refusal or a repeat, which
+        exhaust the step instead."""
+        taken = self.apply(key, [action], phase)
+        return self.attach(key, action, taken[0][1]) if taken else None
+
+    def attach(self, key: Key, action: str, candidate: Candidate) -> Key | None:
+        parent = self.tree.nodes[key]
         if candidate.index in self.refusals:
-            refused = (action, _REFUSED)
-            self.tree.nodes.setdefault(refused, Node(action, "", None, 0.0, terminal=True))
-            self.closed.add(refused)
-            parent.children[action] = refused
+            parent.exhausted.add(action)
             return None
         value = self.value(candidate)
         self.tree.edge(parent.technique, action).add(value)
         child_key = (action, code_hash(candidate.code))
+        reached = parent.children.setdefault(action, [])
+        if child_key in reached:
+            parent.exhausted.add(action)
+            return None
+        reached.append(child_key)
         if child_key not in self.tree.nodes:
             self.tree.nodes[child_key] = Node(
                 action,
@@ -198,17 +263,19 @@ class _Search:
                 reward=value,
                 terminal=candidate.result.status.failed,
             )
-        parent.children[action] = child_key
-        return child_key, value
+        return child_key
 
-    def take(self, key: tuple[str, str], action: str) -> tuple[tuple[str, str], float] | None:
-        """A rollout's step from ``key``: the stored one if it was taken before, else new."""
-        known = (self.tree.nodes[key].children or {}).get(action)
-        if known is not None:
-            return None if known[1] == _REFUSED else (known, self.tree.nodes[known].reward)
+    def take(self, key: Key, action: str) -> Key | None:
+        """A rollout's step from ``key``: the best state it reached before, else new."""
+        node = self.tree.nodes[key]
+        reached = node.children.get(action)
+        if reached:
+            return max(reached, key=lambda k: self.tree.nodes[k].reward)
+        if action in node.exhausted:
+            return None
         return self.step(key, action, "rollout")
 
-    def rollout(self, key: tuple[str, str], depth: int) -> float:
+    def rollout(self, key: Key, depth: int) -> float:
         """The best reward on an ε-greedy walk from ``key`` to the depth cap; a step taken
         before from the same state is followed, not proposed again."""
         value = self.tree.nodes[key].reward
@@ -224,61 +291,130 @@ class _Search:
                 lam=self.config.rollout_lambda,
                 epsilon=self.config.rollout_epsilon,
                 rng=self.rng,
+                prior=self.prior,
             )
             stepped = self.take(key, action)
             if stepped is None:
                 break
-            key, step_value = stepped
-            value = max(value, step_value)
+            key = stepped
+            value = max(value, self.tree.nodes[key].reward)
             depth += 1
         return value
 
-    # -- one step: propose, verify, maybe retry with feedback ------------------------------
+    # -- the graph as prior ----------------------------------------------------------------
 
-    def apply(
-        self, technique: str, code: str, parent: int | None, action: str, phase: str
-    ) -> Candidate | None:
-        request = ProposeRequest(
-            self.task, technique, action, code, cancel=self.cancel, deadline=self.deadline
-        )
-        attempted = self.attempt(request, parent, phase)
-        if attempted is None:
-            return None
-        candidate, retryable = attempted
-        if candidate.result.status.failed and retryable and self.config.retry_with_feedback:
-            retry = dataclasses.replace(request, feedback=candidate.result.feedback)
-            again = self.attempt(retry, parent, "retry")
-            if again is not None:
-                candidate = again[0]
-        return candidate
+    def prior(self, source: str, target: str) -> EdgePrior:
+        edge = (source, target)
+        if edge not in self.priors:
+            examples = self.graph.examples(source, target)
+            self.priors[edge] = edge_prior(examples, self.config.prior_weight)
+        return self.priors[edge]
+
+    def rank(self, technique: str, action: str) -> tuple[float, ...]:
+        return self.prior(technique, action).rank()
+
+    def ranked(self, technique: str) -> list[str]:
+        """The steps from ``technique``, best prior first (graph order among equals)."""
+        steps = self.graph.successors(technique)
+        return sorted(steps, key=functools.partial(self.rank, technique), reverse=True)
+
+    # -- steps: propose, verify as a batch, retry the failures with feedback ---------------
+
+    def apply(self, key: Key, actions: Sequence[str], phase: str) -> list[tuple[str, Candidate]]:
+        """Each action applied to the state ``key``: its candidate, or its retry's where the
+        first failed and a retry could differ. Fewer when the search stops on the way."""
+        node = self.tree.nodes[key]
+        requests = [
+            ProposeRequest(
+                self.task, node.technique, a, node.code, cancel=self.cancel, deadline=self.deadline
+            )
+            for a in actions
+        ]
+        first = self.attempt(requests, node.candidate, phase)
+        retries = [
+            dataclasses.replace(request, feedback=candidate.result.feedback)
+            for request, candidate, retryable in first
+            if candidate.result.status.failed and retryable and self.config.retry_with_feedback
+        ]
+        again = {r.technique: c for r, c, _ in self.attempt(retries, node.candidate, "retry")}
+        return [(r.technique, again.get(r.technique, c)) for r, c, _ in first]
 
     def attempt(
-        self, request: ProposeRequest, parent: int | None, phase: str
-    ) -> tuple[Candidate, bool] | None:
-        """The evaluated proposal, and whether a retry of this step could differ."""
-        if self.stop_reason() is not None:
-            return None
+        self, requests: Sequence[ProposeRequest], parent: int | None, phase: str
+    ) -> list[tuple[ProposeRequest, Candidate, bool]]:
+        """Propose for every request while the budget lasts, the new code going to the
+        verifier as one batch as it comes (identical programs once), and record the
+        candidates in request order, each with whether a retry of its step could differ."""
+        if not requests:
+            return []
+        proposed: list[tuple[ProposeRequest, Proposal]] = []
+        batch: list[str] = []
+        queued: set[str] = set()
+
+        def fresh() -> Iterator[str]:
+            pending = refused = 0
+            for request in requests:
+                if (
+                    self.stop_reason() is not None
+                    or self.spent + pending >= self.config.budget
+                    or len(self.refusals) + refused >= self.config.refusal_cap
+                ):
+                    return
+                proposal = self.propose(request)
+                proposed.append((request, proposal))
+                spends = proposal.code is not None or proposal.retryable
+                pending, refused = pending + spends, refused + (not spends)
+                code = proposal.code
+                if code is None or (digest := code_hash(code)) in self.results:
+                    continue
+                if digest not in queued:
+                    queued.add(digest)
+                    batch.append(code)
+                    yield code
+
+        results = self.evaluate_many_fn(fresh())
+        for code, result in zip(batch, results, strict=False):
+            self.results[code_hash(code)] = result
+        recorded = []
+        for request, proposal in proposed:
+            if proposal.code is not None and code_hash(proposal.code) not in self.results:
+                break  # the batch was cut short by a cancel
+            candidate = self.record(request, proposal, parent, phase)
+            recorded.append((request, candidate, proposal.code is not None or proposal.retryable))
+        return recorded
+
+    def propose(self, request: ProposeRequest) -> Proposal:
         proposal = self.propose_fn(request)
         if proposal.code is not None and _same_code(proposal.code, request.code):
-            proposal = dataclasses.replace(
+            return dataclasses.replace(
                 proposal, code=None, message="the answer repeats the current code unchanged"
             )
+        return proposal
+
+    def one_by_one(self, codes: Iterable[str]) -> list[Evaluation]:
+        """The batch verifier without ``evaluate_many_fn``: each code as it is proposed,
+        stopping when the search is cancelled."""
+        results: list[Evaluation] = []
+        for code in codes:
+            if self.cancel is not None and self.cancel.is_set():
+                break
+            results.append(self.evaluate_fn(code))
+        return results
+
+    def record(
+        self, request: ProposeRequest, proposal: Proposal, parent: int | None, phase: str
+    ) -> Candidate:
         if proposal.code is None:
-            code = ""
             result = Evaluation(Status.NO_CODE, code_hash(""), feedback=proposal.message)
         else:
-            code = proposal.code
-            digest = code_hash(code)
-            if digest not in self.results:
-                self.results[digest] = self.evaluate_fn(code)
-            result = self.results[digest]
+            result = self.results[code_hash(proposal.code)]
         candidate = Candidate(
             index=len(self.trace),
             parent=parent,
             technique=request.technique,
             phase=phase,
             producer=proposal.producer,
-            code=code,
+            code=proposal.code or "",
             think=proposal.think,
             result=result,
         )
@@ -292,7 +428,7 @@ class _Search:
             self.progress_fn(
                 SearchProgress(self.spent, self.config.budget, request.technique, self.best_speedup)
             )
-        return candidate, proposal.code is not None or proposal.retryable
+        return candidate
 
     def value(self, candidate: Candidate) -> float:
         reward = candidate.result.reward

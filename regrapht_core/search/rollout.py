@@ -1,12 +1,14 @@
 """The rollout policy: ε-greedy over transition statistics with a visit penalty λ·N that
-keeps a rollout from replaying the one transition that paid off once."""
+keeps a rollout from replaying the one transition that paid off once. A transition's value
+starts at the graph's prior (its measured examples) and moves to what the search saw."""
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from regrapht_core.search.prior import EdgePrior
 from regrapht_core.search.tree import SearchGraph
 
 __all__ = ["rollout_action"]
@@ -20,13 +22,14 @@ def rollout_action(
     lam: float,
     epsilon: float,
     rng: random.Random,
+    prior: Callable[[str, str], EdgePrior],
 ) -> str:
     if rng.random() < epsilon:
         return rng.choice(list(actions))
     best_action, best_score = actions[0], -math.inf
     for action in actions:
         stats = graph.edge(technique, action)
-        score = stats.q - lam * stats.visits
+        score = prior(technique, action).blend(stats.q, stats.visits) - lam * stats.visits
         if score > best_score:
             best_action, best_score = action, score
     return best_action

@@ -6,7 +6,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
-__all__ = ["EdgeStats", "Node", "SearchGraph", "code_hash"]
+__all__ = ["EdgeStats", "Key", "Node", "SearchGraph", "code_hash"]
+
+Key = tuple[str, str]
+"""A state: the technique that reached it and its code's hash."""
 
 
 def code_hash(code: str) -> str:
@@ -24,8 +27,14 @@ class Node:
     """Failed states are never expanded: a search path stops at its first failing step."""
     visits: int = 0
     value_sum: float = 0.0
-    children: dict[str, tuple[str, str] | None] | None = None
-    """Action (technique) → child key, ``None`` while unapplied; ``None`` until expanded."""
+    children: dict[str, list[Key]] = field(default_factory=dict)
+    """Action (technique) → the states its steps from here reached, in the order reached:
+    one per variant the proposer gave (progressive widening)."""
+    exhausted: set[str] = field(default_factory=set)
+    """Actions the proposer has nothing more for here: a deterministic refusal, every
+    candidate handed out, or an answer repeating one already taken."""
+    expanded: bool = False
+    """Whether the first visit's batch (one proposal per action) has been made."""
 
     @property
     def q(self) -> float:
@@ -51,8 +60,8 @@ class EdgeStats:
 
 @dataclass(slots=True)
 class SearchGraph:
-    root: tuple[str, str]
-    nodes: dict[tuple[str, str], Node] = field(default_factory=dict)
+    root: Key
+    nodes: dict[Key, Node] = field(default_factory=dict)
     edges: dict[tuple[str, str], EdgeStats] = field(default_factory=dict)
 
     def edge(self, source: str, target: str) -> EdgeStats:

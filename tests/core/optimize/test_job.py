@@ -16,6 +16,7 @@ from regrapht_core.contracts.proposal import (
     StopReason,
 )
 from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.datatypes import EdgeExample
 from regrapht_core.optimize.job import OptimizeOutcome, optimize_task, sanitized
 from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import SearchConfig
@@ -111,6 +112,9 @@ class RecordingVerifier:
 class Line:
     def successors(self, node: str) -> Sequence[str]:
         return ["parallelization"] if node == "sequential" else []
+
+    def examples(self, u: str, v: str) -> Sequence[EdgeExample]:
+        return ()
 
 
 def test_one_deadline_from_the_time_limit_reaches_the_proposer_and_the_verifier() -> None:

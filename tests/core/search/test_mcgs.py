@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
 
@@ -25,6 +25,7 @@ from regrapht_core.contracts.task import (
     TaskMode,
     TimingMode,
 )
+from regrapht_core.datatypes import EdgeExample
 from regrapht_core.search import run_search
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.search.mcgs import _Search
@@ -44,11 +45,21 @@ TASK = Task(
 
 
 class Graph:
-    def __init__(self, edges: Mapping[str, Sequence[str]]) -> None:
+    """Edges, and optionally examples on them (the graph's prior)."""
+
+    def __init__(
+        self,
+        edges: Mapping[str, Sequence[str]],
+        examples: Mapping[tuple[str, str], Sequence[EdgeExample]] | None = None,
+    ) -> None:
         self.edges = edges
+        self.stored = examples or {}
 
     def successors(self, node: str) -> Sequence[str]:
         return self.edges.get(node, ())
+
+    def examples(self, u: str, v: str) -> Sequence[EdgeExample]:
+        return self.stored.get((u, v), ())
 
 
 def techniques(code: str) -> tuple[str, ...]:
@@ -219,10 +230,14 @@ def test_same_seed_same_search_and_budget_is_exact() -> None:
 def test_progress_is_reported_for_every_candidate() -> None:
     verifier = Verifier({("A",): 2.0, ("A", "B"): 5.0})
     _, progress = search(Graph({"sequential": ["A"], "A": ["B"]}), verifier)
-    # Expand A, roll out to B; the tree then knows A->B and never asks for it again.
-    assert [p.evaluations for p in progress] == [1, 2]
-    assert [p.best_speedup for p in progress] == [2.0, 5.0]
-    assert [p.technique for p in progress] == ["A", "B"]
+    # Expand A, roll out to B; the tree then follows A->B rather than asking for it again.
+    # After two visits through A (ceil(sqrt(2)) = 2 variants allowed) A is asked for another
+    # variant, and B once its state is closed (widening): this proposer repeats itself,
+    # which is served from the cache, counted (the proposer did the work) and exhausts the
+    # step.
+    assert [p.evaluations for p in progress] == [1, 2, 3, 4]
+    assert [p.best_speedup for p in progress] == [2.0, 5.0, 5.0, 5.0]
+    assert [p.technique for p in progress] == ["A", "B", "A", "B"]
     assert verifier.calls == [("A",), ("A", "B")]
 
 
@@ -235,7 +250,7 @@ def test_retry_gets_the_verifier_feedback_and_counts_against_the_budget() -> Non
         return Proposal(f"{request.code}\n// {request.technique}-{suffix}")
 
     verifier = Verifier({("A-fixed",): 2.0})
-    cfg = SearchConfig(budget=5, rollout_epsilon=0.0)
+    cfg = SearchConfig(budget=5, rollout_epsilon=0.0, widening=0.0)
     result = run_search(
         TASK,
         Graph({"sequential": ["A"]}),
@@ -402,7 +417,11 @@ class OneEach:
     def __call__(self, request: ProposeRequest) -> Proposal:
         step = (request.code, request.technique)
         if step in self.asked:
-            return Proposal(None, message="all 1 rewriter candidates for this step were proposed")
+            return Proposal(
+                None,
+                message="all 1 rewriter candidates for this step were proposed",
+                retryable=False,
+            )
         self.asked.append(step)
         return propose(request)
 
@@ -429,16 +448,18 @@ def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
         )
         reason = state.run()
         assert len(proposer.asked) == len(set(proposer.asked))
-        assert all(c.result.status is not Status.NO_CODE for c in state.trace), seed
+        # Asked again only to widen a step, and that refusal is no failure.
+        failed = [c for c in state.trace if c.result.status is Status.NO_CODE]
+        assert {c.index for c in failed} <= state.refusals, seed
         # Every verified state hangs under the edge that reached it, from the root down.
         reached = {state.tree.root}
         frontier = [state.tree.root]
         while frontier:
-            children = state.tree.nodes[frontier.pop()].children or {}
-            for child in children.values():
-                if child is not None and child not in reached:
-                    reached.add(child)
-                    frontier.append(child)
+            for children in state.tree.nodes[frontier.pop()].children.values():
+                for child in children:
+                    if child not in reached:
+                        reached.add(child)
+                        frontier.append(child)
         verified = {k for k, n in state.tree.nodes.items() if n.reward > 0}
         assert verified <= reached, seed
         assert reason.stop_reason is StopReason.EXHAUSTED
@@ -490,3 +511,163 @@ def test_the_refusal_cap_ends_a_search_of_refusals() -> None:
         rng=random.Random(0),
     )
     assert len(result.candidates) == 3 and result.stop_reason == "budget"
+
+
+class Variants:
+    """A proposer with several answers per step, as the rewriter proposer has (launch
+    configurations, mappings): one per request, then a refusal once all were handed out."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.handed: dict[tuple[str, str], int] = {}
+
+    def __call__(self, request: ProposeRequest) -> Proposal:
+        step = (request.code, request.technique)
+        k = self.handed.get(step, 0)
+        if k == self.count:
+            return Proposal(None, message=f"all {k} candidates were proposed", retryable=False)
+        self.handed[step] = k + 1
+        return Proposal(f"{request.code}\n// {request.technique}\n// variant {k}")
+
+
+class ByVariant(Verifier):
+    """Speedups by (technique path, variant of the last step)."""
+
+    def __call__(self, code: str) -> Evaluation:
+        variant = int(code.rsplit("variant ", 1)[1])
+        path = tuple(t for t in techniques(code) if not t.startswith("variant"))
+        self.calls.append((*path, f"v{variant}"))
+        timing = Timing(
+            TimingMode.END_TO_END, self.speedups[(*path, f"v{variant}")] or 1.0, 1.0, 0.0, 0.0, 30
+        )
+        return Evaluation(Status.VERIFIED, "h", timing=timing)
+
+
+def test_a_step_is_widened_to_every_variant_its_proposer_has() -> None:
+    """Regression (issue 16): each (state, technique) was asked once, so a step's other
+    variants (block sizes, a 1-D mapping) were never verified and searches ended with a
+    handful of programs per task."""
+    table: dict[tuple[str, ...], float | None] = {
+        ("P", "v0"): 1.5,
+        ("P", "v1"): 3.0,
+        ("P", "v2"): 2.0,
+        ("P", "v3"): 1.2,
+    }
+
+    def run(widening: float) -> tuple[_Search, ByVariant]:
+        verifier = ByVariant(table)
+        state = _Search(
+            TASK,
+            Graph({"sequential": ["P"]}),
+            propose_fn=Variants(4),
+            evaluate_fn=verifier,
+            config=SearchConfig(budget=20, retry_with_feedback=False, widening=widening),
+            rng=random.Random(0),
+            progress_fn=None,
+            cancel=None,
+            deadline=None,
+        )
+        state.run()
+        return state, verifier
+
+    state, verifier = run(1.0)
+    assert sorted(verifier.calls) == sorted(table)
+    root = state.tree.nodes[state.tree.root]
+    assert len(root.children["P"]) == 4 and "P" in root.exhausted
+    result = state.result(StopReason.EXHAUSTED)
+    assert result.best is not None and result.best.result.speedup == 3.0
+    assert [c.phase for c in state.trace] == ["expand", "widen", "widen", "widen", "widen"]
+    assert state.spent == 4  # the last widening was the proposer's refusal
+
+    _, once = run(0.0)
+    assert once.calls == [("P", "v0")]
+
+
+def test_a_states_first_visit_proposes_every_action_and_verifies_them_as_one_batch() -> None:
+    batches: list[list[tuple[str, ...]]] = []
+    verifier = Verifier({("A",): 2.0, ("A", "B"): 2.5, ("A", "C"): 3.0, ("A", "D"): 1.5})
+
+    def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
+        batch = list(codes)
+        if batch:  # a batch of steps all refused or verified before has nothing to run
+            batches.append([techniques(code) for code in batch])
+        return [verifier(code) for code in batch]
+
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A"], "A": ["B", "C", "D"]}),
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        evaluate_many_fn=evaluate_many,
+        config=SearchConfig(budget=4, retry_with_feedback=False, rollout_epsilon=0.0),
+        rng=random.Random(0),
+    )
+    # The root's batch is A alone; the rollout from A takes B; A's first visit then
+    # proposes both steps not yet taken from it, verified together.
+    assert batches == [[("A",)], [("A", "B")], [("A", "C"), ("A", "D")]]
+    assert result.best is not None and result.best.result.speedup == 3.0
+
+
+def test_a_batch_cut_short_by_a_cancel_records_only_what_was_verified() -> None:
+    cancel = threading.Event()
+    verifier = Verifier({("A",): 2.0, ("B",): 3.0, ("C",): 4.0})
+
+    def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
+        for code in codes:
+            first = verifier(code)
+            cancel.set()  # the user cancels while the first candidate runs
+            return [first]
+        return []
+
+    result = run_search(
+        TASK,
+        Graph({"sequential": ["A", "B", "C"]}),
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        evaluate_many_fn=evaluate_many,
+        config=SearchConfig(budget=10),
+        rng=random.Random(0),
+        cancel=cancel,
+    )
+    assert result.stop_reason == "cancelled"
+    assert [c.technique for c in result.candidates] == ["A"]
+    assert result.best is not None and result.best.result.speedup == 2.0
+
+
+def test_a_batch_never_spends_past_the_budget() -> None:
+    verifier = Verifier({(t,): 2.0 for t in "ABCDE"})
+    result = run_search(
+        TASK,
+        Graph({"sequential": list("ABCDE")}),
+        propose_fn=propose,
+        evaluate_fn=verifier,
+        config=SearchConfig(budget=3),
+        rng=random.Random(0),
+    )
+    assert len(result.candidates) == 3 == len(verifier.calls)
+    assert result.stop_reason == "budget"
+
+
+def measured(speedup: float) -> EdgeExample:
+    return EdgeExample("t", "", "", "before", "after", speedup=speedup, verified_on="H100")
+
+
+def test_the_graphs_measured_examples_order_the_first_batch() -> None:
+    """The graph as prior: a budget that cuts a batch short cuts the steps the graph has
+    least evidence for."""
+    graph = Graph({"sequential": ["A", "B", "C"]}, {("sequential", "B"): [measured(5.0)]})
+    verifier = Verifier({("A",): 2.0, ("B",): 3.0, ("C",): 1.5})
+    search(graph, verifier, budget=1)
+    assert verifier.calls == [("B",)]
+
+
+def test_the_graphs_prior_steers_the_rollout() -> None:
+    edges = {"sequential": ["P"], "P": ["A", "B"]}
+    table = {("P",): 1.5, ("P", "A"): 2.0, ("P", "B"): 3.0}
+    steered = Graph(edges, {("P", "B"): [measured(4.0)]})
+    verifier = Verifier(table)
+    search(steered, verifier, budget=2)
+    assert verifier.calls == [("P",), ("P", "B")]
+    plain = Verifier(table)
+    search(steered, plain, budget=2, prior_weight=0)
+    assert plain.calls == [("P",), ("P", "A")]
