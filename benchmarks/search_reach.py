@@ -2,9 +2,10 @@
 reach through the shipped graph, with the GPU's verdict replaced by a 2x speedup for every
 compiled program (an algorithm's stand-in, not a measurement of speed).
 
-It counts, per task, the distinct programs the search reached, the deepest verified path
-and the steps a proposer refused, so a change in the search's bookkeeping or in the
-rewriters shows up as reach. Run anywhere (no GPU, no model)::
+It counts, per task, the distinct programs the search reached, the deepest verified path,
+the steps a proposer refused and the steps widened until their rewriter had no variant left
+("all N rewriter candidates were proposed"), so a change in the search's bookkeeping, in
+the rewriters or in the graph shows up as reach. Run anywhere (no GPU, no model)::
 
     python3 -m benchmarks.search_reach [--budget 200] [--out FILE]
 """
@@ -58,7 +59,9 @@ def reach(budget: int, seed: int = 0) -> list[dict[str, Any]]:
                 "programs": len({c.code for c in made}),
                 "deepest_path": depth,
                 "refused": len(result.candidates) - len(made),
-                "asked_twice": sum("were proposed" in c.result.feedback for c in result.candidates),
+                "variants_exhausted": sum(
+                    "were proposed" in c.result.feedback for c in result.candidates
+                ),
                 "stop_reason": str(result.stop_reason),
             }
         )
@@ -83,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "median_programs": statistics.median(r["programs"] for r in rows),
         "max_deepest_path": max(r["deepest_path"] for r in rows),
         "tasks_with_a_path_of_2_or_more": sum(r["deepest_path"] >= 2 for r in rows),
-        "asked_twice": sum(r["asked_twice"] for r in rows),
+        "variants_exhausted": sum(r["variants_exhausted"] for r in rows),
         "tasks": rows,
     }
     args.out.write_text(json.dumps(record, indent=1) + "\n")
@@ -93,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "median_programs",
             "max_deepest_path",
             "tasks_with_a_path_of_2_or_more",
-            "asked_twice",
+            "variants_exhausted",
         )
     }
     sys.stdout.write(f"{summary}\n")
