@@ -9,9 +9,8 @@ from typing import Protocol
 
 from regrapht_core.contracts.task import Task, TaskMode
 from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
-from regrapht_core.datatypes import EdgeExample
 
-__all__ = ["GraphView", "SearchConfig", "root_technique"]
+__all__ = ["GraphView", "Measured", "SearchConfig", "root_technique"]
 
 
 def root_technique(task: Task) -> str:
@@ -23,13 +22,20 @@ def root_technique(task: Task) -> str:
     return SEQUENTIAL
 
 
+class Measured(Protocol):
+    """What the search reads of an edge's example: its measured speedup, if any."""
+
+    @property
+    def speedup(self) -> float | None: ...
+
+
 class GraphView(Protocol):
     """The action set: techniques that may follow a technique (its out-neighbours), and
     the examples stored on each such edge (the search's prior, ``search.prior``)."""
 
     def successors(self, node: str) -> Sequence[str]: ...
 
-    def examples(self, u: str, v: str) -> Sequence[EdgeExample]: ...
+    def examples(self, u: str, v: str) -> Sequence[Measured]: ...
 
 
 @dataclass(frozen=True, slots=True)

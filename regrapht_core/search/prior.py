@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from regrapht_core.contracts.evaluation import speedup_reward
-from regrapht_core.datatypes import EdgeExample
+from regrapht_core.search.config import Measured
 
 __all__ = ["NO_PRIOR", "EdgePrior", "edge_prior"]
 
@@ -44,7 +44,7 @@ class EdgePrior:
 NO_PRIOR = EdgePrior()
 
 
-def edge_prior(examples: Sequence[EdgeExample], cap: int) -> EdgePrior:
+def edge_prior(examples: Sequence[Measured], cap: int) -> EdgePrior:
     rewards = [speedup_reward(e.speedup) for e in examples if e.speedup is not None]
     if not rewards:
         return EdgePrior(examples=len(examples))
