@@ -9,7 +9,11 @@ block size) are verified and the fastest verified one is kept, with its measured
 the graph's prior. Without a GPU the first candidate that compiles is kept, unmeasured.
 
     python3 scripts/seed_trajectories.py [--out graph_snapshots/trajectories]
+    python3 scripts/seed_trajectories.py --check graph_snapshots/trajectories/saxpy.json ...
     regrapht graph build
+
+``--check`` verifies the steps of trajectories written elsewhere (the model-made ones,
+their sources annotated as tasks) and records the speedups in place.
 """
 
 from __future__ import annotations
@@ -22,9 +26,11 @@ from pathlib import Path
 
 from regrapht_core.bench.runner import SuiteTask, load_manifest
 from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext
 from regrapht_core.rewrite.registry import default_registry
+from regrapht_core.tasks.extract import extract_task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import nvcc_version
 from regrapht_core.verify.pipeline import Verifier
@@ -97,27 +103,60 @@ def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> di
                 "speedup": result.speedup,
             }
         )
-    device = verifier.device
-    if device is not None:
-        checked_by = f"{device.name}, driver {device.driver}, nvcc {device.nvcc}"
-    else:
-        checked_by = f"nvcc {nvcc_version()} {verifier.compiler.arch} (compile only)"
     return {
         "schema": 1,
         "task": entry.name,
         "description": f"Suite task {entry.name} through the rewriters: {' -> '.join(chain)}.",
         "source": task.source,
-        "verified_on": checked_by,
+        "verified_on": checked_by(verifier),
         "steps": steps,
     }
+
+
+def checked_by(verifier: Verifier) -> str:
+    device = verifier.device
+    if device is not None:
+        return f"{device.name}, driver {device.driver}, nvcc {device.nvcc}"
+    return f"nvcc {nvcc_version()} {verifier.compiler.arch} (compile only)"
+
+
+def check(verifier: Verifier, path: Path) -> str:
+    """Verify every step of the trajectory in ``path`` (its source annotated as a task) and
+    write the measured speedups into it; a step that fails leaves the file as it was."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    source = document["source"]
+    task = extract_task(source, language_for_path(Path("source.cpp")), function=document["task"])
+    speedups = []
+    for k, step in enumerate(document["steps"]):
+        result = verifier.verify(task, step["code"])
+        if result.status.failed or (verifier.device is not None and not result.verified):
+            said = f"{result.status}: {result.feedback[:300]}"
+            return f"{path.name}: step {k + 1} ({step['method']}) {said}"
+        speedups.append(result.speedup)
+    for step, speedup in zip(document["steps"], speedups, strict=True):
+        step["speedup"] = speedup
+    document["verified_on"] = checked_by(verifier)
+    path.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return f"{path.name}: {'verified' if verifier.device else 'compiled'} {speedups}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 scripts/seed_trajectories.py")
     parser.add_argument("--out", type=Path, default=ROOT / "graph_snapshots" / "trajectories")
     parser.add_argument("--cache", type=Path, default=ROOT / "build" / "seed-objects")
+    parser.add_argument(
+        "--check",
+        nargs="+",
+        type=Path,
+        metavar="TRAJECTORY",
+        help="verify these trajectory files' steps and record their speedups instead",
+    )
     args = parser.parse_args(argv)
     verifier = Verifier(VerifyConfig(cache_dir=args.cache))
+    if args.check:
+        said = [check(verifier, path) for path in args.check]
+        sys.stdout.write("".join(f"{line}\n" for line in said))
+        return 0 if all(": verified " in line or ": compiled " in line for line in said) else 1
     entries = {entry.name: entry for entry in load_manifest(MANIFEST)}
     for name, chain in SEEDS:
         record = trajectory(verifier, entries[name], chain)
