@@ -1,7 +1,9 @@
-"""``regrapht bench MANIFEST``: the task suite with each method, results as JSON."""
+"""``regrapht bench MANIFEST``: the task suite with each method, results as JSON; and
+``regrapht bench report RESULTS``: those results as a Markdown report with plots."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +12,29 @@ from rich.console import Console
 from rich.progress import Progress
 
 from regrapht_core.bench.runner import METHODS, load_manifest, run_suite
+from regrapht_core.errors import ConfigError
 from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
 __all__ = ["bench"]
 
 
-@click.command()
+class _RunByDefault(click.Group):
+    """``regrapht bench MANIFEST ...`` stays the way to run the suite: anything that is not
+    a subcommand's name goes to ``run``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_RunByDefault)
+def bench() -> None:
+    """Measure the search and its baselines on the task suite, and report the results."""
+
+
+@bench.command("run")
 @click.argument("manifest", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option(
     "--method",
@@ -28,19 +46,26 @@ __all__ = ["bench"]
 )
 @click.option("--only", multiple=True, help="Run only these task names (repeatable).")
 @click.option("--json", "out", type=click.Path(path_type=Path, dir_okay=False), required=True)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Keep the runs already in --json (same settings, commit and GPU) and do the rest.",
+)
 @job_options(budget=8)
-def bench(
+def run(
     *,
     manifest: Path,
     methods: tuple[str, ...],
     only: tuple[str, ...],
     job: JobSettings,
     out: Path,
+    resume: bool,
 ) -> None:
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
     require_nvcc(job)
     tasks = [t for t in load_manifest(manifest) if not only or t.name in only]
+    earlier = _read_results(out) if resume and out.exists() else None
     optimizer = Optimizer(job)
     if not optimizer.gpu:
         console.print("[yellow]No GPU: nothing can pass; results are compile-level only.[/]")
@@ -53,7 +78,48 @@ def bench(
             bar.console.print(f"{record['task']:<28} {record['method']:<6} {shown}")
             bar.advance(row)
 
-        document = run_suite(tasks, list(methods), optimizer, out=out, on_done=done)
+        document = run_suite(tasks, list(methods), optimizer, out=out, on_done=done, resume=earlier)
     for method, stats in document["summary"].items():
         console.print(f"{method}: {stats}")
     console.print(f"wrote {out}")
+
+
+@bench.command("report")
+@click.argument("results", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Folder for report.md and its plots (default: benchmarks/results/<date>-<device>/).",
+)
+def report(*, results: Path, out_dir: Path | None) -> None:
+    """Write RESULTS (a `regrapht bench` JSON) as a Markdown table with plots."""
+    try:  # matplotlib is the report's alone: an optional dependency, loaded when asked for
+        from regrapht_core.bench.report import default_report_dir, write_report
+    except ImportError as err:
+        raise ConfigError(
+            f"the report needs matplotlib ({err}): pip install 'regrapht[report]'"
+        ) from err
+    document = _read_results(results)
+    written = write_report(document, out_dir or default_report_dir(document, RESULTS_ROOT))
+    Console(stderr=True).print(f"wrote {written}")
+
+
+RESULTS_ROOT = Path("benchmarks") / "results"
+
+
+def _read_results(path: Path) -> dict[str, Any]:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ConfigError(f"cannot read the results in {path}: {err}") from err
+    if not isinstance(document, dict):
+        raise ConfigError(f"{path} is not a `regrapht bench` results file")
+    runs = document.get("runs")
+    if not isinstance(runs, list) or not all(
+        isinstance(run, dict) and {"task", "method", "passed"} <= run.keys() for run in runs
+    ):
+        raise ConfigError(
+            f"{path} is not a `regrapht bench` results file (runs with task, method and passed)"
+        )
+    return document

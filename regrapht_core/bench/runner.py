@@ -104,11 +104,28 @@ def _record(suite_task: SuiteTask, method: str, outcome: OptimizeOutcome) -> dic
         "techniques": [step.technique for step in outcome.search.path],
         "producers": [step.producer for step in outcome.search.path],
         "candidates": len(outcome.search.candidates),
+        "best_by_candidate": _best_by_candidate(outcome),
         "statuses": statuses,
         "stop_reason": outcome.search.stop_reason,
         "wall_s": outcome.wall.as_dict(),
         "failure": None if answer else outcome.failure_summary()[:300],
     }
+
+
+def _best_by_candidate(outcome: OptimizeOutcome) -> list[float | None]:
+    """The best verified speedup after each candidate with code, in the order tried: how
+    fast a method gets there, not only where it ends (refusals and empty answers cost no
+    verifier time and are left out)."""
+    best: float | None = None
+    curve = []
+    for candidate in outcome.search.candidates:
+        if not candidate.code:
+            continue
+        speedup = candidate.result.speedup if candidate.result.verified else None
+        if speedup is not None and (best is None or speedup > best):
+            best = speedup
+        curve.append(None if best is None else round(best, 4))
+    return curve
 
 
 def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -151,11 +168,82 @@ def run_suite(
     *,
     out: Path,
     on_done: Callable[[dict[str, Any]], None] | None = None,
+    resume: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run every task with every method; ``out`` is rewritten after each run."""
+    """Run every task with every method; ``out`` is rewritten after each run.
+
+    ``resume``, a document an earlier run of the same settings wrote (cut short by a time
+    limit, or by the GPU machine going away), keeps its runs and does only the rest.
+    """
+    document = _document(methods, optimizer)
+    if resume is not None:
+        _check_resumable(resume, document, out)
+        document["runs"] = list(resume["runs"])
+        document["started"] = resume.get("started", document["started"])
+        earlier = resume["config"]["methods"]
+        document["config"]["methods"] = [*earlier, *(m for m in methods if m not in earlier)]
+    done = {(run["task"], run["method"]) for run in document["runs"]}
+    for suite_task in tasks:
+        for method in methods:
+            if (suite_task.name, method) in done:
+                continue
+            record = _run_one(suite_task, method, optimizer)
+            document["runs"].append(record)
+            document["summary"] = summarise(document["runs"])
+            atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
+            if on_done is not None:
+                on_done(record)
+    document["summary"] = summarise(document["runs"])
+    return document
+
+
+def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) -> None:
+    """Runs of one file must differ only by method: same settings, code and GPU."""
+    config = earlier.get("config")
+    if not isinstance(config, dict) or not isinstance(config.get("methods"), list):
+        raise ConfigError(f"{out} has no settings to resume from")
+    mismatched = [
+        (key, theirs, ours)
+        for key, theirs, ours in (
+            *(
+                (f"config.{k}", config.get(k), v)
+                for k, v in now["config"].items()
+                if k != "methods"
+            ),
+            ("commit", earlier.get("commit"), now["commit"]),
+            ("device", earlier.get("device"), now["device"]),
+        )
+        if theirs != ours
+    ]
+    if mismatched:
+        key, theirs, ours = mismatched[0]
+        raise ConfigError(
+            f"{out} was written with {key} = {theirs!r}, not {ours!r}: "
+            "resume with the same settings, or write a new file"
+        )
+
+
+def _run_one(suite_task: SuiteTask, method: str, optimizer: Optimizer) -> dict[str, Any]:
+    try:
+        task = suite_task.task()
+        search_fn, propose_fn = _search_for(method, optimizer)
+        outcome = optimizer.run(task, search_fn=search_fn, propose_fn=propose_fn)
+        return _record(suite_task, method, outcome)
+    except (OSError, ReGraphTError) as err:
+        return {
+            "task": suite_task.name,
+            "family": suite_task.family,
+            "method": method,
+            "passed": False,
+            "speedup": None,
+            "failure": f"{type(err).__name__}: {err}"[:300],
+        }
+
+
+def _document(methods: list[str], optimizer: Optimizer) -> dict[str, Any]:
     device = optimizer.verifier.device
     settings = optimizer.settings
-    document: dict[str, Any] = {
+    return {
         "benchmark": "task suite: pass@1 and speedup@1 per method",
         "device": device.name if device else None,
         "driver": device.driver if device else None,
@@ -177,25 +265,3 @@ def run_suite(
         },
         "runs": [],
     }
-    for suite_task in tasks:
-        for method in methods:
-            try:
-                task = suite_task.task()
-                search_fn, propose_fn = _search_for(method, optimizer)
-                outcome = optimizer.run(task, search_fn=search_fn, propose_fn=propose_fn)
-                record = _record(suite_task, method, outcome)
-            except (OSError, ReGraphTError) as err:
-                record = {
-                    "task": suite_task.name,
-                    "family": suite_task.family,
-                    "method": method,
-                    "passed": False,
-                    "speedup": None,
-                    "failure": f"{type(err).__name__}: {err}"[:300],
-                }
-            document["runs"].append(record)
-            document["summary"] = summarise(document["runs"])
-            atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
-            if on_done is not None:
-                on_done(record)
-    return document

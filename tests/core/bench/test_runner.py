@@ -83,3 +83,54 @@ def test_unknown_method_is_a_usage_error(manifest: Path, tmp_path: Path) -> None
         main, ["bench", str(manifest), "--method", "magic", "--json", str(tmp_path / "x.json")]
     )
     assert result.exit_code == EXIT_USER_ERROR
+
+
+@pytest.mark.skipif(gpu_present(), reason="the compile-level path needs no GPU")
+def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
+    manifest: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "suite.json"
+    args = ["bench", str(manifest), "--no-model", "--budget", "2", "--json", str(out)]
+    assert CliRunner().invoke(main, [*args, "--method", "mcgs"]).exit_code == 0
+    first = json.loads(out.read_text())
+    kept = first["runs"][0]
+    assert kept["task"] == "smooth"
+    # Each run's curve: the best verified speedup after each candidate with code (none here).
+    assert kept["best_by_candidate"] and set(kept["best_by_candidate"]) == {None}
+    first["runs"] = first["runs"][:1]  # the machine went away after the first run
+    out.write_text(json.dumps(first))
+
+    result = CliRunner().invoke(main, [*args, "--method", "mcgs", "--method", "walks", "--resume"])
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert document["runs"][0] == kept  # not run again
+    assert sorted((r["task"], r["method"]) for r in document["runs"]) == [
+        ("missing", "mcgs"), ("missing", "walks"), ("smooth", "mcgs"), ("smooth", "walks")
+    ]  # fmt: skip
+    assert document["config"]["methods"] == ["mcgs", "walks"]
+    assert document["summary"]["walks"]["tasks"] == 2
+
+    other = CliRunner().invoke(main, [*args[:-4], "--budget", "5", "--json", str(out), "--resume"])
+    assert other.exit_code == EXIT_USER_ERROR
+    assert "config.budget = 2, not 5" in other.stderr
+
+
+def test_report_writes_markdown_and_plots_from_a_results_file(tmp_path: Path) -> None:
+    results = tmp_path / "suite.json"
+    run = {"task": "fir", "family": "stencil", "method": "mcgs", "passed": True,
+           "speedup": 3.0, "techniques": ["parallelization", "loop_unrolling"],
+           "candidates": 4, "best_by_candidate": [None, 2.0, 3.0, 3.0]}  # fmt: skip
+    results.write_text(json.dumps({"device": "H100", "commit": "abc", "command": "regrapht bench",
+                                   "started": "2026-11-24T04:00:00Z", "config": {"budget": 4},
+                                   "runs": [run]}))  # fmt: skip
+    out = tmp_path / "report"
+    result = CliRunner().invoke(main, ["bench", "report", str(results), "--out", str(out)])
+    assert result.exit_code == 0, result.stderr
+    assert "fir" in (out / "report.md").read_text()
+    assert {p.name for p in out.glob("*.svg")} == {
+        "speedup_per_task.svg", "pass_rate_per_tier.svg", "best_vs_candidates.svg"
+    }  # fmt: skip
+
+    results.write_text("{not json")
+    broken = CliRunner().invoke(main, ["bench", "report", str(results)])
+    assert broken.exit_code == EXIT_USER_ERROR and "cannot read the results" in broken.stderr

@@ -1,0 +1,422 @@
+"""``regrapht bench report``: one results JSON of ``regrapht bench`` as Markdown with plots.
+
+Everything shown is derived from the results document alone, so a report can be rebuilt
+from a committed JSON at any time and two reports of the same JSON are byte-identical
+(fixed SVG hash salt, no date in the SVG metadata, matplotlib's default style whatever the
+user's matplotlibrc says). Tiers follow the paper: the length of the best verified path
+says how hard a task was, and a task nobody solved has no path to measure.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import statistics
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from matplotlib import style
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.ticker import NullFormatter, StrMethodFormatter
+
+from regrapht_core.bench.runner import METHODS, summarise
+from regrapht_core.files import atomic_write
+
+__all__ = [
+    "TIERS",
+    "best_curve",
+    "default_report_dir",
+    "summary_by",
+    "tier_of",
+    "write_report",
+]
+
+TIERS = ("easy", "medium", "hard", "unsolved")
+
+Run = dict[str, Any]
+Summary = dict[str, dict[str, Any]]
+
+SPEEDUP_PLOT = "speedup_per_task.svg"
+TIER_PLOT = "pass_rate_per_tier.svg"
+BEST_PLOT = "best_vs_candidates.svg"
+
+_SVG_RC = {"svg.hashsalt": "regrapht-bench-report", "svg.fonttype": "none"}
+"""A fixed salt keeps hatch and clip ids stable between runs; text stays text (not glyph
+paths) so the report's labels can be searched and checked."""
+
+_NO_ANSWER = "no answer"
+
+
+def tier_of(runs: Iterable[Run]) -> dict[str, str]:
+    """Per task, how deep the fastest verified answer had to go (any method found it)."""
+    best: dict[str, Run | None] = {}
+    for run in runs:
+        current = best.setdefault(run["task"], None)
+        if run["passed"] and (current is None or run["speedup"] > current["speedup"]):
+            best[run["task"]] = run
+    return {
+        task: "unsolved" if run is None else _tier_for_depth(len(run["techniques"]))
+        for task, run in best.items()
+    }
+
+
+def _tier_for_depth(depth: int) -> str:
+    if depth <= 2:
+        return "easy"
+    return "medium" if depth <= 5 else "hard"
+
+
+def summary_by(runs: Iterable[Run], key: Callable[[Run], str]) -> dict[str, Summary]:
+    """The suite's own per-method summary within each group, so a tier's or family's
+    numbers mean exactly what the overall ones do."""
+    groups: dict[str, list[Run]] = {}
+    for run in runs:
+        groups.setdefault(key(run), []).append(run)
+    return {group: summarise(rows) for group, rows in groups.items()}
+
+
+def default_report_dir(document: dict[str, Any], results_root: Path) -> Path:
+    """One folder per day and device, so reports of different GPUs never overwrite."""
+    date = str(document["started"]).split("T", 1)[0]
+    device = document.get("device")
+    slug = re.sub(r"[^a-z0-9]+", "-", device.lower()).strip("-") if device else "cpu"
+    return results_root / f"{date}-{slug}"
+
+
+def write_report(document: dict[str, Any], out_dir: Path) -> Path:
+    """Write ``report.md`` and its three SVG plots into ``out_dir``; returns the report."""
+    runs: list[Run] = document["runs"]
+    methods = _methods(document)
+    tasks = list(dict.fromkeys(run["task"] for run in runs))
+    tiers = tier_of(runs)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with _plot_style():
+        _save(_speedup_figure(runs, tasks, methods), out_dir / SPEEDUP_PLOT)
+        _save(_tier_figure(runs, tiers, methods), out_dir / TIER_PLOT)
+        _save(_best_figure(runs, methods), out_dir / BEST_PLOT)
+    path = out_dir / "report.md"
+    text = "\n".join(_markdown(document, runs, tasks, tiers, methods)) + "\n"
+    atomic_write(path, text.encode("utf-8"))
+    return path
+
+
+def _methods(document: dict[str, Any]) -> list[str]:
+    """The configured order first (the order the suite ran them), then any others a merged
+    or hand-edited file holds."""
+    configured = document.get("config", {}).get("methods", [])
+    return list(dict.fromkeys([*configured, *(run["method"] for run in document["runs"])]))
+
+
+def _color(method: str, methods: list[str]) -> str:
+    """A method keeps its colour in every plot and every report, whichever methods ran."""
+    index = METHODS.index(method) if method in METHODS else len(METHODS) + methods.index(method)
+    return f"C{index % 10}"
+
+
+# --- plots ---------------------------------------------------------------------------------
+
+
+@contextmanager
+def _plot_style() -> Iterator[None]:
+    """matplotlib's defaults rather than the user's matplotlibrc, which would change the
+    bytes of the plots from one machine to the next."""
+    with style.context(_SVG_RC, after_reset=True):
+        yield
+
+
+def _save(figure: Figure, path: Path) -> None:
+    """A ``Figure`` made without pyplot is registered nowhere, so nothing is left open once
+    it is written; the bytes go through ``atomic_write`` like every file the user keeps."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    atomic_write(path, buffer.getvalue())
+
+
+def _speedup_figure(runs: list[Run], tasks: list[str], methods: list[str]) -> Figure:
+    bars = len(tasks) * len(methods)
+    figure = Figure(figsize=(min(24.0, max(6.0, 0.3 * bars + 2.0)), 4.5))
+    figure.set_layout_engine("constrained")
+    axes = figure.add_subplot()
+    by_pair = {(run["task"], run["method"]): run for run in runs}
+    speedups = [run["speedup"] for run in runs if run["passed"]]
+    floor = min([*speedups, 1.0]) / 2
+    width = 0.8 / max(1, len(methods))
+    for i, task in enumerate(tasks):
+        for j, method in enumerate(methods):
+            run = by_pair.get((task, method))
+            if run is not None:
+                x = i + (j - (len(methods) - 1) / 2) * width
+                _speedup_bar(
+                    axes, run, x=x, width=width, floor=floor, color=_color(method, methods)
+                )
+    _speedup_axis(axes)
+    axes.set_ylim(floor, max([*speedups, 1.0]) * 1.5)
+    axes.set_ylabel("speedup of the answer (log)")
+    _label_groups(axes, tasks, rotate=True)
+    handles = [
+        *_method_handles(methods),
+        Patch(facecolor="none", edgecolor="gray", hatch="//", label=_NO_ANSWER),
+    ]
+    axes.legend(handles=handles, fontsize="small")
+    return figure
+
+
+def _speedup_bar(axes: Axes, run: Run, *, x: float, width: float, floor: float, color: str) -> None:
+    """A failed run is a hatched stub at the axis bottom: visibly there and visibly nothing,
+    where a missing bar would read as "not run"."""
+    gid = f"speedup--{run['method']}--{run['task']}"
+    if run["passed"]:
+        axes.bar(x, run["speedup"] - floor, width, bottom=floor, color=color, gid=gid)
+    else:
+        axes.bar(
+            x,
+            floor * 0.3,
+            width,
+            bottom=floor,
+            facecolor="none",
+            edgecolor=color,
+            hatch="//",
+            gid=gid,
+        )
+
+
+def _tier_figure(runs: list[Run], tiers: dict[str, str], methods: list[str]) -> Figure:
+    figure = Figure(figsize=(6.5, 4.0))
+    figure.set_layout_engine("constrained")
+    axes = figure.add_subplot()
+    summary = summary_by(runs, lambda run: tiers[run["task"]])
+    shown = [tier for tier in TIERS if tier in summary]
+    width = 0.8 / max(1, len(methods))
+    for i, tier in enumerate(shown):
+        for j, method in enumerate(methods):
+            if (stats := summary[tier].get(method)) is not None:
+                x = i + (j - (len(methods) - 1) / 2) * width
+                color = _color(method, methods)
+                axes.bar(x, stats["pass_at_1"], width, color=color, gid=f"pass--{method}--{tier}")
+    counts = {tier: sum(1 for t in tiers.values() if t == tier) for tier in shown}
+    _label_groups(axes, [f"{tier} ({counts[tier]})" for tier in shown], rotate=False)
+    axes.set_ylim(0.0, 1.05)
+    axes.set_ylabel("pass@1")
+    axes.set_xlabel("tier (tasks)")
+    axes.legend(handles=_method_handles(methods), fontsize="small")
+    return figure
+
+
+def _best_figure(runs: list[Run], methods: list[str]) -> Figure:
+    figure = Figure(figsize=(6.5, 4.0))
+    figure.set_layout_engine("constrained")
+    axes = figure.add_subplot()
+    drawn = []
+    for method in methods:
+        curve = best_curve(run for run in runs if run["method"] == method)
+        if curve:
+            ks = range(1, len(curve) + 1)
+            axes.plot(ks, curve, color=_color(method, methods), gid=f"best--{method}")
+            drawn.append(method)
+    _speedup_axis(axes)
+    axes.set_xlabel("candidates spent")
+    axes.set_ylabel("geomean best verified speedup (log)")
+    if drawn:
+        axes.legend(handles=_method_handles(drawn), fontsize="small")
+    else:
+        message = "no run records best_by_candidate"
+        axes.text(0.5, 0.5, message, ha="center", transform=axes.transAxes)
+    return figure
+
+
+def best_curve(runs: Iterable[Run]) -> list[float]:
+    """Geometric mean over tasks of the best verified speedup after k candidates.
+
+    A task without a verified candidate yet counts as the original program (1.0), and a
+    search that stopped early keeps its last best, so every task weighs the same at every k.
+    """
+    series = [run["best_by_candidate"] for run in runs if "best_by_candidate" in run]
+    length = max((len(values) for values in series), default=0)
+    return [
+        math.exp(statistics.fmean(math.log(_best_after(values, k)) for values in series))
+        for k in range(1, length + 1)
+    ]
+
+
+def _best_after(values: list[float | None], k: int) -> float:
+    best = values[min(k, len(values)) - 1] if values else None
+    return 1.0 if best is None else best
+
+
+def _speedup_axis(axes: Axes) -> None:
+    """Powers of two labelled "4x" read as speedups, where matplotlib's default writes
+    exponents; the dashed line at 1x separates faster from slower."""
+    axes.set_yscale("log", base=2)
+    axes.yaxis.set_major_formatter(StrMethodFormatter("{x:g}x"))
+    axes.yaxis.set_minor_formatter(NullFormatter())
+    axes.axhline(1.0, color="black", linestyle="--", linewidth=0.8)
+
+
+def _label_groups(axes: Axes, labels: list[str], *, rotate: bool) -> None:
+    axes.set_xticks(range(len(labels)))
+    if rotate:
+        axes.set_xticklabels(labels, rotation=45, ha="right", fontsize="small")
+    else:
+        axes.set_xticklabels(labels)
+
+
+def _method_handles(methods: list[str]) -> list[Patch]:
+    return [Patch(color=_color(method, methods), label=method) for method in methods]
+
+
+# --- Markdown ------------------------------------------------------------------------------
+
+
+def _markdown(
+    document: dict[str, Any],
+    runs: list[Run],
+    tasks: list[str],
+    tiers: dict[str, str],
+    methods: list[str],
+) -> Iterator[str]:
+    yield f"# {document.get('benchmark', 'regrapht bench')}"
+    yield ""
+    yield from _provenance(document)
+    yield from _overall(runs, methods)
+    by_difficulty = sorted(runs, key=lambda run: TIERS.index(tiers[run["task"]]))
+    yield from _grouped("By tier", "tier", by_difficulty, lambda run: tiers[run["task"]], methods)
+    yield from _grouped("By family", "family", runs, _family, methods)
+    yield from _per_task(runs, tasks, tiers, methods)
+    yield from _plots(runs)
+
+
+def _provenance(document: dict[str, Any]) -> Iterator[str]:
+    config = document.get("config", {})
+    rows = [
+        ("device", document.get("device") or "none (no GPU)"),
+        ("driver", document.get("driver")),
+        ("nvcc", document.get("nvcc")),
+        ("model", config.get("model") or "none (rewriters only)"),
+        ("commit", document.get("commit")),
+        ("command", f"`{document.get('command')}`"),
+        ("budget", config.get("budget")),
+        ("started", document.get("started")),
+    ]
+    yield "## Provenance"
+    yield ""
+    yield from _table(["", ""], [[f"**{name}**", str(value)] for name, value in rows])
+
+
+def _overall(runs: list[Run], methods: list[str]) -> Iterator[str]:
+    summary = summarise(runs)
+    yield "## Summary"
+    yield ""
+    header = ["method", "tasks", "passed", "pass@1", "geomean (passed)", "median (passed)"]
+    rows = [
+        [
+            method,
+            str(stats["tasks"]),
+            str(stats["passed"]),
+            _number(stats["pass_at_1"]),
+            _speedup(stats["geomean_speedup_passed"]),
+            _speedup(stats["median_speedup_passed"]),
+        ]
+        for method in methods
+        if (stats := summary.get(method)) is not None
+    ]
+    yield from _table(header, rows)
+
+
+def _grouped(
+    title: str, name: str, runs: list[Run], key: Callable[[Run], str], methods: list[str]
+) -> Iterator[str]:
+    """pass@1 and geomean side by side per method, one row per group (in the order the
+    runs first name it), so methods compare along a row."""
+    tasks: dict[str, set[str]] = {}
+    for run in runs:
+        tasks.setdefault(key(run), set()).add(run["task"])
+    yield f"## {title}"
+    yield ""
+    header = [name, "tasks"]
+    for method in methods:
+        header += [f"{method} pass@1", f"{method} geomean"]
+    rows = []
+    for group, by_method in summary_by(runs, key).items():
+        row = [group, str(len(tasks[group]))]
+        for method in methods:
+            stats = by_method.get(method)
+            row += (
+                [_number(stats["pass_at_1"]), _speedup(stats["geomean_speedup_passed"])]
+                if stats
+                else ["—", "—"]
+            )
+        rows.append(row)
+    yield from _table(header, rows)
+
+
+def _per_task(
+    runs: list[Run], tasks: list[str], tiers: dict[str, str], methods: list[str]
+) -> Iterator[str]:
+    by_pair = {(run["task"], run["method"]): run for run in runs}
+    family = {run["task"]: _family(run) for run in runs}
+    yield "## Per task"
+    yield ""
+    yield "Speedup of the answer (techniques on its path); on failure, the first words of why."
+    yield ""
+    rows = [
+        [task, family[task], tiers[task]]
+        + [_task_cell(by_pair.get((task, method))) for method in methods]
+        for task in tasks
+    ]
+    yield from _table(["task", "family", "tier", *methods], rows)
+
+
+def _family(run: Run) -> str:
+    return str(run["family"]) or "(none)"
+
+
+def _task_cell(run: Run | None) -> str:
+    if run is None:
+        return "not run"
+    if run["passed"]:
+        return f"{_speedup(run['speedup'])} ({len(run['techniques'])})"
+    return f"— {(run.get('failure') or '')[:40]}".rstrip()
+
+
+def _plots(runs: list[Run]) -> Iterator[str]:
+    yield "## Plots"
+    yield ""
+    yield f"![Speedup of each method's answer per task]({SPEEDUP_PLOT})"
+    yield ""
+    yield f"![pass@1 per tier and method]({TIER_PLOT})"
+    yield ""
+    yield f"![Best verified speedup against candidates spent]({BEST_PLOT})"
+    yield ""
+    recorded = sum(1 for run in runs if "best_by_candidate" in run)
+    if recorded == 0:
+        yield "No run records `best_by_candidate` (results older than the field): the last plot"
+        yield "is empty."
+    elif recorded < len(runs):
+        left_out = f"{len(runs) - recorded} of {len(runs)}"
+        yield f"The last plot leaves out the {left_out} runs without `best_by_candidate`."
+
+
+def _table(header: list[str], rows: list[list[str]]) -> Iterator[str]:
+    yield "| " + " | ".join(header) + " |"
+    yield "|" + "---|" * len(header)
+    for row in rows:
+        yield "| " + " | ".join(_cell(value) for value in row) + " |"
+    yield ""
+
+
+def _cell(value: str) -> str:
+    """Failure messages and commands may hold pipes and newlines, which would break a row."""
+    return value.replace("|", "\\|").replace("\n", " ")
+
+
+def _number(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _speedup(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}x"
