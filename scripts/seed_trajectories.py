@@ -105,7 +105,7 @@ def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> di
         )
     return {
         "schema": 1,
-        "task": entry.name,
+        "task": task.entry,
         "description": f"Suite task {entry.name} through the rewriters: {' -> '.join(chain)}.",
         "source": task.source,
         "verified_on": checked_by(verifier),
@@ -161,7 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name, chain in SEEDS:
         record = trajectory(verifier, entries[name], chain)
         args.out.mkdir(parents=True, exist_ok=True)
-        path = args.out / f"{name}.json"
+        path = args.out / f"{record['task']}.json"
         path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
         speedups = [s["speedup"] for s in record["steps"]]  # type: ignore[attr-defined]
         sys.stdout.write(f"{path}: {' -> '.join(chain)} {speedups}\n")

@@ -72,6 +72,12 @@ EXPECTED_CHAINS: dict[str, tuple[str, ...]] = {
         "algorithmic_change",
         "fast_math",
     ),
+    # Written by the rewriters (scripts/seed_trajectories.py), named by the suite's entry.
+    "relu": ("parallelization", "launch_configuration"),
+    "hash_u32": ("parallelization", "grid_stride_loop", "launch_configuration"),
+    "fir33": ("parallelization", "loop_unrolling", "launch_configuration"),
+    "gemv": ("parallelization", "launch_configuration", "loop_unrolling"),
+    "sum_f32": ("parallelization", "pinned_memory"),
 }
 
 GXX_COMMAND = ("g++", "-std=c++17", "-O2", "-c")
