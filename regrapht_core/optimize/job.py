@@ -32,7 +32,7 @@ from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
 
-__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "sanitized"]
+__all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "retimed", "sanitized"]
 
 SearchFn = Callable[..., SearchResult]
 """``run_search`` or a baseline of ``search.baselines``: same keyword arguments."""
@@ -171,10 +171,11 @@ def optimize_task(
         deadline=deadline,
         evaluate_many_fn=evaluate_many,
     )
+    start = clock()
+    result = retimed(task, result, verifier, deadline)
     if verifier.config.sanitizer:
-        start = clock()
         result = sanitized(task, result, verifier, deadline)
-        wall.run += clock() - start
+    wall.run += clock() - start
     wall.total = clock() - began
     return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)
 
@@ -197,6 +198,29 @@ class _RunTimed:
             return self.verifier.run(built, deadline=deadline)
         finally:
             self.wall.run += time.perf_counter() - start
+
+
+def retimed(
+    task: Task, result: SearchResult, verifier: Verifier, deadline: Deadline
+) -> SearchResult:
+    """``result`` with its answer's speedup measured again, by a verification of its own.
+
+    The answer is the fastest of many noisy measurements, so its own measurement is the
+    one most likely to have come out high (end-to-end timings of one program move 20-30%
+    between runs on the H100 machine: docs/search.md). A second, independent one is what is
+    reported. If it puts the answer below another candidate's first measurement, that
+    candidate is measured again in turn, until the fastest is one measured twice.
+    """
+    trace = list(result.candidates)
+    again: set[int] = set()
+    while (best := result.best) is not None and best.index not in again and not deadline.expired:
+        second = verifier.verify(task, best.code, deadline=deadline)
+        first = best.result.speedup
+        note = f"re-timed for the answer: {first:.2f}x at first" if first else "re-timed"
+        trace[best.index] = replace(best, result=replace(second, flags=(*second.flags, note)))
+        again.add(best.index)
+        result = answer_of(trace, result.stop_reason)
+    return result
 
 
 def sanitized(
