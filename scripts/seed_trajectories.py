@@ -26,6 +26,7 @@ from pathlib import Path
 
 from regrapht_core.bench.runner import SuiteTask, load_manifest
 from regrapht_core.contracts.evaluation import Evaluation
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext
@@ -53,32 +54,30 @@ code that stages through its own buffers, which is where pinned memory applies."
 
 
 def step(
-    verifier: Verifier, entry: SuiteTask, code: str, technique: str
+    verifier: Verifier, task: Task, code: str, technique: str
 ) -> tuple[RewriteCandidate, Evaluation]:
     """The best checked candidate the rewriters give for ``technique`` on ``code``."""
-    task = entry.task()
     made = [
         c
         for rewriter in default_registry().get(technique, ())
         for c in rewriter.apply(code, RewriteContext(task), None)
     ]
     if not made:
-        raise SystemExit(f"{entry.name}: no rewriter applies {technique}")
-    return best(verifier, entry, made)
+        raise SystemExit(f"{task.name}: no rewriter applies {technique}")
+    return best(verifier, task, made)
 
 
 def best(
-    verifier: Verifier, entry: SuiteTask, made: Sequence[RewriteCandidate]
+    verifier: Verifier, task: Task, made: Sequence[RewriteCandidate]
 ) -> tuple[RewriteCandidate, Evaluation]:
     """The fastest verified of ``made`` on a GPU, else the first that compiles."""
-    task = entry.task()
     results = [(c, verifier.verify(task, c.code)) for c in made]
     if verifier.device is None:
         good = [(c, r) for c, r in results if not r.status.failed]
     else:
         good = [(c, r) for c, r in results if r.verified and r.speedup is not None]
     if not good:
-        raise SystemExit(f"{entry.name}: {results[0][1].status}: {results[0][1].feedback}")
+        raise SystemExit(f"{task.name}: {results[0][1].status}: {results[0][1].feedback}")
     return max(good, key=lambda pair: pair[1].speedup or 0.0)
 
 
@@ -90,9 +89,9 @@ def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> di
         if hand:
             written = (HAND_WRITTEN / hand).read_text(encoding="utf-8")
             candidate = RewriteCandidate(written, f"written by hand: scripts/seeds/{hand}")
-            candidate, result = best(verifier, entry, [candidate])
+            candidate, result = best(verifier, task, [candidate])
         else:
-            candidate, result = step(verifier, entry, code, technique)
+            candidate, result = step(verifier, task, code, technique)
         code = candidate.code
         steps.append(
             {

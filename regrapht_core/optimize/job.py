@@ -138,12 +138,9 @@ def optimize_task(
             wall.propose += clock() - start
 
     def evaluate(code: str) -> Evaluation:
-        start = clock()
-        built = verifier.build(task, code, deadline=deadline)
-        wall.compile += clock() - start
-        if isinstance(built, Evaluation):
-            return built
-        return timed.run(built, deadline=deadline)
+        """One candidate: a batch of one (the searches here verify in batches)."""
+        (result,) = verify_many(timed, [(task, code)], deadline=deadline)
+        return result
 
     def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
         """A batch: each candidate compiles as soon as it is proposed, then the GPU runs

@@ -63,9 +63,9 @@ class SearchConfig:
     rollout_epsilon: float = 0.2
     depth_cap: int = 5
     widening: float = 1.0
-    """Progressive widening: a step with ``k`` variants taken from a state gets another once
-    ``ceil(widening * sqrt(N)) > k`` (``N``: visits of its states), and whenever all its
-    states are closed and one of them worked (``search.selection.widening_allows``);
+    """Progressive widening (``search.selection.widening_allows``): a step with ``k``
+    variants taken from a state gets another once ``ceil(widening * sqrt(N)) > k`` (``N``:
+    visits of its states), and whenever all its states are closed and one of them worked;
     ``0`` asks each step once, as the search did before widening."""
     prior_weight: int = 2
     """At most this many of an edge's measured examples count as visits of the transition

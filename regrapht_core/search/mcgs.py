@@ -163,7 +163,7 @@ class _Search:
                 if reached is None:
                     return
                 if reached:
-                    child = max(reached, key=lambda k: self.tree.nodes[k].reward)
+                    child = self.best_of(reached)
                     break
             moves = self.moves(key, path)
             if not moves:
@@ -197,9 +197,7 @@ class _Search:
 
     def moves(self, key: Key, path: Sequence[Key]) -> list[Move]:
         """Into each open state a step from ``key`` reached, and each step's next variant
-        where widening allows it: by visits, or when every state of the step is closed and
-        one of them worked (the search would otherwise give up a step whose other variants
-        were never tried)."""
+        where widening allows it (``selection.widening_allows``)."""
         node = self.tree.nodes[key]
         moves: list[Move] = []
         for action in self.graph.successors(node.technique):
@@ -208,10 +206,7 @@ class _Search:
             moves += [(action, k) for k in open_]
             if action in node.exhausted:
                 continue
-            worked = any(not self.tree.nodes[k].terminal for k in reached)
-            if widening_allows(self.tree, reached, self.config.widening) or (
-                worked and not open_ and self.config.widening > 0
-            ):
+            if widening_allows(self.tree, reached, open_, self.config.widening):
                 moves.append((action, None))
         return moves
 
@@ -270,10 +265,14 @@ class _Search:
         node = self.tree.nodes[key]
         reached = node.children.get(action)
         if reached:
-            return max(reached, key=lambda k: self.tree.nodes[k].reward)
+            return self.best_of(reached)
         if action in node.exhausted:
             return None
         return self.step(key, action, "rollout")
+
+    def best_of(self, keys: Sequence[Key]) -> Key:
+        """The state with the highest reward (the first among equals)."""
+        return max(keys, key=lambda k: self.tree.nodes[k].reward)
 
     def rollout(self, key: Key, depth: int) -> float:
         """The best reward on an ε-greedy walk from ``key`` to the depth cap; a step taken

@@ -23,9 +23,13 @@ def p_ucb(child: Node, parent_visits: int, exploration: float) -> float:
     return child.q + exploration * math.sqrt(2.0 * math.log(max(parent_visits, 1)) / child.visits)
 
 
-def widening_allows(graph: SearchGraph, children: Sequence[Key], widening: float) -> bool:
+def widening_allows(
+    graph: SearchGraph, children: Sequence[Key], open_children: Sequence[Key], widening: float
+) -> bool:
     """Progressive widening: a step not taken yet may be; one with ``k`` children may get
-    another variant once their visits ``N`` make ``ceil(widening * sqrt(N)) > k``.
+    another variant once their visits ``N`` make ``ceil(widening * sqrt(N)) > k``, or when
+    none of them is open any more and one worked (else a step whose other variants were
+    never tried would be given up with its state). ``widening`` 0 asks each step once.
 
     A proposer often has several answers for one step (launch configurations, a 2-D and a
     1-D mapping; a model samples), and a search that asked once per step stopped at a
@@ -34,8 +38,11 @@ def widening_allows(graph: SearchGraph, children: Sequence[Key], widening: float
     """
     if not children:
         return True
+    if widening <= 0:
+        return False
     visits = sum(graph.nodes[k].visits for k in children)
-    return len(children) < math.ceil(widening * math.sqrt(visits))
+    worked = any(not graph.nodes[k].terminal for k in children)
+    return len(children) < math.ceil(widening * math.sqrt(visits)) or (worked and not open_children)
 
 
 def select_move(
