@@ -67,8 +67,12 @@ class ParamKind(StrEnum):
     """A raw pointer ``T*`` / ``const T*`` to ``length`` elements."""
     VECTOR = "vector"
     """A ``std::vector<T>``: ``const&`` input, ``&`` output the function may resize."""
+    ARRAY = "array"
+    """A ``std::array<T, N>`` (by value or reference): exactly ``length`` = ``N`` elements."""
     SCALAR = "scalar"
-    """A by-value number whose value is the expression ``value``."""
+    """A number whose value is the expression ``value``: by value or ``const&`` (role
+    ``in``), or a ``T&`` the function may write (role ``out``/``inout``, compared after
+    the call like an output)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,16 @@ from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
 from regrapht_core.cxx.symbols import IO_NAMES, local_names
 
-__all__ = ["CallAnalysis"]
+__all__ = ["CAST_OPERATORS", "CallAnalysis"]
+
+CAST_OPERATORS = frozenset({"static_cast", "const_cast"})
+"""Conversions spelled as calls: they mean the same on the device."""
+
+
+def _cast(function: Node) -> bool:
+    """``static_cast<T>`` in ``static_cast<T>(x)``."""
+    name = function.child_by_field_name("name") if function.type == "template_function" else None
+    return name is not None and node_text(name) in CAST_OPERATORS
 
 
 class CallAnalysis(LoopScope):
@@ -28,6 +37,8 @@ class CallAnalysis(LoopScope):
                 raise Refusal(f"{where} makes a call without a name")
             if any(c.type == "kernel_call_syntax" for c in node.children):
                 raise Refusal(f"{where} launches a kernel ({quote(node)})")
+            if _cast(function):
+                continue
             math = self.math_call(node)
             if math is not None:
                 if function.type == "qualified_identifier" and math in ("min", "max"):

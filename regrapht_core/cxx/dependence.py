@@ -13,7 +13,7 @@ buffers, and the generated wrapper copies each one to its own device allocation.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.calls import CallAnalysis
+from regrapht_core.cxx.calls import CAST_OPERATORS, CallAnalysis
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.loop_scope import (
     Access,
@@ -199,6 +199,8 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
             name = node_text(node)
             parent = node.parent
             if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+                continue
+            if parent.type == "template_function" and name in CAST_OPERATORS:
                 continue
             if parent.type == "qualified_identifier":
                 self.qualified_name(parent)

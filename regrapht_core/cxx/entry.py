@@ -18,7 +18,7 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["EntryFunction", "Local", "entry_function"]
+__all__ = ["EntryFunction", "Local", "entry_function", "top_level_loops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +108,15 @@ def _find_entry(root: Node, entry: str) -> Node:
     return matches[0]
 
 
-def entry_function(root: Node, task: Task) -> EntryFunction:
-    """The entry split around its single top-level loop, or why it cannot be."""
+def top_level_loops(root: Node, task: Task) -> int:
+    """How many ``for`` statements the entry's body holds at its top level."""
+    body = _find_entry(root, task.entry).child_by_field_name("body")
+    return sum(1 for c in (body.named_children if body else []) if c.type == "for_statement")
+
+
+def entry_function(root: Node, task: Task, number: int | None = None) -> EntryFunction:
+    """The entry split around its top-level loop number ``number`` (0-based), or why it
+    cannot be. ``None`` asks for the only loop: several are then a refusal."""
     if task.mode is TaskMode.KERNEL_TO_KERNEL:
         raise Refusal("the task replaces a kernel; there is no sequential loop to map")
     definition = _find_entry(root, task.entry)
@@ -124,11 +131,13 @@ def entry_function(root: Node, task: Task) -> EntryFunction:
     loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]
     if not loops:
         raise Refusal(f"`{task.entry}` has no top-level for loop to parallelize")
-    if len(loops) > 1:
+    if number is None and len(loops) > 1:
         raise Refusal(
-            f"`{task.entry}` has {len(loops)} top-level loops; only a single loop is mapped"
+            f"`{task.entry}` has {len(loops)} top-level loops; parallelization maps them one by one"
         )
-    index = loops[0]
+    if number is not None and number >= len(loops):
+        raise Refusal(f"`{task.entry}` has no top-level loop number {number + 1}")
+    index = loops[number or 0]
     prelude, postlude = statements[:index], statements[index + 1 :]
     loop = counted_loop(statements[index])
     kind = definition.child_by_field_name("type")

@@ -32,20 +32,35 @@ class Parameter:
     pointers: int
     """Pointer and array declarators around the name (``float** p``: 2)."""
     reference: bool
-    vector: bool
-    """Declared as ``std::vector<T>`` (``element`` is ``T``)."""
+    container: str | None = None
+    """``"vector"``, ``"array"`` or ``"span"`` for ``std::vector<T>``, ``std::array<T, N>``
+    and ``std::span<T>`` (``element`` is ``T``); ``None`` for anything else."""
+    extent: str = ""
+    """``N`` of ``std::array<T, N>``, as written."""
+
+    @property
+    def vector(self) -> bool:
+        """Declared as ``std::vector<T>``."""
+        return self.container == "vector"
 
     @property
     def kind(self) -> ParamKind | None:
-        """Scalar, pointer or vector; ``None`` for what no task can pass (pointers to
-        pointers or to vectors, references to scalars)."""
-        if self.vector:
-            return ParamKind.VECTOR if self.pointers == 0 else None
+        """Scalar (by value or by reference), pointer, vector or fixed array; ``None`` for
+        what no task can pass (pointers to pointers or to containers, spans)."""
+        if self.container is not None:
+            if self.pointers != 0:
+                return None
+            return {"vector": ParamKind.VECTOR, "array": ParamKind.ARRAY}.get(self.container)
         if self.pointers == 1:
             return ParamKind.POINTER
-        if self.pointers == 0 and not self.reference:
+        if self.pointers == 0:
             return ParamKind.SCALAR
         return None
+
+    @property
+    def writable_reference(self) -> bool:
+        """``T& x`` of a scalar: the function may write the caller's variable."""
+        return self.reference and not self.const and self.kind is ParamKind.SCALAR
 
     @property
     def pointer(self) -> bool:
@@ -90,15 +105,22 @@ def _parameter(declaration: Node) -> Parameter:
             inner = next((c for c in node.named_children if c.type == "identifier"), None)
         node = inner
     name = node_text(node) if node is not None and node.type == "identifier" else ""
-    vector_of = _vector_element(type_node) if type_node is not None else None
-    element = vector_of or (node_text(type_node) if type_node is not None else "")
-    return Parameter(
-        name, node_text(declaration), element, const, pointers, reference, vector_of is not None
-    )
+    found = _container(type_node) if type_node is not None else None
+    if found is not None:
+        container, element, extent = found
+        return Parameter(
+            name, node_text(declaration), element, const, pointers, reference, container, extent
+        )
+    element = node_text(type_node) if type_node is not None else ""
+    return Parameter(name, node_text(declaration), element, const, pointers, reference)
 
 
-def _vector_element(type_node: Node) -> str | None:
-    """``T`` of ``std::vector<T>`` / ``vector<T>``, else None."""
+_CONTAINERS = ("vector", "array", "span")
+
+
+def _container(type_node: Node) -> tuple[str, str, str] | None:
+    """``(container, T, N)`` of ``std::vector<T>``, ``std::array<T, N>``, ``std::span<T>``
+    (with or without ``std::``), else None. A span's element keeps its ``const``."""
     template = type_node
     if template.type == "qualified_identifier":
         inner = template.child_by_field_name("name")
@@ -109,7 +131,13 @@ def _vector_element(type_node: Node) -> str | None:
         return None
     name = template.child_by_field_name("name")
     arguments = template.child_by_field_name("arguments")
-    if name is None or node_text(name) != "vector" or arguments is None:
+    container = node_text(name) if name is not None else ""
+    if container not in _CONTAINERS or arguments is None:
         return None
-    types = [c for c in arguments.named_children if c.type == "type_descriptor"]
-    return node_text(types[0]) if len(types) == 1 else None
+    parts = arguments.named_children
+    if not parts or parts[0].type != "type_descriptor":
+        return None
+    element = node_text(parts[0])
+    if container == "array":
+        return ("array", element, node_text(parts[1])) if len(parts) == 2 else None
+    return (container, element, "") if len(parts) == 1 else None

@@ -12,81 +12,38 @@ Parameters: ``block_size`` (1-D threads per block, default 256).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import affine
-from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
-from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.dependence import LoopFacts
+from regrapht_core.cxx.entry import top_level_loops
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
-from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import NameAllocator, canon, parse
 from regrapht_core.rewrite.assemble import (
-    KernelInterface,
-    assemble,
     body_lines,
-    kernel_interface,
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, buffer_plan, gpu_block
+from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
+from regrapht_core.rewrite.reduction import reduction_candidate
+from regrapht_core.rewrite.sequential import (
+    SequentialLoop,
+    analysed_loop,
+    map_loop,
+    split_entry,
+)
 
-__all__ = ["Parallelize", "SequentialLoop", "candidate_1d", "map_loop", "sequential_loop"]
+__all__ = ["Parallelize", "candidate_1d"]
 
 _GRID_Y_MAX = 65535
-
-
-@dataclass(frozen=True, slots=True)
-class SequentialLoop:
-    """A parsed, analysed sequential entry: what both loop rewriters start from."""
-
-    root: Node
-    entry: EntryFunction
-    facts: LoopFacts
-
-    def interface(
-        self, task: Task, names: NameAllocator
-    ) -> tuple[list[DeviceBuffer], KernelInterface]:
-        """The device buffers the loop needs, and the kernel's parameters and arguments."""
-        buffers = buffer_plan(self.entry, self.facts, task, names)
-        return buffers, kernel_interface(self.entry, self.facts, buffers)
-
-    def candidate(self, code: str, kernel: str, gpu_lines: list[str]) -> str:
-        """``code`` with ``kernel`` added and the loop replaced by ``gpu_lines``."""
-        return assemble(
-            code, self.root, self.entry, self.facts, kernels=kernel, gpu_lines=gpu_lines
-        )
-
-
-def sequential_loop(
-    code: str, context: RewriteContext, *, prove_ownership: bool = True
-) -> SequentialLoop:
-    root = parse(code).root_node
-    entry = entry_function(root, context.task)
-    facts = analyse_loop(entry, file_symbols(root), prove_ownership=prove_ownership)
-    loop_var_type(entry)
-    return SequentialLoop(root, entry, facts)
-
-
-def map_loop(code: str, context: RewriteContext, *, prove_ownership: bool = True) -> SequentialLoop:
-    """The entry's loop when it is a map (no reduction); see :func:`sequential_loop`."""
-    found = sequential_loop(code, context, prove_ownership=prove_ownership)
-    if found.facts.reductions:
-        first = found.facts.reductions[0]
-        raise Refusal(
-            f"the loop accumulates into `{first.var}` (a {first.op} reduction); the "
-            "reduction rewriter (warp_shuffle_reduction) handles it"
-        )
-    return found
 
 
 def _continues_to_returns(facts: LoopFacts) -> list[Edit]:
@@ -190,18 +147,11 @@ def _kernel_2d(
     )
 
 
-def candidate_1d(
-    code: str,
-    found: SequentialLoop,
-    context: RewriteContext,
-    block: int = 256,
-    *,
-    body: str | None = None,
-) -> str:
+def candidate_1d(found: SequentialLoop, block: int = 256, *, body: str | None = None) -> str:
     """One thread per iteration; ``body`` replaces the loop body in the kernel when given."""
     names = NameAllocator(found.root)
-    buffers, interface = found.interface(context.task, names)
-    kernel_name = names.fresh(f"{context.task.entry}_kernel")
+    buffers, interface = found.interface(names)
+    kernel_name = names.fresh(f"{found.task.entry}_kernel")
     host = HostNames.allocate(names)
     launch = [
         f"const int {host.block} = {block};",
@@ -212,15 +162,13 @@ def candidate_1d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_1d(found, kernel_name, interface.parameters, body)
-    return found.candidate(code, kernel, lines)
+    return found.candidate(kernel, lines)
 
 
-def _candidate_2d(
-    code: str, found: SequentialLoop, inner: CountedLoop, context: RewriteContext
-) -> str:
+def _candidate_2d(found: SequentialLoop, inner: CountedLoop) -> str:
     names = NameAllocator(found.root)
-    buffers, interface = found.interface(context.task, names)
-    kernel_name = names.fresh(f"{context.task.entry}_kernel")
+    buffers, interface = found.interface(names)
+    kernel_name = names.fresh(f"{found.task.entry}_kernel")
     host = HostNames.allocate(names)
     columns = names.fresh("columns")
     rows_blocks = f"({host.count} + 7) / 8"
@@ -237,7 +185,7 @@ def _candidate_2d(
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = _kernel_2d(found, inner, kernel_name, interface.parameters)
-    return found.candidate(code, kernel, lines)
+    return found.candidate(kernel, lines)
 
 
 class Parallelize(RefusingRewriter):
@@ -249,6 +197,9 @@ class Parallelize(RefusingRewriter):
         block = int((params or {}).get("block_size", 256))
         if not 32 <= block <= 1024:
             raise Refusal(f"block_size {block} is outside 32..1024")
+        split, task = split_entry(code, context.task)
+        if top_level_loops(parse(split).root_node, task) > 1:
+            return [_loop_by_loop(split, task, block)]
         found = map_loop(code, context)
         var = found.entry.loop.var
         candidates = []
@@ -256,16 +207,44 @@ class Parallelize(RefusingRewriter):
         if inner is not None:
             candidates.append(
                 RewriteCandidate(
-                    _candidate_2d(code, found, inner, context),
+                    _candidate_2d(found, inner),
                     f"mapped the nested loops over `{var}` and `{inner.var}` onto a 2-D "
                     "grid of 32x8 blocks, one thread per element",
                 )
             )
         candidates.append(
             RewriteCandidate(
-                candidate_1d(code, found, context, block),
+                candidate_1d(found, block),
                 f"mapped each iteration of the loop over `{var}` to one CUDA thread "
                 f"({block} threads per block, bounds-guarded)",
             )
         )
         return candidates
+
+
+def _loop_by_loop(code: str, task: Task, block: int) -> RewriteCandidate:
+    """Each top-level loop its own kernel, in order, each launched after the host code
+    before it ran (a mean computed by one loop is passed by value to the next). A loop
+    that cannot be mapped stays on the host, where it was; none mapped is a refusal."""
+    total = top_level_loops(parse(code).root_node, task)
+    position, mapped, kept = 0, [], []
+    for number in range(1, total + 1):
+        try:
+            found = analysed_loop(code, task, loop=position)
+            if found.facts.reductions:
+                code = reduction_candidate(found)
+                mapped.append(f"{number} (a reduction)")
+            else:
+                code = candidate_1d(found, block)
+                mapped.append(str(number))
+        except Refusal as refusal:
+            kept.append(f"loop {number} stays on the host: {refusal.reason}")
+            position += 1
+    if not mapped:
+        raise Refusal("; ".join(kept))
+    note = f"; {'; '.join(kept)}" if kept else ""
+    return RewriteCandidate(
+        code,
+        f"mapped top-level loops {', '.join(mapped)} of {total} to kernels, one thread per "
+        f"iteration ({block} threads per block){note}",
+    )

@@ -23,15 +23,15 @@ from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import NameAllocator
 from regrapht_core.rewrite.assemble import body_lines, loop_var_type, thread_index
 from regrapht_core.rewrite.hostcode import HostNames, gpu_block
-from regrapht_core.rewrite.parallelize import SequentialLoop, sequential_loop
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
     RewriteContext,
     RewriteParams,
 )
+from regrapht_core.rewrite.sequential import SequentialLoop, sequential_loop
 
-__all__ = ["ParallelReduction"]
+__all__ = ["ParallelReduction", "reduction_candidate"]
 
 _WIDE_SIGNED = frozenset({"long", "long int", "long long", "long long int", "int64_t"})
 _WIDE_UNSIGNED = frozenset(
@@ -175,12 +175,11 @@ def _op(key: str) -> ReductionOp:
     return ReductionOp(key.split(":", maxsplit=1)[0])
 
 
-def _candidate(
-    code: str, found: SequentialLoop, context: RewriteContext, block: int, per_sm: int
-) -> str:
+def reduction_candidate(found: SequentialLoop, block: int = 256, per_sm: int = 8) -> str:
+    """The code with ``found``'s loop reduced on the GPU (see the module docstring)."""
     allocator = NameAllocator(found.root)
-    buffers, interface = found.interface(context.task, allocator)
-    names = _Names(allocator, found, context.task.entry)
+    buffers, interface = found.interface(allocator)
+    names = _Names(allocator, found, found.task.entry)
     reductions = found.facts.reductions
     parameters, arguments = list(interface.parameters), list(interface.arguments)
     for r in reductions:
@@ -231,7 +230,7 @@ def _candidate(
     declarations += [f"int {names.device_id} = 0;", f"int {names.sms} = 0;"]
     lines[2:2] = [f"  {d}" for d in declarations]
     kernel = _kernel(found, names, parameters)
-    return found.candidate(code, kernel, lines)
+    return found.candidate(kernel, lines)
 
 
 class ParallelReduction(RefusingRewriter):
@@ -248,7 +247,7 @@ class ParallelReduction(RefusingRewriter):
         found = sequential_loop(code, context)
         if not found.facts.reductions:
             raise Refusal("the loop reduces nothing into a scalar; use parallelization instead")
-        source = _candidate(code, found, context, block, per_sm)
+        source = reduction_candidate(found, block, per_sm)
         what = ", ".join(f"{r.op} of `{r.var}`" for r in found.facts.reductions)
         return [
             RewriteCandidate(

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
-from regrapht_core.rewrite.parallelize import candidate_1d, map_loop
+from regrapht_core.rewrite.parallelize import candidate_1d
 from regrapht_core.rewrite.protocol import RewriteContext
+from regrapht_core.rewrite.sequential import map_loop
 
 __all__ = ["HOLE", "Scaffold", "fill", "parallel_scaffold"]
 
@@ -54,7 +55,7 @@ def parallel_scaffold(code: str, context: RewriteContext) -> Scaffold:
         raise Refusal("the iterations are independent: the rewriter parallelizes it without help")
     loop = found.entry.loop
     return Scaffold(
-        code=candidate_1d(code, found, context, body=HOLE),
+        code=candidate_1d(found, body=HOLE),
         loop=node_text(loop.node),
         body=node_text(loop.body),
         var=loop.var,

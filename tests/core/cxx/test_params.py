@@ -32,11 +32,29 @@ def test_kinds_elements_and_constness() -> None:
 
 
 def test_what_no_task_can_pass_has_no_kind() -> None:
-    params = _params("void f(float** p, float& r, std::vector<int>* pv, float*& pr, int)")
+    params = _params(
+        "void f(float** p, std::span<float> s, std::vector<int>* pv, float*& pr, int)"
+    )
     assert [p.kind for p in params] == [None, None, None, ParamKind.POINTER, ParamKind.SCALAR]
-    assert params[0].pointers == 2 and params[1].reference
+    assert params[0].pointers == 2 and params[1].container == "span"
     assert not params[3].pointer, "a reference to a pointer is not a plain pointer"
     assert params[4].name == ""
+
+
+def test_containers_and_scalar_references() -> None:
+    params = _params(
+        "void f(const std::array<float, 9>& k, std::array<int, N> a, "
+        "std::vector<std::complex<double>> v, float& r, const int& c)"
+    )
+    assert [(p.kind, p.container, p.element, p.extent) for p in params[:3]] == [
+        (ParamKind.ARRAY, "array", "float", "9"),
+        (ParamKind.ARRAY, "array", "int", "N"),
+        (ParamKind.VECTOR, "vector", "std::complex<double>", ""),
+    ]
+    assert [(p.kind, p.writable_reference) for p in params[3:]] == [
+        (ParamKind.SCALAR, True),
+        (ParamKind.SCALAR, False),
+    ]
 
 
 def test_variadic() -> None:

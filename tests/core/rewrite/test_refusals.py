@@ -52,8 +52,9 @@ def _verdict(body: str, prefix: str = "") -> str:
         ("  for (int i = 0; i < n; ++i) *(y + i) = x[i];", "through a pointer"),
         ("  for (int i = 0; i < n; ++i) y[i] = table[i];", "`table`"),
         (
-            "  for (int i = 0; i < n; ++i) y[i] = x[i];\n  for (int i = 0; i < n; ++i) y[i] += 1;",
-            "2 top-level loops",
+            "  for (int i = 1; i < n; ++i) y[i] = y[i - 1];\n"
+            "  for (int i = 0; i < n; ++i) y[i / 2] = x[i];",
+            "loop 2 stays on the host",
         ),
         ("  int k = 0;\n  while (k < n) { y[k] = x[k]; ++k; }", "no top-level for loop"),
     ],

@@ -1,0 +1,11 @@
+#include <vector>
+#include <cstddef>
+
+// Double-precision dot product.
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+    double s = 0.0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        s += a[i] * b[i];
+    }
+    return s;
+}

@@ -1,0 +1,93 @@
+"""The entry's sequential loop, found and analysed: what the loop rewriters start from.
+
+An entry over containers is first split into its pointer form
+(:mod:`regrapht_core.rewrite.pointer_form`), so the map, the reduction and the scaffold
+rewriters all see a function of pointers and sizes; an entry with several top-level loops
+is mapped loop by loop (:func:`analysed_loop` with ``loop=k``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
+from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.parse import Node
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.symbols import file_symbols
+from regrapht_core.cxx.syntax import NameAllocator, parse
+from regrapht_core.rewrite.assemble import (
+    KernelInterface,
+    assemble,
+    kernel_interface,
+    loop_var_type,
+)
+from regrapht_core.rewrite.hostcode import DeviceBuffer, buffer_plan
+from regrapht_core.rewrite.pointer_form import pointer_form
+from regrapht_core.rewrite.protocol import RewriteContext
+
+__all__ = ["SequentialLoop", "analysed_loop", "map_loop", "sequential_loop", "split_entry"]
+
+
+@dataclass(frozen=True, slots=True)
+class SequentialLoop:
+    """A parsed, analysed sequential entry: what both loop rewriters start from."""
+
+    code: str
+    """The code the loop is in: the user's, or its pointer form (:mod:`.pointer_form`)."""
+    task: Task
+    """The task of the function the loop is in (the pointer form's, when split)."""
+    root: Node
+    entry: EntryFunction
+    facts: LoopFacts
+
+    def interface(self, names: NameAllocator) -> tuple[list[DeviceBuffer], KernelInterface]:
+        """The device buffers the loop needs, and the kernel's parameters and arguments."""
+        buffers = buffer_plan(self.entry, self.facts, self.task, names)
+        return buffers, kernel_interface(self.entry, self.facts, buffers)
+
+    def candidate(self, kernel: str, gpu_lines: list[str]) -> str:
+        """The code with ``kernel`` added and the loop replaced by ``gpu_lines``."""
+        return assemble(
+            self.code, self.root, self.entry, self.facts, kernels=kernel, gpu_lines=gpu_lines
+        )
+
+
+def split_entry(code: str, task: Task) -> tuple[str, Task]:
+    """The code and task the loop rewriters work on: the pointer form when the entry
+    takes containers or references, else the code as it is."""
+    split = pointer_form(code, task)
+    return (code, task) if split is None else (split.code, split.task)
+
+
+def analysed_loop(
+    code: str, task: Task, *, loop: int | None = None, prove_ownership: bool = True
+) -> SequentialLoop:
+    """Top-level loop number ``loop`` of ``task``'s entry in ``code`` (already split);
+    ``None``: the only one."""
+    root = parse(code).root_node
+    entry = entry_function(root, task, loop)
+    facts = analyse_loop(entry, file_symbols(root), prove_ownership=prove_ownership)
+    loop_var_type(entry)
+    return SequentialLoop(code, task, root, entry, facts)
+
+
+def sequential_loop(
+    code: str, context: RewriteContext, *, prove_ownership: bool = True
+) -> SequentialLoop:
+    """The entry's only loop, analysed; an entry over containers is split first."""
+    code, task = split_entry(code, context.task)
+    return analysed_loop(code, task, prove_ownership=prove_ownership)
+
+
+def map_loop(code: str, context: RewriteContext, *, prove_ownership: bool = True) -> SequentialLoop:
+    """The entry's loop when it is a map (no reduction); see :func:`sequential_loop`."""
+    found = sequential_loop(code, context, prove_ownership=prove_ownership)
+    if found.facts.reductions:
+        first = found.facts.reductions[0]
+        raise Refusal(
+            f"the loop accumulates into `{first.var}` (a {first.op} reduction); the "
+            "reduction rewriter (warp_shuffle_reduction) handles it"
+        )
+    return found

@@ -1,0 +1,185 @@
+"""Ordinary C++ entries (containers, references, several loops) reach the loop rewriters.
+
+Each case is extracted as a user's file would be, split into its pointer form, and given a
+first step by the rewriter proposer; the candidate keeps the user's signature. The slow
+test compiles every candidate with the real nvcc.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.contracts.proposal import ProposeRequest
+from regrapht_core.contracts.task import Task
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
+from regrapht_core.rewrite.pointer_form import pointer_form
+from regrapht_core.tasks.extract import extract_task
+
+SCALE = """#include <vector>
+#include <cstddef>
+void scale(const std::vector<float>& x, std::vector<float>& y) {
+    for (size_t i = 0; i < x.size(); ++i) y[i] = 2.0f * x[i];
+}
+"""
+
+RETURNS_VECTOR = """#include <vector>
+#include <cmath>
+std::vector<float> sigmoid(const std::vector<float>& x) {
+    std::vector<float> y(x.size());
+    for (size_t i = 0; i < x.size(); ++i) y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+    return y;
+}
+"""
+
+RESIZES = """#include <vector>
+void twice(const std::vector<double>& x, std::vector<double>& y) {
+    y.resize(x.size());
+    for (size_t i = 0; i < y.size(); ++i) y[i] = x.at(i) * 2.0;
+}
+"""
+
+SUM_INTO = """#include <vector>
+void sum_into(const std::vector<float>& x, float& total) {
+    total = 0.0f;
+    for (size_t i = 0; i < x.size(); ++i) total += x[i];
+}
+"""
+
+MASKED = """#include <vector>
+void masked(const std::vector<float>& x, const std::vector<bool>& keep, std::vector<float>& y) {
+    for (size_t i = 0; i < x.size(); ++i) y[i] = keep[i] ? x[i] : 0.0f;
+}
+"""
+
+RANGE_FOR = """#include <vector>
+// regrapht: n = 1<<20; v[n] inout
+void clampAll(std::vector<float>& v, float hi) {
+    for (auto& e : v) e = e > hi ? hi : e;
+}
+"""
+
+WEIGHTS = """#include <array>
+void weigh(const float* x, float* y, int n, const std::array<float, 3>& w) {
+    for (int i = 0; i < n; ++i) y[i] = w[0] * x[i] + w[1] * x[i] * x[i] + w[2];
+}
+"""
+
+NORMALIZE = """#include <vector>
+#include <cmath>
+// regrapht: n = 1<<20; x[n] inout
+void l2_normalize(std::vector<float>& x) {
+    float sum = 0.0f;
+    for (size_t i = 0; i < x.size(); ++i) sum += x[i] * x[i];
+    const float inv = 1.0f / std::sqrt(sum + 1e-12f);
+    for (size_t i = 0; i < x.size(); ++i) x[i] *= inv;
+}
+"""
+
+PUSH_BACK = """#include <vector>
+void positives(const std::vector<float>& x, std::vector<float>& out) {
+    out.resize(x.size());
+    for (size_t i = 0; i < x.size(); ++i) { out[i] = x[i]; out.push_back(x[i]); }
+}
+"""
+
+CASES = {
+    "scale": SCALE,
+    "sigmoid": RETURNS_VECTOR,
+    "twice": RESIZES,
+    "sum_into": SUM_INTO,
+    "masked": MASKED,
+    "clampAll": RANGE_FOR,
+    "weigh": WEIGHTS,
+    "l2_normalize": NORMALIZE,
+}
+
+
+def _task(source: str, function: str) -> Task:
+    return extract_task(source, "cpp", function=function, validate=False)
+
+
+def _first_step(task: Task) -> str:
+    proposal = rewriter_propose_fn()(
+        ProposeRequest(task, "sequential", "parallelization", task.source)
+    )
+    assert proposal.code is not None, proposal.message
+    return proposal.code
+
+
+@pytest.mark.parametrize("function", sorted(CASES))
+def test_candidate_keeps_the_signature_and_moves_the_loop(function: str) -> None:
+    task = _task(CASES[function], function)
+    code = _first_step(task)
+    assert task.signature.split("{")[0].strip() in code
+    assert "__global__" in code and "<<<" in code
+
+
+def test_the_split_passes_data_and_sizes_and_keeps_setup_on_the_host() -> None:
+    task = _task(RESIZES, "twice")
+    split = pointer_form(task.source, task)
+    assert split is not None
+    assert "y.resize(x.size());" in split.code
+    assert "twice_impl(x.data(), x.size(), y.data(), y.size());" in split.code
+    assert "x[i] * 2.0" in split.code, "at(i) becomes a subscript"
+    assert [a.name for a in split.task.args] == ["x", "x_size", "y", "y_size"]
+    assert split.task.arg("y").length == "y_size"
+
+
+def test_a_scalar_reference_becomes_a_returned_local() -> None:
+    task = _task(SUM_INTO, "sum_into")
+    split = pointer_form(task.source, task)
+    assert split is not None
+    assert "total = sum_into_impl(x.data(), x.size(), total);" in split.code
+    assert "float total = total_in;" in split.code
+    assert "atomicAdd" in _first_step(task), "the sum into the reference is a reduction"
+
+
+def test_a_range_for_is_spelled_by_index() -> None:
+    task = _task(RANGE_FOR, "clampAll")
+    split = pointer_form(task.source, task)
+    assert split is not None
+    assert "for (size_t k = 0; k < v_size; ++k) (v[k]) = (v[k]) > hi ? hi : (v[k]);" in split.code
+
+
+def test_vector_of_bool_travels_as_bytes() -> None:
+    split = pointer_form(MASKED, _task(MASKED, "masked"))
+    assert split is not None
+    assert "std::vector<unsigned char> keep_bytes(keep.begin(), keep.end());" in split.code
+    assert "reinterpret_cast<const bool*>(keep_bytes.data())" in split.code
+
+
+def test_several_loops_each_get_a_kernel() -> None:
+    code = _first_step(_task(NORMALIZE, "l2_normalize"))
+    assert code.count("__global__") == 2
+    assert "atomicAdd" in code and "inv" in code
+
+
+def test_growing_a_container_in_the_loop_is_refused_with_the_line() -> None:
+    task = _task(PUSH_BACK, "positives")
+    with pytest.raises(Refusal, match=r"`out\.push_back\(x\[i\]\)` changes"):
+        pointer_form(task.source, task)
+
+
+def test_plain_pointer_entries_are_left_alone() -> None:
+    source = "void f(const float* x, float* y, int n) { for (int i = 0; i < n; ++i) y[i] = x[i]; }"
+    assert pointer_form(source, _task(source, "f")) is None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_every_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
+    for function, source in CASES.items():
+        path = tmp_path / f"{function}.cu"
+        path.write_text(_first_step(_task(source, function)), encoding="utf-8")
+        done = subprocess.run(
+            ["nvcc", "-std=c++17", "-c", "-o", str(tmp_path / f"{function}.o"), str(path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, f"{function}: {done.stderr}"
