@@ -14,6 +14,7 @@ buffers, and the generated wrapper copies each one to its own device allocation.
 from __future__ import annotations
 
 from regrapht_core.cxx.calls import CAST_OPERATORS, CallAnalysis
+from regrapht_core.cxx.definitions import IndexValues, integer_constants, is_integer_type
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.loop_scope import (
     Access,
@@ -39,10 +40,15 @@ _CONTINUE_TARGETS = _BREAK_TARGETS - {"switch_statement"}
 
 
 class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
+    index_values: IndexValues
+
     def run(self, prove_ownership: bool) -> LoopFacts:
         self.bounds()
         self.control_flow()
         self.inner_loops()
+        self.index_values = IndexValues(
+            self.loop, self.facts.inner_loops, self.outer_integers(), self.symbols.function_macros
+        )
         candidates = self.writes()
         self.names()
         self.calls(self.loop.body, self.body_locals | {self.loop.var}, "the loop")
@@ -129,6 +135,22 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
             if not assigned:
                 self.facts.inner_loops.setdefault(inner.var, []).append(inner)
 
+    def outer_integers(self) -> set[str]:
+        """Integer names from outside the body that the loop does not change: what a named
+        index may be defined from (:class:`~regrapht_core.cxx.definitions.IndexValues`)."""
+        root = self.entry.definition
+        while root.parent is not None:
+            root = root.parent
+        names = {self.loop.var} | self.symbols.enumerators | integer_constants(root)
+        names |= {p.name for p in self.entry.params if not p.pointer and is_integer_type(p.element)}
+        names |= {
+            local.name
+            for local in self.entry.locals.values()
+            if local.scalar and is_integer_type(local.type)
+        }
+        written = {self.target_name(n) for n in walk(self.loop.body) if self.is_write(n)}
+        return names - {name for name in written if name is not None}
+
     @staticmethod
     def is_write(node: Node) -> bool:
         return node.type in ("assignment_expression", "update_expression")
@@ -190,7 +212,24 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         if base is None or base.type != "identifier":
             return False
         name = node_text(base)
+        if name in self.body_pointers():
+            raise Refusal(
+                f"the loop writes through `{name}`, a pointer it computes ({quote(target)}); "
+                "index the parameter itself so the writes can be checked and copied back"
+            )
         return name in self.body_locals or (name in self.params and self.params[name].pointer)
+
+    def body_pointers(self) -> set[str]:
+        """Body locals declared as pointers (``float* row = out + k;``): aliases of buffers."""
+        found = set()
+        for node in walk(self.loop.body):
+            if node.type == "pointer_declarator":
+                inner = node.child_by_field_name("declarator")
+                while inner is not None and inner.type == "pointer_declarator":
+                    inner = inner.child_by_field_name("declarator")
+                if inner is not None and inner.type == "identifier":
+                    found.add(node_text(inner))
+        return found
 
     def names(self) -> None:
         for node in walk(self.loop.body):
@@ -200,8 +239,8 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
             parent = node.parent
             if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
                 continue
-            if parent.type == "template_function" and name in CAST_OPERATORS:
-                continue
+            if parent.type == "template_function" and (name in CAST_OPERATORS or _called(parent)):
+                continue  # ``calls`` judges what is called
             if parent.type == "qualified_identifier":
                 self.qualified_name(parent)
                 continue
@@ -243,7 +282,8 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
             if outer is not None and outer.type == "subscript_expression":
                 raise Refusal(f"{quote(outer)} indexes a pointer twice")
             write, read = self.access_kind(parent)
-            self.facts.accesses.append(Access(name, index, write, read, parent))
+            value = self.index_values.value(index)
+            self.facts.accesses.append(Access(name, value, write, read, parent))
             return
         self.facts.accesses.append(Access(name, node, False, True, node))
 
@@ -266,6 +306,19 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         if parent.type == "pointer_expression" and node_text(parent.children[0]) == "&":
             raise Refusal(f"the loop takes the address {quote(parent)}")
         return False, True
+
+
+def _called(function: Node) -> bool:
+    """``function`` (under any ``a::b::`` qualification) is what a call calls."""
+    holder = function
+    while holder.parent is not None and holder.parent.type == "qualified_identifier":
+        holder = holder.parent
+    call = holder.parent
+    return (
+        call is not None
+        and call.type == "call_expression"
+        and call.child_by_field_name("function") == holder
+    )
 
 
 def analyse_loop(

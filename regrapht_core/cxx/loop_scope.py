@@ -46,6 +46,10 @@ class Reduction:
 class Access:
     array: str
     index: Node
+    """The index as the analysis reads it: locals that never change after their definition
+    read as their initializers, widening integer casts dropped
+    (:mod:`regrapht_core.cxx.definitions`). It may belong to a tree of its own; positions
+    are those of :attr:`node`."""
     write: bool
     read: bool
     node: Node
@@ -105,6 +109,9 @@ class LoopScope:
             return None
         if function.type == "identifier" and node_text(function) in DEVICE_MATH:
             return node_text(function)
+        libcu = _libcu_name(function)
+        if libcu is not None:
+            return libcu
         if function.type == "qualified_identifier":
             scope = function.child_by_field_name("scope")
             name = function.child_by_field_name("name")
@@ -132,3 +139,23 @@ class LoopScope:
             if param is not None and param.pointer:
                 return False
         return True
+
+
+_LIBCU = frozenset(
+    {
+        "abs", "arg", "norm", "conj", "proj", "polar", "real", "imag", "exp", "log",
+        "log10", "sqrt", "pow", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+        "complex", "pair", "make_pair",
+    }
+)  # fmt: skip
+"""libcu++ functions and types (``cuda::std::``) usable in device code as calls: the
+spelling the pointer form gives complex and pair code (see ``rewrite.device_types``)."""
+
+
+def _libcu_name(function: Node) -> str | None:
+    """``abs`` of ``cuda::std::abs``, ``complex`` of ``cuda::std::complex<float>``."""
+    text = "".join(node_text(function).split())
+    if not text.startswith("cuda::std::"):
+        return None
+    leaf = text.removeprefix("cuda::std::").split("<", 1)[0]
+    return leaf if leaf in _LIBCU else None

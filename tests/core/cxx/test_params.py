@@ -32,9 +32,7 @@ def test_kinds_elements_and_constness() -> None:
 
 
 def test_what_no_task_can_pass_has_no_kind() -> None:
-    params = _params(
-        "void f(float** p, std::span<float> s, std::vector<int>* pv, float*& pr, int)"
-    )
+    params = _params("void f(float** p, std::span<float> s, std::vector<int>* pv, float*& pr, int)")
     assert [p.kind for p in params] == [None, None, None, ParamKind.POINTER, ParamKind.SCALAR]
     assert params[0].pointers == 2 and params[1].container == "span"
     assert not params[3].pointer, "a reference to a pointer is not a plain pointer"

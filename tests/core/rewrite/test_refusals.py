@@ -57,6 +57,7 @@ def _verdict(body: str, prefix: str = "") -> str:
             "loop 2 stays on the host",
         ),
         ("  int k = 0;\n  while (k < n) { y[k] = x[k]; ++k; }", "no top-level for loop"),
+        ("  for (int i = 0; i < n; ++i) { float* row = y + 0; row[0] = x[i]; }", "`row`"),
     ],
     ids=[
         "prefix",
@@ -78,6 +79,7 @@ def _verdict(body: str, prefix: str = "") -> str:
         "global-array",
         "two-loops",
         "while",
+        "pointer-alias-write",
     ],
 )
 def test_refusal(body: str, reason: str) -> None:
