@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -11,8 +12,9 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from regrapht_core.bench.runner import METHODS, load_manifest, run_suite
-from regrapht_core.errors import ConfigError
+from regrapht_core.bench.runner import METHODS, SuiteTask, load_manifest, run_suite
+from regrapht_core.errors import ConfigError, TaskError
+from regrapht_core.files import read_regular
 from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
@@ -64,7 +66,7 @@ def run(
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
     require_nvcc(job)
-    tasks = [t for t in load_manifest(manifest) if not only or t.name in only]
+    tasks = [t for t in _load_manifest(manifest) if not only or t.name in only]
     earlier = _read_results(out) if resume and out.exists() else None
     optimizer = Optimizer(job)
     if not optimizer.gpu:
@@ -106,13 +108,51 @@ def report(*, results: Path, out_dir: Path | None) -> None:
 
 
 RESULTS_ROOT = Path("benchmarks") / "results"
+_MAX_INPUT = 256 << 20
+
+
+def _read(path: Path, what: str) -> str:
+    """An input file's text: a regular file, UTF-8 (as TOML and JSON are)."""
+    try:
+        data = read_regular(path, _MAX_INPUT)
+    except OSError as err:
+        raise ConfigError(f"cannot read the {what} in {path}: {err.strerror or err}") from err
+    except TaskError as err:
+        raise ConfigError(f"cannot read the {what} in {err}") from err
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ConfigError(
+            f"cannot read the {what} in {path}: not UTF-8 (byte {err.start})"
+        ) from None
+
+
+def _load_manifest(path: Path) -> list[SuiteTask]:
+    """The manifest's tasks, its shape checked first: every defect is one line naming it."""
+    try:
+        document = tomllib.loads(_read(path, "task manifest"))
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"{path}: not a task manifest (TOML: {err})") from None
+    entries = document.get("task", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ConfigError(f"{path}: not a task manifest ('task' must be [[task]] tables)")
+    for number, entry in enumerate(entries, start=1):
+        for key in ("file", "function"):
+            value = entry.get(key)
+            if not isinstance(value, str) or not value.strip() or "\0" in value:
+                raise ConfigError(
+                    f"{path}: task {number}: {key!r} must be a non-empty string, not {value!r:.60}"
+                )
+    return load_manifest(path)
 
 
 def _read_results(path: Path) -> dict[str, Any]:
+    text = _read(path, "results")
     try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ConfigError(f"cannot read the results in {path}: {err}") from err
+        document = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as err:
+        problem = err if isinstance(err, json.JSONDecodeError) else "nested too deeply"
+        raise ConfigError(f"cannot read the results in {path}: {problem}") from None
     if not isinstance(document, dict):
         raise ConfigError(f"{path} is not a `regrapht bench` results file")
     runs = document.get("runs")

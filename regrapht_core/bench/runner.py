@@ -27,7 +27,7 @@ from regrapht_core.contracts.proposal import ProposeFn
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import ConfigError, ReGraphTError
-from regrapht_core.files import atomic_write
+from regrapht_core.files import atomic_write, read_source
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn
 from regrapht_core.optimize.proposers import ONE_SHOT_STYLES, OneShotProposer
 from regrapht_core.optimize.session import Optimizer
@@ -52,7 +52,7 @@ class SuiteTask:
     def task(self) -> Task:
         """The task extracted from the file's function (raises the extractor's errors)."""
         return extract_task(
-            self.file.read_text(encoding="utf-8"),
+            read_source(self.file).text,
             language_for_path(self.file),
             function=self.function,
             origin=str(self.file),

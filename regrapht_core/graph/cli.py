@@ -74,7 +74,12 @@ def build(trajectories: Path | None, out: Path | None, allow_new: bool) -> None:
             "not in a source checkout: name the trajectories with --trajectories DIR and the "
             "snapshot to write with --out FILE"
         )
-    snapshot = build_snapshot(source, target, allow_new=allow_new)
+    try:
+        snapshot = build_snapshot(source, target, allow_new=allow_new)
+    except RecursionError:
+        raise GraphError(
+            f"{source}: a trajectory file nests its JSON too deeply to be read"
+        ) from None
     g = snapshot.graph
     Console(soft_wrap=True).print(
         f"Wrote {target}: {g.node_count} nodes, {g.edge_count} edges, "

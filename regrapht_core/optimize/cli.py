@@ -19,9 +19,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from regrapht_core.contracts.proposal import SearchProgress
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
-from regrapht_core.errors import GraphError, TaskError
-from regrapht_core.files import atomic_write
+from regrapht_core.errors import GraphError, ReGraphTError, TaskError
+from regrapht_core.files import SourceText, atomic_write, read_source
 from regrapht_core.graph.paths import learning_snapshot, snapshot_path
 from regrapht_core.graph.taxonomy import display_name
 from regrapht_core.optimize.job import OptimizeOutcome
@@ -88,16 +89,11 @@ def optimize(
     """
     if function is None and loop is None:
         raise click.UsageError("name the code to optimize with --function NAME or --loop LINE")
+    _never_the_input(file, out=out, trace=trace)
     console = Console(stderr=True)
+    source = read_source(file)
+    task = _extract(source, file, function, loop)
     require_nvcc(job)
-    source = _read_source(file, console)
-    task = extract_task(
-        source,
-        language_for_path(file),
-        function=function,
-        line=None if loop is None else loop - 1,
-        origin=str(file),
-    )
     used = snapshot_path(job.snapshot)  # what the optimizer loads; learning may copy it
     optimizer = Optimizer(job)
     if not optimizer.gpu:
@@ -118,9 +114,9 @@ def optimize(
     target = None if code is None else out or file.with_suffix(_SUFFIX)
     if code is not None and target is not None:
         try:
-            atomic_write(target, code.encode("utf-8"))
+            atomic_write(target, source.encode(code))
         except OSError as err:
-            raise click.ClickException(f"cannot write {target}: {err.strerror or err}") from err
+            raise ReGraphTError(f"cannot write {target}: {err.strerror or err}") from err
     _report(console, outcome, target)
     learned = _learn(console, outcome, learning_snapshot(job.snapshot)) if learn else None
     if as_json:
@@ -130,20 +126,37 @@ def optimize(
         raise click.exceptions.Exit(EXIT_NOTHING_FOUND)
 
 
-def _read_source(file: Path, console: Console) -> str:
-    """The file as text: UTF-8, else (with a warning) Latin-1, which decodes any bytes and
-    keeps the C/C++ syntax intact; a file with NUL bytes is not source code."""
-    data = file.read_bytes()
-    if b"\0" in data:
-        raise TaskError(f"{file}: contains NUL bytes; expected C, C++ or CUDA source text")
+def _never_the_input(file: Path, **outputs: Path | None) -> None:
+    """FILE is only read: an output path that names it is refused before any work."""
+    for flag, path in outputs.items():
+        if path is not None and _same_file(path, file):
+            raise click.BadParameter(
+                f"{path} is FILE itself, which is never changed: write elsewhere",
+                param_hint=f"--{flag}",
+            )
+
+
+def _same_file(a: Path, b: Path) -> bool:
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        console.print(
-            f"[yellow]{file} is not UTF-8 (byte {err.start}): read as Latin-1; the output "
-            "file is written in UTF-8.[/]"
+        return a.resolve() == b.resolve() or (a.exists() and a.samefile(b))
+    except (OSError, RuntimeError):  # unreadable, or a loop of links: not FILE, which exists
+        return False
+
+
+def _extract(source: SourceText, file: Path, function: str | None, loop: int | None) -> Task:
+    try:
+        return extract_task(
+            source.text,
+            language_for_path(file),
+            function=function,
+            line=None if loop is None else loop - 1,
+            origin=str(file),
         )
-        return data.decode("latin-1")
+    except RecursionError:
+        raise TaskError(
+            f"{file}: the code nests too deeply to analyse (an expression or block hundreds "
+            "of levels deep); simplify it or move that part out of the function"
+        ) from None
 
 
 def _report(console: Console, outcome: OptimizeOutcome, target: Path | None) -> None:

@@ -5,6 +5,7 @@ device the same command must return verified, faster code."""
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -204,9 +205,11 @@ def test_an_nvcc_that_is_not_executable_is_named(example: Path, tmp_path: Path) 
 
 
 @needs_no_gpu
-def test_a_latin1_file_is_read_with_a_warning(tmp_path: Path) -> None:
+def test_a_latin1_file_is_read_and_logged(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Install finding of #15 / #17: a Latin-1 comment crashed ``optimize`` with a
-    UnicodeDecodeError traceback at c509905."""
+    UnicodeDecodeError traceback at c509905. Now it is read (as Windows-1252, a superset)
+    and said at info level."""
+    caplog.set_level(logging.INFO, "regrapht_core.files")
     source = tmp_path / "smooth.cpp"
     source.write_bytes(b"// r\xe9sum\xe9: caf\xe9\n" + EXAMPLE.read_bytes())
     out = tmp_path / "smooth.cu"
@@ -214,7 +217,8 @@ def test_a_latin1_file_is_read_with_a_warning(tmp_path: Path) -> None:
         str(source), "--function", "smooth", "--no-model", "--budget", "1", "--out", str(out)
     )
     assert code == 0, err
-    assert "is not UTF-8 (byte 4): read as Latin-1" in " ".join(err.split())
+    assert "read as Windows-1252 (not UTF-8 at byte 4)" in caplog.text
+    assert "Traceback" not in err
     assert "__global__" in out.read_text(encoding="utf-8")
 
 
