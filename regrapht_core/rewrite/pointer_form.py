@@ -32,6 +32,15 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.rewrite.device_types import (
+    device_includes,
+    device_type,
+    host_value,
+    needs_device_type,
+    passed_pointer,
+    passed_value,
+    spelling_edits,
+)
 
 __all__ = ["PointerForm", "pointer_form"]
 
@@ -68,14 +77,26 @@ def _line(node: Node) -> str:
 
 
 def _find(root: Node, entry: str) -> Node:
-    matches = [d for d in function_definitions(root) if function_name(d) == entry]
+    """The entry: a namespace-scope function, or a member function defined in its class."""
+    members = [
+        d
+        for n in root.named_children
+        for c in walk(n)
+        if c.type == "field_declaration_list"
+        for d in c.named_children
+        if d.type == "function_definition"
+    ]
+    candidates = [*function_definitions(root), *members]
+    matches = [d for d in candidates if function_name(d) == entry]
     if len(matches) != 1:
         raise Refusal(f"the code defines `{entry}` {len(matches)} times")
     return matches[0]
 
 
-def _needs_split(params: tuple[Parameter, ...], body: Node) -> bool:
+def _needs_split(params: tuple[Parameter, ...], definition: Node, body: Node) -> bool:
     if any(p.container is not None or p.reference for p in params):
+        return True
+    if _device_spelled(params, definition) or _members(definition) is not None:
         return True
     return any(_local_container(s) is not None for s in body.named_children)
 
@@ -139,9 +160,11 @@ def _is_epilogue(statement: Node, containers: set[str]) -> bool:
 class _Core:
     """Rewrites the implementation's statements over pointers and sizes."""
 
-    def __init__(self, buffers: dict[str, _Buffer], names: NameAllocator) -> None:
+    def __init__(self, buffers: dict[str, _Buffer], names: NameAllocator, spell: bool) -> None:
         self.buffers = buffers
         self.names = names
+        self.spell = spell
+        """Give the code the device spelling of complex and pair types (:mod:`.device_types`)."""
         self.edits: list[Edit] = []
 
     def statement(self, node: Node) -> None:
@@ -160,6 +183,8 @@ class _Core:
                 continue
             if n.type == "identifier" and node_text(n) in self.buffers:
                 self.bare_use(n)
+        if self.spell:
+            self.edits += spelling_edits(node)
 
     def method(self, name: str, method: str, call: Node) -> None:
         buffer = self.buffers[name]
@@ -240,7 +265,7 @@ class _Core:
                 node_text(d) for d in walk(n) if d.type == "identifier"
             }:
                 raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
-        inner_core = _Core(self.buffers, self.names)
+        inner_core = _Core(self.buffers, self.names, self.spell)
         inner_core.statement(body)
         source_bytes = loop.text or b""
         rendered_body = apply_edits(
@@ -287,26 +312,37 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     body = definition.child_by_field_name("body")
     if params is None or body is None:
         raise Refusal(f"cannot read the parameters of `{task.entry}`")
-    if not _needs_split(params, body):
+    if not _needs_split(params, definition, body):
         return None
     names = NameAllocator(root)
     buffers = {p.name: _parameter_buffer(p, names) for p in params if p.container is not None}
     setup, core, epilogue = _partition(body, buffers, names)
     out = _result_reference(params, definition, task.entry)
-    rewriter = _Core(buffers, names)
+    spell = _device_spelled(params, definition)
+    rewriter = _Core(buffers, names, spell)
     for statement in core:
         if out is not None and any(n.type == "return_statement" for n in walk(statement)):
             raise Refusal(f"`{task.entry}` returns before its end: {_line(statement)}")
         rewriter.statement(statement)
+    members = _members(definition)
+    used = _used_members(core, members, params, rewriter) if members is not None else []
     impl = names.fresh(f"{task.entry}_impl")
     impl_params, call_args, impl_args = _interface(params, buffers, task, names, out)
+    for name, kind in used:
+        impl_params.insert(len(impl_params) - (out is not None), f"{kind} {name}")
+        call_args.insert(len(call_args) - (out is not None), name)
+        impl_args.insert(
+            len(impl_args) - (out is not None),
+            ArgSpec(name, ParamKind.SCALAR, kind, Role.IN, value=name),
+        )
     core_text = _core_text(code, core, _remove_nested(rewriter.edits))
     returns_value = _returns_value(definition)
-    impl_type = _impl_type(definition, out) if out or (returns_value and not epilogue) else "void"
-    call = f"{impl}({', '.join(call_args)})"
+    host_type = _impl_type(definition, out) if out or (returns_value and not epilogue) else "void"
+    impl_type = device_type(host_type)
+    call = host_value(host_type, f"{impl}({', '.join(call_args)})")
     if out is not None:
         initial = impl_params[-1].rsplit(" ", 1)[-1]
-        core_text = f"  {out.element} {out.name} = {initial};\n{core_text}\n  return {out.name};"
+        core_text = f"  {impl_type} {out.name} = {initial};\n{core_text}\n  return {out.name};"
         call = f"{out.name} = {call}"
     elif returns_value and not epilogue:
         call = f"return {call}"
@@ -328,10 +364,19 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     ]
     header = code.encode("utf-8")[definition.start_byte : body.start_byte].decode().rstrip()
     implementation = f"static {impl_type} {impl}({', '.join(impl_params)}) {{\n{core_text}\n}}"
-    wrapper = header + " {\n" + "\n".join(f"  {line}" for line in wrapper_body) + "\n}"
-    lowered = apply_edits(
-        code.encode("utf-8"), [Edit.replace(definition, implementation + "\n\n" + wrapper)]
+    column = " " * definition.start_point[1]
+    wrapper = (
+        header + " {\n" + "\n".join(f"{column}  {line}" for line in wrapper_body) + f"\n{column}}}"
     )
+    placed = (
+        [Edit.insert(members.anchor.start_byte, implementation + "\n\n")]
+        if members is not None
+        else [Edit.insert(definition.start_byte, implementation + "\n\n")]
+    )
+    lowered = apply_edits(code.encode("utf-8"), [*placed, Edit.replace(definition, wrapper)])
+    if spell:
+        includes = device_includes([p.element for p in params] + [host_type])
+        lowered = "\n".join(includes) + "\n" + lowered
     derived = replace(
         task,
         entry=impl,
@@ -340,6 +385,76 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
         returns=impl_type,
     )
     return PointerForm(lowered, derived)
+
+
+@dataclass(frozen=True, slots=True)
+class _Members:
+    """The data members of the class a member-function entry is defined in."""
+
+    anchor: Node
+    """The class's top-level declaration: the implementation goes before it."""
+    fields: dict[str, str]
+    """Name -> type, as written."""
+
+
+def _members(definition: Node) -> _Members | None:
+    fields_list = definition.parent
+    if fields_list is None or fields_list.type != "field_declaration_list":
+        return None
+    anchor = fields_list
+    while anchor.parent is not None and anchor.parent.type != "translation_unit":
+        anchor = anchor.parent
+    fields: dict[str, str] = {}
+    for field in fields_list.named_children:
+        if field.type != "field_declaration":
+            continue
+        kind = field.child_by_field_name("type")
+        qualifiers = [node_text(c) for c in field.children if c.type == "type_qualifier"]
+        for declarator in field.children_by_field_name("declarator"):
+            if declarator.type == "field_identifier" and kind is not None:
+                fields[node_text(declarator)] = " ".join([*qualifiers, node_text(kind)])
+    return _Members(anchor, fields)
+
+
+def _used_members(
+    core: list[Node], members: _Members, params: tuple[Parameter, ...], rewriter: _Core
+) -> list[tuple[str, str]]:
+    """The data members the core reads, passed to the implementation by value; ``this->x``
+    is spelled ``x``. A member the core writes is refused: the device gets a copy."""
+    shadowed = {p.name for p in params}
+    for statement in core:
+        for n in walk(statement):
+            if n.type in ("init_declarator", "declaration"):
+                target = n.child_by_field_name("declarator")
+                if target is not None and target.type == "identifier":
+                    shadowed.add(node_text(target))
+    used: dict[str, str] = {}
+    for statement in core:
+        for n in walk(statement):
+            name = _member_name(n)
+            if name is not None and name in members.fields and n.type == "field_expression":
+                rewriter.edits.append(Edit.replace(n, name))
+            if name is None or name not in members.fields or name in shadowed:
+                continue
+            if _written(n):
+                raise Refusal(
+                    f"the loop changes the data member `{name}` ({_line(n.parent or n)}); "
+                    "device code works on a copy of the object's members"
+                )
+            used[name] = members.fields[name]
+    return sorted(used.items())
+
+
+def _member_name(node: Node) -> str | None:
+    """``x`` for a plain name ``x`` or for ``this->x``."""
+    parent = node.parent
+    if node.type == "identifier" and parent is not None and parent.type != "field_expression":
+        return node_text(node)
+    argument = node.child_by_field_name("argument") if node.type == "field_expression" else None
+    field = node.child_by_field_name("field")
+    if argument is not None and node_text(argument) == "this" and field is not None:
+        return node_text(field)
+    return None
 
 
 def _parameter_buffer(p: Parameter, names: NameAllocator) -> _Buffer:
@@ -358,7 +473,7 @@ def _buffer(
     packed = vector and element.replace("std::", "").strip() == "bool"
     return _Buffer(
         name,
-        element,
+        device_type(element),
         const,
         names.fresh(f"{name}_size"),
         local,
@@ -441,10 +556,14 @@ def _interface(
             specs += _buffer_specs(buffer, spec)
         elif p is out:
             continue
-        elif p.reference:
-            declared.append(f"{p.element} {p.name}")
-            passed.append(p.name)
+        elif p.kind is ParamKind.SCALAR and (p.reference or needs_device_type(p.element)):
+            declared.append(f"{device_type(p.element)} {p.name}")
+            passed.append(passed_value(p.element, p.name))
             specs.append(replace(spec, kind=ParamKind.SCALAR, role=Role.IN))
+        elif p.pointer and needs_device_type(p.element):
+            declared.append(f"{'const ' if p.const else ''}{device_type(p.element)}* {p.name}")
+            passed.append(passed_pointer(p.element, p.const, p.name))
+            specs.append(spec)
         else:
             declared.append(p.declaration)
             passed.append(p.name)
@@ -457,8 +576,8 @@ def _interface(
     if out is not None:
         spec = _spec(task, out.name)
         initial = names.fresh(f"{out.name}_in")
-        declared.append(f"{out.element} {initial}")
-        passed.append(out.name)
+        declared.append(f"{device_type(out.element)} {initial}")
+        passed.append(passed_value(out.element, out.name))
         specs.append(replace(spec, name=initial, kind=ParamKind.SCALAR, role=Role.IN))
     return declared, passed, specs
 
@@ -467,7 +586,16 @@ def _passed(buffer: _Buffer) -> list[str]:
     if buffer.packed:
         kind = f"{_const(buffer)}bool*"
         return [f"reinterpret_cast<{kind}>({buffer.packed}.data())", f"{buffer.packed}.size()"]
-    return [f"{buffer.name}.data()", f"{buffer.name}.size()"]
+    data = f"{buffer.name}.data()"
+    if buffer.element.startswith("cuda::std::"):
+        data = f"reinterpret_cast<{_const(buffer)}{buffer.element}*>({data})"
+    return [data, f"{buffer.name}.size()"]
+
+
+def _device_spelled(params: tuple[Parameter, ...], definition: Node) -> bool:
+    kind = definition.child_by_field_name("type")
+    returned = node_text(kind) if kind is not None else ""
+    return any(needs_device_type(t) for t in [returned, *(p.element for p in params)])
 
 
 def _const(buffer: _Buffer) -> str:

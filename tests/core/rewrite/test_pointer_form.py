@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.proposal import ProposeRequest
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.pointer_form import pointer_form
 from regrapht_core.tasks.extract import extract_task
+from tests.core.rewrite.cases import make_task
 
 SCALE = """#include <vector>
 #include <cstddef>
@@ -87,6 +88,56 @@ void positives(const std::vector<float>& x, std::vector<float>& out) {
 }
 """
 
+COMPLEX_GAIN = """#include <complex>
+#include <vector>
+void apply_gain(std::vector<std::complex<double>>& x, std::complex<double> gain) {
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = std::conj(x[i]) * gain + std::complex<double>(0.0, 1.0);
+}
+"""
+
+MAGNITUDE = """#include <complex>
+void magnitude(const std::complex<float>* z, float* m, int n) {
+    for (int i = 0; i < n; ++i) m[i] = std::abs(z[i]) + std::sqrt(2.0f);
+}
+"""
+
+MEMBER = """class Damper {
+public:
+    float drag_ = 0.9f;
+    void apply(const float* v, float* out, int n) const {
+        for (int i = 0; i < n; ++i) out[i] = v[i] * this->drag_ + drag_;
+    }
+};
+"""
+
+COMPLEX_TASKS = {
+    "apply_gain": (
+        COMPLEX_GAIN,
+        (
+            ArgSpec("x", ParamKind.VECTOR, "std::complex<double>", Role.INOUT, length="n"),
+            ArgSpec("gain", ParamKind.SCALAR, "std::complex<double>", value="1"),
+        ),
+    ),
+    "magnitude": (
+        MAGNITUDE,
+        (
+            ArgSpec("z", ParamKind.POINTER, "std::complex<float>", length="n"),
+            ArgSpec("m", ParamKind.POINTER, "float", Role.OUT, length="n"),
+            ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ),
+    ),
+    "apply": (
+        MEMBER,
+        (
+            ArgSpec("v", ParamKind.POINTER, "float", length="n"),
+            ArgSpec("out", ParamKind.POINTER, "float", Role.OUT, length="n"),
+            ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
+        ),
+    ),
+}
+"""Written out, so the rewriter side is tested whatever extraction infers."""
+
 CASES = {
     "scale": SCALE,
     "sigmoid": RETURNS_VECTOR,
@@ -96,10 +147,18 @@ CASES = {
     "clampAll": RANGE_FOR,
     "weigh": WEIGHTS,
     "l2_normalize": NORMALIZE,
+    "apply_gain": COMPLEX_GAIN,
+    "magnitude": MAGNITUDE,
+    "apply": MEMBER,
 }
 
 
 def _task(source: str, function: str) -> Task:
+    if function in COMPLEX_TASKS:
+        text, args = COMPLEX_TASKS[function]
+        start = text.index("void")
+        signature = text[start : text.index("{", start)].strip()
+        return make_task(function, text, signature, args)
     return extract_task(source, "cpp", function=function, validate=False)
 
 
@@ -163,6 +222,31 @@ def test_growing_a_container_in_the_loop_is_refused_with_the_line() -> None:
     task = _task(PUSH_BACK, "positives")
     with pytest.raises(Refusal, match=r"`out\.push_back\(x\[i\]\)` changes"):
         pointer_form(task.source, task)
+
+
+def test_complex_code_gets_the_libcu_spelling_and_the_caller_keeps_std_complex() -> None:
+    split = pointer_form(COMPLEX_GAIN, _task(COMPLEX_GAIN, "apply_gain"))
+    assert split is not None
+    assert split.code.startswith("#include <cuda/std/complex>")
+    assert "cuda::std::conj(x[i]) * gain + cuda::std::complex<double>(0.0, 1.0)" in split.code
+    assert "void apply_gain(std::vector<std::complex<double>>& x, std::complex<double> gain)" in (
+        split.code
+    )
+    assert "reinterpret_cast<cuda::std::complex<double>*>(x.data())" in split.code
+    assert "cuda::std::complex<double>((gain).real(), (gain).imag())" in split.code
+    code = _first_step(_task(MAGNITUDE, "magnitude"))
+    assert "cuda::std::abs(z[i])" in code
+
+
+def test_a_member_function_passes_the_members_it_reads() -> None:
+    split = pointer_form(MEMBER, _task(MEMBER, "apply"))
+    assert split is not None
+    assert split.code.index("static void apply_impl(") < split.code.index("class Damper")
+    assert "out[i] = v[i] * drag_ + drag_;" in split.code, "this->drag_ is the parameter"
+    assert "      apply_impl(v, out, n, drag_);\n    }" in split.code
+    written = MEMBER.replace("out[i] = v[i]", "drag_ = 1; out[i] = v[i]")
+    with pytest.raises(Refusal, match="changes the data member `drag_`"):
+        pointer_form(written, _task(MEMBER, "apply"))
 
 
 def test_plain_pointer_entries_are_left_alone() -> None:
