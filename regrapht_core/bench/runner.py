@@ -128,16 +128,23 @@ def _best_by_candidate(outcome: OptimizeOutcome) -> list[float | None]:
     return curve
 
 
+_UNCOMPILED = frozenset({"no_code", "gate_rejected", "compile_error"})
+"""Statuses of a candidate that never became a program; any other status compiled."""
+
+
 def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """pass@1 (a verified, faster answer) and speedup@1 statistics per method."""
+    """pass@1 (a verified, faster answer) and speedup@1 statistics per method, and how many
+    tasks got any candidate compiled (on a machine without a GPU, the most it can say)."""
     by_method: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         by_method.setdefault(record["method"], []).append(record)
     summary = {}
     for method, rows in by_method.items():
         speedups = [row["speedup"] for row in rows if row["passed"]]
+        compiled = [row for row in rows if set(row.get("statuses", {})) - _UNCOMPILED]
         summary[method] = {
             "tasks": len(rows),
+            "compiled": len(compiled),
             "passed": len(speedups),
             "pass_at_1": round(len(speedups) / len(rows), 4),
             "geomean_speedup_passed": (

@@ -18,6 +18,8 @@ __all__ = [
     "Distribution",
     "LaunchSpec",
     "ParamKind",
+    "Record",
+    "RecordField",
     "Role",
     "SizeBinding",
     "SourceLanguage",
@@ -115,13 +117,43 @@ class ArgSpec:
     name: str
     kind: ParamKind
     ctype: str
-    """Element type for pointers and vectors (``float``), the type itself for scalars."""
+    """Element type for pointers, vectors and arrays (``float``), the type itself for
+    scalars: a number type, ``complex<float>``, ``pair<float, int>`` or a record's name."""
     role: Role = Role.IN
     length: str | None = None
-    """Element count as an expression over the size variables (pointers and vectors)."""
+    """Element count as an expression over the size variables (pointers, vectors, arrays)."""
     value: str | None = None
-    """Value as an expression over the size variables (scalars)."""
+    """Value as an expression over the size variables (number scalars; the input value of
+    an ``inout`` reference). ``None`` for a complex, pair or struct scalar, which is drawn
+    from ``dist`` like a one-element array."""
     dist: Distribution = field(default_factory=Distribution)
+
+
+@dataclass(frozen=True, slots=True)
+class RecordField:
+    """One data member of a :class:`Record`, in declaration order."""
+
+    name: str
+    ctype: str
+    """A number type, ``complex<float>``/``complex<double>``, or another record's name."""
+    count: int = 1
+    """Elements of a fixed array member (``float pos[3]``: 3; ``float m[3][3]``: 9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A plain struct or class of the reference's file used as an element type.
+
+    Its layout is the C one (members in order, each at its natural alignment), which
+    ``numpy.dtype(..., align=True)`` reproduces; the validation driver and the harness
+    check it against the compiler with ``static_assert``s on ``sizeof`` and ``offsetof``.
+    """
+
+    name: str
+    """The name C++ code uses: the struct's tag, or the typedef name of an anonymous one."""
+    fields: tuple[RecordField, ...]
+    anonymous: bool = False
+    """Declared as ``typedef struct { ... } name;`` (no tag of its own)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,13 +191,24 @@ class Task:
     correctness_sizes: tuple[SizeBinding, ...]
     timing_size: SizeBinding
     returns: str = "void"
-    """Return type; a non-void return value is compared like an output."""
+    """Return type (``void``, an element type, or ``vector<T>``); a non-void return value is
+    compared like an output."""
     mode: TaskMode = TaskMode.SEQUENTIAL_TO_CUDA
     tolerance: Tolerance = field(default_factory=Tolerance)
     timing_mode: TimingMode = TimingMode.END_TO_END
     launch: LaunchSpec | None = None
     language: SourceLanguage = SourceLanguage.CPP
     """What ``source`` needs to compile; a CUDA reference cannot be checked under ASan."""
+    records: tuple[Record, ...] = ()
+    """The structs used as element types by ``args`` and ``returns`` (nested ones first);
+    element types name them (``ctype = "Point"``)."""
+    declaration: str = ""
+    """The entry's declaration with every type spelled out (typedefs resolved, ``std::``
+    qualified, array extents evaluated), for generated code that does not see the
+    reference's file, such as the harness; empty: use ``signature``."""
+    return_length: str | None = None
+    """Element count of a returned ``std::vector`` as an expression over the size variables
+    (what the output window is sized by); ``None`` for any other return type."""
 
     def arg(self, name: str) -> ArgSpec:
         for spec in self.args:

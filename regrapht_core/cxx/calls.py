@@ -15,14 +15,16 @@ from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
 from regrapht_core.cxx.symbols import IO_NAMES, local_names
 
-__all__ = ["CAST_OPERATORS", "CallAnalysis"]
+__all__ = ["CAST_OPERATORS", "CallAnalysis", "is_cast"]
 
 CAST_OPERATORS = frozenset({"static_cast", "const_cast"})
 """Conversions spelled as calls: they mean the same on the device."""
 
 
-def _cast(function: Node) -> bool:
+def is_cast(function: Node | None) -> bool:
     """``static_cast<T>`` in ``static_cast<T>(x)``."""
+    if function is None:
+        return False
     name = function.child_by_field_name("name") if function.type == "template_function" else None
     return name is not None and node_text(name) in CAST_OPERATORS
 
@@ -37,7 +39,7 @@ class CallAnalysis(LoopScope):
                 raise Refusal(f"{where} makes a call without a name")
             if any(c.type == "kernel_call_syntax" for c in node.children):
                 raise Refusal(f"{where} launches a kernel ({quote(node)})")
-            if _cast(function):
+            if is_cast(function):
                 continue
             math = self.math_call(node)
             if math is not None:

@@ -13,7 +13,7 @@ buffers, and the generated wrapper copies each one to its own device allocation.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.calls import CAST_OPERATORS, CallAnalysis
+from regrapht_core.cxx.calls import CAST_OPERATORS, CallAnalysis, is_cast
 from regrapht_core.cxx.definitions import IndexValues, integer_constants, is_integer_type
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.loop_scope import (
@@ -65,11 +65,13 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         for bound in (self.loop.lower, self.loop.upper):
             for node in walk(bound):
                 if node.type in ("subscript_expression", "pointer_expression") or (
-                    node.type == "call_expression" and self.math_call(node) is None
+                    node.type == "call_expression"
+                    and self.math_call(node) is None
+                    and not is_cast(node.child_by_field_name("function"))
                 ):
                     raise Refusal(f"the loop bound {quote(bound)} is not a plain expression")
                 if node.type == "identifier" and node.parent is not None:
-                    if node.parent.type == "call_expression":
+                    if node.parent.type in ("call_expression", "template_function"):
                         continue
                     self.outer_name(node, "the loop bound")
 

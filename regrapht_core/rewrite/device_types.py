@@ -95,9 +95,10 @@ def host_value(ctype: str, expr: str) -> str:
     return f"[&] {{ const auto {holder} = {expr}; return {ctype}({inner}); }}()"
 
 
-def spelling_edits(scope: Node) -> list[Edit]:
-    """Edits giving ``scope`` the device spelling: ``std::complex``/``std::pair`` types and
-    the ``std::`` complex functions (``abs``, ``exp``, ``conj``...) as ``cuda::std::``."""
+def spelling_edits(scope: Node, complex_math: bool) -> list[Edit]:
+    """Edits giving ``scope`` the device spelling: ``std::complex``/``std::pair`` types and,
+    with ``complex_math``, the ``std::`` complex functions (``abs``, ``exp``, ``conj``...)
+    as ``cuda::std::`` (without it ``std::sqrt`` stays CUDA's own float overload)."""
     edits = []
     for node in walk(scope):
         if node.type != "qualified_identifier":
@@ -110,6 +111,10 @@ def spelling_edits(scope: Node) -> list[Edit]:
         if leaf.type in ("template_type", "template_function"):
             leaf = leaf.child_by_field_name("name") or leaf
         text = node_text(leaf)
-        if text in _TEMPLATES or text in _COMPLEX_FUNCTIONS:
+        if (
+            text in _TEMPLATES
+            or text == "make_pair"
+            or (complex_math and text in _COMPLEX_FUNCTIONS)
+        ):
             edits.append(Edit.replace(scope_name, "cuda::std"))
     return edits

@@ -98,6 +98,9 @@ def _needs_split(params: tuple[Parameter, ...], definition: Node, body: Node) ->
         return True
     if _device_spelled(params, definition) or _members(definition) is not None:
         return True
+    pointers = {p.name for p in params if p.pointer}
+    if any(_element_reference(n, pointers) for n in walk(body) if n.type == "declaration"):
+        return True
     return any(_local_container(s) is not None for s in body.named_children)
 
 
@@ -160,11 +163,21 @@ def _is_epilogue(statement: Node, containers: set[str]) -> bool:
 class _Core:
     """Rewrites the implementation's statements over pointers and sizes."""
 
-    def __init__(self, buffers: dict[str, _Buffer], names: NameAllocator, spell: bool) -> None:
+    def __init__(
+        self,
+        buffers: dict[str, _Buffer],
+        names: NameAllocator,
+        spell: bool,
+        pointers: frozenset[str] = frozenset(),
+    ) -> None:
         self.buffers = buffers
+        self.pointers = pointers
+        """Pointer parameters: an element reference into one is spelled out too."""
         self.names = names
         self.spell = spell
         """Give the code the device spelling of complex and pair types (:mod:`.device_types`)."""
+        self.complex_math = False
+        """Complex values are about: ``std::abs`` and the like become ``cuda::std::``."""
         self.edits: list[Edit] = []
 
     def statement(self, node: Node) -> None:
@@ -176,6 +189,9 @@ class _Core:
                 self.range_for(n)
                 skip.update(c.id for c in walk(n))
                 continue
+            if n.type == "declaration" and self.element_reference(n):
+                skip.update(c.id for c in walk(n))
+                continue
             call = _method_call(n)
             if call is not None and call[0] in self.buffers:
                 self.method(*call)
@@ -184,7 +200,34 @@ class _Core:
             if n.type == "identifier" and node_text(n) in self.buffers:
                 self.bare_use(n)
         if self.spell:
-            self.edits += spelling_edits(node)
+            self.edits += spelling_edits(node, self.complex_math)
+
+    def element_reference(self, declaration: Node) -> bool:
+        """``Particle& p = particles[i];`` as ``(particles[i])`` wherever ``p`` is used: a
+        reference alias would hide from the analysis that ``p.x += ...`` writes the buffer.
+        ``False`` when ``declaration`` is something else."""
+        element = _element_reference(declaration, set(self.buffers) | self.pointers)
+        if element is None:
+            return False
+        alias, value = element
+        block = declaration.parent
+        assert block is not None
+        index = value.child_by_field_name("indices")
+        used = {node_text(x) for x in walk(index) if x.type == "identifier"} if index else set()
+        later = [x for x in walk(block) if x.start_byte >= declaration.end_byte]
+        for x in later:
+            if x.type == "identifier" and node_text(x) in used and _written(x):
+                raise Refusal(
+                    f"`{alias}` refers to {_line(value)}, whose index changes later "
+                    f"({_line(x.parent or x)}); index the buffer directly"
+                )
+        self.edits.append(Edit.replace(declaration, ""))
+        self.edits += [
+            Edit.replace(x, f"({node_text(value)})")
+            for x in later
+            if x.type == "identifier" and node_text(x) == alias
+        ]
+        return True
 
     def method(self, name: str, method: str, call: Node) -> None:
         buffer = self.buffers[name]
@@ -265,7 +308,8 @@ class _Core:
                 node_text(d) for d in walk(n) if d.type == "identifier"
             }:
                 raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
-        inner_core = _Core(self.buffers, self.names, self.spell)
+        inner_core = _Core(self.buffers, self.names, self.spell, self.pointers)
+        inner_core.complex_math = self.complex_math
         inner_core.statement(body)
         source_bytes = loop.text or b""
         rendered_body = apply_edits(
@@ -275,6 +319,23 @@ class _Core:
         )
         header = f"for (size_t {index} = 0; {index} < {buffer.size}; ++{index}) "
         self.edits.append(Edit.replace(loop, header + rendered_body))
+
+
+def _element_reference(declaration: Node, buffers: set[str]) -> tuple[str, Node] | None:
+    """``(p, particles[i])`` for ``T& p = particles[i];`` with ``particles`` in ``buffers``."""
+    declarators = declaration.children_by_field_name("declarator")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator":
+        return None
+    target = declarators[0].child_by_field_name("declarator")
+    value = declarators[0].child_by_field_name("value")
+    if target is None or target.type != "reference_declarator" or value is None:
+        return None
+    value = strip_parens(value)
+    base = value.child_by_field_name("argument") if value.type == "subscript_expression" else None
+    name = next((c for c in target.named_children if c.type == "identifier"), None)
+    if base is None or name is None or node_text(base) not in buffers:
+        return None
+    return node_text(name), value
 
 
 def _written(node: Node) -> bool:
@@ -319,7 +380,8 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     setup, core, epilogue = _partition(body, buffers, names)
     out = _result_reference(params, definition, task.entry)
     spell = _device_spelled(params, definition)
-    rewriter = _Core(buffers, names, spell)
+    rewriter = _Core(buffers, names, spell, frozenset(p.name for p in params if p.pointer))
+    rewriter.complex_math = any("complex" in device_type(p.element) for p in params)
     for statement in core:
         if out is not None and any(n.type == "return_statement" for n in walk(statement)):
             raise Refusal(f"`{task.entry}` returns before its end: {_line(statement)}")

@@ -7,8 +7,10 @@ body) hold ``;``-separated items::
     // regrapht: row_ptr[m+1] in ~ csr(col=col, cols=n); col[nnz] in; nnz = m*8
 
 ``name = expr`` sets a size variable's timing value (or, for a non-size scalar parameter,
-its value); ``name[length] role ~ dist(...)`` describes a pointer or vector (each part
-optional); ``atol``, ``rtol``, ``timing``, ``grid``, ``block`` and ``shared`` are settings.
+its value); ``name[length] role ~ dist(...)`` describes a pointer, vector or array (each
+part optional; ``count out`` gives a ``T&`` scalar's role, ``return[n]`` a returned
+vector's length); ``atol``, ``rtol``, ``timing``, ``grid``, ``block`` and ``shared`` are
+settings.
 The same syntax is rendered back, pre-filled, in errors that ask the user for an
 annotation, so what the tool suggests is exactly what it accepts.
 """
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, TimingMode
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import parse_expr
 
 __all__ = [
@@ -171,7 +173,13 @@ def _dist(text: str, at: str) -> Distribution:
 
 
 def default_dist(ctype: str) -> Distribution:
-    """Floats in [-1, 1]; integers spread wide enough to overflow narrow accumulators."""
+    """Floats in [-1, 1]; integers spread wide enough to overflow narrow accumulators.
+
+    Complex numbers draw both parts like floats; a struct (or pair) with this default draws
+    each member from its own type's default (the generator sees the default and does so).
+    """
+    if not is_arithmetic(ctype):
+        return Distribution()
     dtype = numpy_dtype(ctype)
     if dtype.kind == "u":
         return Distribution(kind="int", lo=0.0, hi=1000.0)
@@ -185,13 +193,29 @@ def render_annotation(
     sizes: Mapping[str, int | float],
     unknown_lengths: frozenset[str] = frozenset(),
     unknown_roles: frozenset[str] = frozenset(),
+    *,
+    return_length: str | None = None,
 ) -> str:
-    """The comment that reproduces ``args``; unknown lengths and roles become ``?``."""
+    """The comment that reproduces ``args`` (and a returned vector's length); unknown
+    lengths and roles become ``?``."""
     items = [f"{name} = {_pretty(value)}" for name, value in sizes.items()]
     for arg in args:
         if arg.kind is ParamKind.SCALAR:
-            if arg.value is not None and arg.value != arg.name and arg.name not in sizes:
+            shown = arg.value is not None and arg.value != arg.name and arg.name not in sizes
+            if shown and arg.role is not Role.OUT:
                 items.append(f"{arg.name} = {arg.value}")
+            if arg.role is not Role.IN:
+                items.append(f"{arg.name} {arg.role.value}")
+            if arg.value is None and arg.dist != default_dist(arg.ctype):
+                items.append(f"{arg.name} ~ {_render_dist(arg.dist)}")
+            continue
+        if arg.kind is ParamKind.ARRAY:
+            unknown = arg.name in unknown_roles
+            if unknown or arg.role is not Role.IN or arg.dist != default_dist(arg.ctype):
+                item = f"{arg.name} {'?' if unknown else arg.role.value}"
+                if arg.dist != default_dist(arg.ctype):
+                    item += f" ~ {_render_dist(arg.dist)}"
+                items.append(item)
             continue
         length = "?" if arg.name in unknown_lengths or arg.length is None else arg.length
         role = "?" if arg.name in unknown_roles else arg.role.value
@@ -199,6 +223,8 @@ def render_annotation(
         if arg.dist != default_dist(arg.ctype):
             item += f" ~ {_render_dist(arg.dist)}"
         items.append(item)
+    if return_length is not None:
+        items.append(f"return[{'?' if 'return' in unknown_lengths else return_length}]")
     return f"// {MARKER} " + "; ".join(items)
 
 

@@ -13,14 +13,15 @@ from collections.abc import Sequence
 from regrapht_core.contracts.task import (
     ArgSpec,
     ParamKind,
+    Record,
     Role,
     SizeBinding,
     Task,
     TaskMode,
 )
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import is_integer, numpy_dtype
-from regrapht_core.tasks.expr import evaluate, parse_expr
+from regrapht_core.tasks.dtypes import is_arithmetic, is_integer, numpy_dtype, vector_element
+from regrapht_core.tasks.expr import evaluate, evaluate_length, free_names, parse_expr
 from regrapht_core.tasks.sizes import arg_length
 
 __all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task"]
@@ -44,7 +45,10 @@ def check_task(task: Task, where: str) -> None:
     for i, arg in enumerate(task.args):
         if names.count(arg.name) > 1:
             raise TaskError(f"{where}: args[{i}].name: {arg.name!r} appears twice")
-        _check_arg(arg, f"{where}: args[{i}] ({arg.name})", {a.name: a for a in task.args})
+        _check_arg(
+            arg, f"{where}: args[{i}] ({arg.name})", {a.name: a for a in task.args}, task.records
+        )
+    _check_returns(task, where)
     for label, value in (("atol", task.tolerance.atol), ("rtol", task.tolerance.rtol)):
         if not (math.isfinite(value) and value >= 0):
             raise TaskError(f"{where}: tolerance.{label}: {value} must be finite and >= 0")
@@ -62,6 +66,29 @@ def _check_launch(task: Task, where: str) -> None:
         for label, dims in (("grid", task.launch.grid), ("block", task.launch.block)):
             if not 1 <= len(dims) <= 3:
                 raise TaskError(f"{where}: launch.{label}: needs 1 to 3 expressions")
+        for i, arg in enumerate(task.args):
+            at = f"{where}: args[{i}] ({arg.name})"
+            if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY):
+                raise TaskError(f"{at}.kind: a kernel cannot take a {arg.kind}")
+            if arg.kind is ParamKind.SCALAR and (
+                arg.role is not Role.IN or not is_arithmetic(arg.ctype)
+            ):
+                raise TaskError(f"{at}: a kernel takes number scalars by value only")
+
+
+def _check_returns(task: Task, where: str) -> None:
+    if task.returns == "void":
+        if task.return_length is not None:
+            raise TaskError(f"{where}: return_length: a void function returns nothing")
+        return
+    element = vector_element(task.returns)
+    numpy_dtype(element or task.returns, records=task.records, where=f"{where}: returns")
+    if element is not None and task.return_length is None:
+        raise TaskError(f"{where}: return_length: a returned vector needs its length (return[n])")
+    if element is None and task.return_length is not None:
+        raise TaskError(f"{where}: return_length: only a returned vector has a length")
+    if task.return_length is not None:
+        parse_expr(task.return_length, where=f"{where}: return_length")
 
 
 def _check_sizes(task: Task, where: str) -> None:
@@ -76,11 +103,18 @@ def _check_sizes(task: Task, where: str) -> None:
     check_binding(task, task.timing_size, f"{where}: timing_size")
 
 
-def _check_arg(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
-    numpy_dtype(arg.ctype, where=f"{where}.ctype")
+def _check_arg(
+    arg: ArgSpec, where: str, by_name: dict[str, ArgSpec], records: tuple[Record, ...]
+) -> None:
+    numpy_dtype(arg.ctype, records=records, where=f"{where}.ctype")
     if arg.kind is ParamKind.SCALAR:
-        if arg.role is not Role.IN:
-            raise TaskError(f"{where}.role: a by-value scalar can only be 'in'")
+        if not is_arithmetic(arg.ctype):
+            if arg.value is not None:
+                raise TaskError(
+                    f"{where}.value: a {arg.ctype} scalar is drawn from its dist, not a value"
+                )
+            _check_dist(arg, where, by_name, records)
+            return
         if arg.value is None:
             raise TaskError(f"{where}.value: a scalar needs a value expression")
         parse_expr(arg.value, where=f"{where}.value")
@@ -88,14 +122,28 @@ def _check_arg(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
     if arg.length is None:
         raise TaskError(f"{where}.length: a {arg.kind} needs a length expression")
     parse_expr(arg.length, where=f"{where}.length")
-    _check_dist(arg, where, by_name)
+    if arg.kind is ParamKind.ARRAY and free_names(arg.length, where=f"{where}.length"):
+        raise TaskError(f"{where}.length: a std::array's length is a number (its N)")
+    _check_dist(arg, where, by_name, records)
 
 
-def _check_dist(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
+_COMPOUND_KINDS = frozenset({"uniform", "normal", "int", "const"})
+"""What a complex, pair or struct element can be drawn from (per number inside it)."""
+
+
+def _check_dist(
+    arg: ArgSpec, where: str, by_name: dict[str, ArgSpec], records: tuple[Record, ...]
+) -> None:
     dist = arg.dist
     if dist.kind not in DIST_KINDS:
         raise TaskError(
             f"{where}.dist.kind: {dist.kind!r} is not one of {', '.join(sorted(DIST_KINDS))}"
+        )
+    if not is_arithmetic(arg.ctype) and dist.kind not in _COMPOUND_KINDS:
+        raise TaskError(
+            f"{where}.dist.kind: a {arg.ctype} element is drawn number by number; use one of "
+            f"{', '.join(sorted(_COMPOUND_KINDS))} (structured and ordered inputs are for "
+            "number arrays)"
         )
     if dist.kind == "int" and dist.lo > dist.hi:
         raise TaskError(f"{where}.dist: lo {dist.lo} is above hi {dist.hi}")
@@ -105,7 +153,7 @@ def _check_dist(arg: ArgSpec, where: str, by_name: dict[str, ArgSpec]) -> None:
         key = STRUCTURED_KINDS[dist.kind]
         _check_companion(arg, dist.param(key), f"{where}.dist.{key}", by_name)
     structural = dist.kind in STRUCTURED_KINDS or dist.kind in ("part", "permutation")
-    if structural and not is_integer(arg.ctype):
+    if structural and not (is_arithmetic(arg.ctype) and is_integer(arg.ctype, records)):
         raise TaskError(f"{where}.ctype: a {dist.kind} array must have an integer type")
     if dist.kind == "part":
         _check_part(arg, where, by_name)
@@ -143,19 +191,9 @@ def check_binding(task: Task | Sequence[ArgSpec], binding: SizeBinding, where: s
     """Every expression evaluates at ``binding`` and every structured input can be built."""
     args = task.args if isinstance(task, Task) else tuple(task)
     by_name = {a.name: a for a in args}
-    lengths: dict[str, int] = {}
-    for arg in args:
-        if arg.kind is ParamKind.SCALAR:
-            assert arg.value is not None
-            evaluate(arg.value, binding, where=f"{where}: value of {arg.name!r}")
-        else:
-            try:
-                lengths[arg.name] = arg_length(arg, binding)
-            except TaskError as exc:
-                raise TaskError(f"{where}: {exc}") from None
-        for key, text in arg.dist.params:
-            if key in ("width", "height", "channels", "cols"):
-                evaluate(text, binding, where=f"{where}: {arg.name}.dist.{key}")
+    if isinstance(task, Task) and task.return_length is not None:
+        evaluate_length(task.return_length, binding, where=f"{where}: return_length")
+    lengths = _lengths(args, binding, where)
     for arg in args:
         dist = arg.dist
         if dist.kind not in STRUCTURED_KINDS:
@@ -177,6 +215,24 @@ def check_binding(task: Task | Sequence[ArgSpec], binding: SizeBinding, where: s
                 f"{where}: {nnz} {dist.kind} entries do not fit {rows} rows of "
                 f"{dist.kind} {arg.name!r} (at most {room})"
             )
+
+
+def _lengths(args: Sequence[ArgSpec], binding: SizeBinding, where: str) -> dict[str, int]:
+    """Every argument's length at ``binding``; values and dist expressions evaluated."""
+    lengths: dict[str, int] = {}
+    for arg in args:
+        if arg.kind is ParamKind.SCALAR:
+            if arg.value is not None:
+                evaluate(arg.value, binding, where=f"{where}: value of {arg.name!r}")
+        else:
+            try:
+                lengths[arg.name] = arg_length(arg, binding)
+            except TaskError as exc:
+                raise TaskError(f"{where}: {exc}") from None
+        for key, text in arg.dist.params:
+            if key in ("width", "height", "channels", "cols"):
+                evaluate(text, binding, where=f"{where}: {arg.name}.dist.{key}")
+    return lengths
 
 
 def _check_image(arg: ArgSpec, binding: SizeBinding, length: int, where: str) -> None:

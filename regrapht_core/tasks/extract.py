@@ -8,15 +8,19 @@ read of the documentation.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Mapping
 from dataclasses import replace
+
+import numpy as np
 
 from regrapht_core.contracts.task import (
     ArgSpec,
     Distribution,
     LaunchSpec,
     ParamKind,
+    Record,
     Role,
     SourceLanguage,
     Task,
@@ -45,11 +49,13 @@ from regrapht_core.tasks.annotation import (
     render_annotation,
 )
 from regrapht_core.tasks.check import STRUCTURED_KINDS, check_binding, check_task
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype, vector_element
 from regrapht_core.tasks.expr import evaluate, free_names
 from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
+from regrapht_core.tasks.records import RecordTable
 from regrapht_core.tasks.reference import reference_unit
 from regrapht_core.tasks.signature import (
+    declaration,
     entry_params,
     return_type,
     typedefs,
@@ -95,14 +101,21 @@ def extract_task(
     if fn.parent is not None and fn.parent.type == "template_declaration":
         raise TaskError(f"{where}: templates cannot be tasks; write a non-template wrapper")
     aliases = typedefs(root)
-    params = entry_params(fn, aliases, where)
-    ctx = FileContext(_functions(root, language), _constants(root), aliases)
+    constants = _constants(root)
+    table = RecordTable(root, aliases, constants, origin)
+    params = entry_params(fn, aliases, where, table=table, constants=constants)
+    returns = return_type(fn, aliases, where, table=table)
+    records = table.records
+    ctx = FileContext(_functions(root, language), constants, aliases, records)
     note = parse_annotation(_annotations(fn), where)
     inferred = infer_usage(fn, params, ctx)
     kernel = is_kernel(fn)
-    args, sizes, derived = _merge(params, note, inferred, where)
+    if kernel:
+        _kernel_params(params, where)
+    args, sizes, derived, return_length = _merge(
+        params, note, inferred, returns=returns, records=records, where=where
+    )
     reference, unit_language = reference_unit(root, fn, language)
-    returns = return_type(fn, aliases, where)
     task = Task(
         name=name,
         source=reference,
@@ -113,7 +126,7 @@ def extract_task(
         timing_size=sizes,
         returns=returns,
         mode=TaskMode.KERNEL_TO_KERNEL if kernel else TaskMode.SEQUENTIAL_TO_CUDA,
-        tolerance=_tolerance(note, inferred, args, returns),
+        tolerance=_tolerance(note, inferred, args, returns, records),
         timing_mode=note.timing or (TimingMode.KERNEL_ONLY if kernel else TimingMode.END_TO_END),
         launch=(
             _launch(note=note, inferred=inferred, kernel=name, args=args, sizes=sizes, where=where)
@@ -121,12 +134,16 @@ def extract_task(
             else None
         ),
         language=unit_language,
+        records=records,
+        declaration="" if kernel else declaration(name, returns, params, c_linkage=_c_linkage(fn)),
+        return_length=return_length,
     )
+    _check_annotation_names(task, note, where)
     dims = [k for k in sizes if k not in derived and _is_size(k, args)]
     correctness = []
     for binding in derive_correctness_sizes(sizes, dims, derived):
         try:
-            check_binding(args, binding, where)
+            check_binding(task, binding, where)
         except TaskError:
             if binding == sizes:
                 raise
@@ -145,10 +162,12 @@ def _should_validate(
     if validate is not None:
         return validate
     annotated = all(
-        (given := note.arrays.get(p.name)) is not None and given.length and given.role
+        (given := note.arrays.get(p.name)) is not None
+        and (given.length or (p.kind is not ParamKind.POINTER and p.kind is not ParamKind.VECTOR))
+        and given.role
         for p in params
-        if p.kind is not ParamKind.SCALAR
-    )
+        if p.kind is not ParamKind.SCALAR or p.writable_reference
+    ) and (vector_element(task.returns) is None or "return" in note.arrays)
     runnable = task.language is SourceLanguage.CPP and shutil.which(HOST_COMPILER) is not None
     return runnable and not annotated
 
@@ -161,8 +180,7 @@ def _validate(task: Task, where: str) -> None:
             ""
             if MARKER in str(err)
             else "\nIf inference got a length or role wrong, annotate it directly above "
-            f"{task.entry!r}, starting from what was inferred:\n    "
-            + render_annotation(task.args, task.timing_size)
+            f"{task.entry!r}, starting from what was inferred:\n    " + suggested_annotation(task)
         )
         raise TaskError(
             f"{where}: the inferred spec of {task.entry!r} fails when the reference runs "
@@ -172,7 +190,7 @@ def _validate(task: Task, where: str) -> None:
 
 def suggested_annotation(task: Task) -> str:
     """The annotation comment that reproduces ``task``'s arguments and timing size."""
-    return render_annotation(task.args, task.timing_size)
+    return render_annotation(task.args, task.timing_size, return_length=task.return_length)
 
 
 def _find_function(
@@ -209,7 +227,9 @@ def _constants(root: Node) -> dict[str, int]:
         name = value = None
         if node.type == "preproc_def":
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-        elif node.type == "declaration" and "const" in {node_text(c) for c in node.children}:
+        elif node.type == "declaration" and {"const", "constexpr"} & {
+            node_text(c) for c in node.children
+        }:
             decls = node.children_by_field_name("declarator")
             if len(decls) == 1 and decls[0].type == "init_declarator":
                 name = decls[0].child_by_field_name("declarator")
@@ -245,37 +265,84 @@ def _annotations(fn: Node) -> list[str]:
 
 
 def _merge(
-    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, where: str
-) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str]]:
-    """Arguments, timing size and derived size variables, or the actionable error."""
-    placeholders = [vector_size_name(p.name) for p in params if p.kind is ParamKind.VECTOR]
-    rename = _placeholder_names(placeholders, {p.name for p in params}, note)
+    params: tuple[Parameter, ...],
+    note: Annotation,
+    inferred: Inferred,
+    *,
+    returns: str,
+    records: tuple[Record, ...],
+    where: str,
+) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str], str | None]:
+    """Arguments, timing size, derived size variables and a returned vector's length, or
+    the actionable error."""
+    rename = _placeholder_names(params, note, inferred, where)
     arrays, unknown_roles, unknown_lengths, problems = _arrays(params, note, inferred, rename)
-    sizes, derived = _sizes(params, arrays, note, inferred, rename=rename, where=where)
+    return_length = _return_length(
+        params, note=note, inferred=inferred, returns=returns, arrays=arrays, rename=rename
+    )
+    if vector_element(returns) is not None and return_length is None:
+        unknown_lengths |= {"return"}
+        problems.append(
+            "the length of the returned vector (it is not a local sized once, as in "
+            "'std::vector<float> out(n)')"
+        )
+    sizes, derived = _sizes(
+        params, arrays, note, inferred, rename=rename, return_length=return_length, where=where
+    )
     by_name = {a.name: a for a in arrays}
     args: list[ArgSpec] = []
     for p in params:
         if p.kind is not ParamKind.SCALAR:
             args.append(by_name[p.name])
             continue
-        value = p.name if p.name in sizes else note.assignments.get(p.name)
-        if value is None:
-            value = _scalar_default(p.element, len(args))
-        args.append(ArgSpec(p.name, ParamKind.SCALAR, p.element, Role.IN, value=value))
+        args.append(
+            _scalar(
+                p, note=note, inferred=inferred, sizes=sizes, position=len(args), records=records
+            )
+        )
     if problems:
         shown = {k: v for k, v in sizes.items() if k not in derived}
-        comment = render_annotation(args, shown, unknown_lengths, unknown_roles)
+        comment = render_annotation(
+            args,
+            shown,
+            unknown_lengths,
+            unknown_roles,
+            return_length=return_length or "?" if vector_element(returns) is not None else None,
+        )
         raise TaskError(
             f"{where}: cannot infer {'; '.join(problems)}. Write this annotation directly "
             f"above the function, replacing each '?':\n    {comment}"
         )
-    return tuple(args), sizes, derived
+    return tuple(args), sizes, derived, return_length
+
+
+def _scalar(
+    p: Parameter,
+    *,
+    note: Annotation,
+    inferred: Inferred,
+    sizes: Mapping[str, int | float],
+    position: int,
+    records: tuple[Record, ...],
+) -> ArgSpec:
+    """A scalar: by value or ``const&`` (``in``), or a ``T&`` the function writes."""
+    given = note.arrays.get(p.name)
+    role = Role.IN
+    if p.writable_reference:
+        role = (given.role if given else None) or inferred.roles.get(p.name) or Role.INOUT
+    if not is_arithmetic(p.element):
+        dist = (given.dist if given and given.dist else None) or default_dist(p.element)
+        return ArgSpec(p.name, ParamKind.SCALAR, p.element, role, dist=dist)
+    value = p.name if p.name in sizes else note.assignments.get(p.name)
+    if value is None:
+        value = _scalar_default(p.element, position)
+    return ArgSpec(p.name, ParamKind.SCALAR, p.element, role, value=value)
 
 
 def _arrays(
     params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, rename: dict[str, str]
 ) -> tuple[list[ArgSpec], frozenset[str], frozenset[str], list[str]]:
-    """Pointer and vector specs: annotation first, inference for the rest."""
+    """Pointer, vector and array specs: annotation first, inference for the rest."""
     args: list[ArgSpec] = []
     unknown_roles: set[str] = set()
     unknown_lengths: set[str] = set()
@@ -287,9 +354,11 @@ def _arrays(
         given = note.arrays.get(p.name)
         role = (given.role if given else None) or inferred.roles.get(p.name)
         length = given.length if given and given.length else None
+        if kind is ParamKind.ARRAY:
+            length = p.extent  # the type says it; an annotation cannot change it
         if length is None:
             poly = inferred.lengths.get(p.name)
-            length = poly.rename(rename).render() if poly is not None else None
+            length = _substituted(poly.render(), rename) if poly is not None else None
         dist = (given.dist if given and given.dist else None) or default_dist(p.element)
         reason = inferred.reasons.get(p.name, "")
         if role is None:
@@ -302,6 +371,33 @@ def _arrays(
     return _link_companions(args), frozenset(unknown_roles), frozenset(unknown_lengths), problems
 
 
+def _return_length(
+    params: tuple[Parameter, ...],
+    *,
+    note: Annotation,
+    inferred: Inferred,
+    returns: str,
+    arrays: list[ArgSpec],
+    rename: dict[str, str],
+) -> str | None:
+    """A returned vector's element count: annotated (``return[n]``), a vector parameter's
+    length (returned by value), or the size a local was given."""
+    if vector_element(returns) is None:
+        return None
+    given = note.arrays.get("return")
+    if given is not None and given.length:
+        return given.length
+    returned = inferred.returned
+    vectors = {a.name: a for a in arrays if a.kind is ParamKind.VECTOR}
+    if returned in vectors:
+        return vectors[returned].length
+    if returned in {p.name for p in params}:
+        return None
+    if inferred.return_length is not None:
+        return _substituted(inferred.return_length.render(), rename)
+    return None
+
+
 def _sizes(
     params: tuple[Parameter, ...],
     arrays: list[ArgSpec],
@@ -309,6 +405,7 @@ def _sizes(
     inferred: Inferred,
     *,
     rename: dict[str, str],
+    return_length: str | None,
     where: str,
 ) -> tuple[dict[str, int | float], dict[str, str]]:
     """Size variables with their timing values, and those derived from others."""
@@ -319,15 +416,21 @@ def _sizes(
         for key in ("cols", "width", "height", "channels"):
             text = arg.dist.param(key)
             length_names |= free_names(text, where=where) if text else set()
-    bound = [rename.get(n, n) for n in inferred.size_vars]
+    if return_length is not None:
+        length_names |= free_names(return_length, where=where)
+    bound: list[str] = []
+    for n in inferred.size_vars:
+        bound += sorted(free_names(_substituted(n, rename), where=where))
     candidates = _ordered(
-        [n for n in bound if n in names or n in rename.values()]
+        [n for n in bound if n in names or n in length_names or n in note.assignments]
         + sorted(length_names - set(bound), key=lambda n: (n not in names, n))
         + [n for n in note.assignments if n not in names]
     )
     scalars = {p.name: p for p in params if p.kind is ParamKind.SCALAR}
     size_names = [
-        n for n in candidates if n not in scalars or numpy_dtype(scalars[n].element).kind in "iu"
+        n
+        for n in candidates
+        if n not in scalars or (_integral(scalars[n].element) and not scalars[n].writable_reference)
     ]
     derived = {
         n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)
@@ -350,12 +453,73 @@ def _scalar_default(ctype: str, position: int) -> str:
     return "1" if kind == "b" else "3"
 
 
+def _integral(ctype: str) -> bool:
+    return is_arithmetic(ctype) and numpy_dtype(ctype).kind in "iu"
+
+
+def _substituted(text: str, rename: Mapping[str, str]) -> str:
+    """``text`` with each placeholder (``x_size``) replaced by what it stands for."""
+    for placeholder, meaning in rename.items():
+        if placeholder == meaning:
+            continue
+        shown = meaning if meaning.isidentifier() else f"({meaning})"
+        text = re.sub(rf"\b{re.escape(placeholder)}\b", shown, text)
+    return text
+
+
 def _placeholder_names(
-    placeholders: list[str], names: set[str], note: Annotation
+    params: tuple[Parameter, ...], note: Annotation, inferred: Inferred, where: str
 ) -> dict[str, str]:
-    """``x_size`` becomes ``n`` when that name is free: what a person would have written."""
-    free = [c for c in ("n", "m", "k", "len") if c not in names and c not in note.assignments]
-    return {ph: free.pop(0) if free else ph for ph in placeholders}
+    """What each vector's ``size()`` placeholder (``x_size``) stands for.
+
+    A vector whose length the annotation gives (``x[m]``) has that length. Otherwise an
+    annotation size variable no argument uses (``n = 1<<22``) names the one vector size
+    the code leaves unbound; failing both, the first free name of ``n``, ``m``, ``k``,
+    ``len``: what a person would have written.
+    """
+    names = {p.name for p in params}
+    vectors = [p.name for p in params if p.kind is ParamKind.VECTOR]
+    rename: dict[str, str] = {}
+    for v in vectors:
+        given = note.arrays.get(v)
+        if given is not None and given.length:
+            rename[vector_size_name(v)] = given.length
+    used: set[str] = set()
+    for poly in inferred.lengths.values():
+        used |= set(poly.names) if poly is not None else set()
+    used |= set(inferred.size_vars)
+    if inferred.return_length is not None:
+        used |= set(inferred.return_length.names)
+    open_ = [
+        vector_size_name(v)
+        for v in vectors
+        if vector_size_name(v) in used and vector_size_name(v) not in rename
+    ]
+    mentioned: set[str] = set()
+    for text in note.assignments.values():
+        mentioned |= free_names(text, where=where)
+    for array in note.arrays.values():
+        mentioned |= free_names(array.length, where=where) if array.length else set()
+        for key, text in array.dist.params if array.dist else ():
+            if key in ("cols", "width", "height", "channels"):
+                mentioned |= free_names(text, where=where)
+    unbound = [n for n in note.assignments if n not in names and n not in mentioned]
+    if len(open_) == 1 and len(unbound) == 1:
+        rename[open_[0]] = unbound[0]
+        return rename
+    if (open_ and len(unbound) > 1) or (len(open_) > 1 and unbound):
+        vectors_shown = ", ".join(repr(ph.removesuffix("_size")) for ph in open_)
+        shown = "; ".join(f"{ph.removesuffix('_size')}[?]" for ph in open_)
+        raise TaskError(
+            f"{where}: annotation: cannot tell which of {', '.join(map(repr, unbound))} is "
+            f"the size of which vector ({vectors_shown}); give each vector its length, "
+            f"replacing each '?': // {MARKER} {shown}"
+        )
+    taken = names | set(note.assignments) | set(rename.values())
+    free = [c for c in ("n", "m", "k", "len") if c not in taken]
+    for ph in open_:
+        rename[ph] = free.pop(0) if free else ph
+    return rename
 
 
 def _ordered(names: list[str]) -> list[str]:
@@ -368,7 +532,57 @@ def _ordered(names: list[str]) -> list[str]:
 
 def _is_size(name: str, args: tuple[ArgSpec, ...]) -> bool:
     scalar = next((a for a in args if a.name == name), None)
-    return scalar is None or numpy_dtype(scalar.ctype).kind in "iu"
+    return scalar is None or _integral(scalar.ctype)
+
+
+def _kernel_params(params: tuple[Parameter, ...], where: str) -> None:
+    """A ``__global__`` kernel takes pointers and numbers by value, nothing else."""
+    for p in params:
+        at = f"{where}: kernel parameter {p.name!r} ({p.declaration})"
+        if p.kind in (ParamKind.VECTOR, ParamKind.ARRAY) or p.reference:
+            raise TaskError(f"{at}: a kernel takes pointers and values; pass a device pointer")
+        if p.kind is ParamKind.SCALAR and not is_arithmetic(p.element):
+            raise TaskError(
+                f"{at}: kernel tasks pass number scalars only; pass its fields as numbers"
+            )
+
+
+def _c_linkage(fn: Node) -> bool:
+    """Defined inside ``extern "C"``: the harness must declare it so, or it will not link."""
+    node = fn.parent
+    while node is not None:
+        if node.type == "linkage_specification":
+            value = node.child_by_field_name("value")
+            return value is not None and node_text(value).strip('"') == "C"
+        node = node.parent
+    return False
+
+
+def _check_annotation_names(task: Task, note: Annotation, where: str) -> None:
+    """Every name the annotation sets must be a parameter or a size something uses."""
+    used: set[str] = {a.name for a in task.args}
+    texts = [a.length for a in task.args] + [a.value for a in task.args]
+    texts += [text for a in task.args for _, text in a.dist.params]
+    texts += [task.return_length, *note.assignments.values()]
+    if task.launch is not None:
+        texts += [*task.launch.grid, *task.launch.block, task.launch.shared_bytes]
+    for text in texts:
+        if text:
+            try:
+                used |= free_names(text, where=where)
+            except TaskError:
+                continue
+    arguments = {a.name for a in task.args} | {"return"}
+    for name in note.arrays:
+        if name not in arguments:
+            raise TaskError(f"{where}: annotation: {name!r} is not a parameter of {task.entry!r}")
+    for name in note.assignments:
+        if name not in used:
+            raise TaskError(
+                f"{where}: annotation: {name!r} is not a parameter, a size used by any "
+                "argument's length, or a value another item uses; remove it, or use it in a "
+                f"length (x[{name}])"
+            )
 
 
 def _link_companions(args: list[ArgSpec]) -> list[ArgSpec]:
@@ -390,12 +604,16 @@ def _link_companions(args: list[ArgSpec]) -> list[ArgSpec]:
 
 
 def _tolerance(
-    note: Annotation, inferred: Inferred, args: tuple[ArgSpec, ...], returns: str
+    note: Annotation,
+    inferred: Inferred,
+    args: tuple[ArgSpec, ...],
+    returns: str,
+    records: tuple[Record, ...],
 ) -> Tolerance:
     outputs = [a.ctype for a in args if a.role is not Role.IN] + (
-        [returns] if returns != "void" else []
+        [vector_element(returns) or returns] if returns != "void" else []
     )
-    singles = any(_is_float32(t) for t in outputs)
+    singles = any(_is_float32(t, records) for t in outputs)
     base = _ACCUMULATING_TOLERANCE if inferred.accumulates and singles else Tolerance()
     return Tolerance(
         atol=note.atol if note.atol is not None else base.atol,
@@ -403,11 +621,22 @@ def _tolerance(
     )
 
 
-def _is_float32(ctype: str) -> bool:
+def _is_float32(ctype: str, records: tuple[Record, ...]) -> bool:
     try:
-        return numpy_dtype(ctype).name in ("float32", "float16")
+        dtype = numpy_dtype(ctype, records=records)
     except TaskError:
         return False
+    if dtype.kind == "c":
+        return dtype.itemsize == 8
+    return any(leaf.kind == "f" and leaf.itemsize <= 4 for leaf in _leaves(dtype))
+
+
+def _leaves(dtype: np.dtype[np.generic]) -> list[np.dtype[np.generic]]:
+    if dtype.subdtype is not None:
+        return _leaves(dtype.subdtype[0])
+    if dtype.names is None:
+        return [dtype]
+    return [leaf for name in dtype.names for leaf in _leaves(dtype.fields[name][0])]  # type: ignore[index]
 
 
 def _launch(

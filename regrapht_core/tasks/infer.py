@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from regrapht_core.contracts.task import ParamKind, Role
+from regrapht_core.contracts.task import ParamKind, Record, Role
 from regrapht_core.cxx.loops import FLIPPED, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate
 from regrapht_core.tasks.signature import entry_params
 from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
@@ -29,9 +29,10 @@ __all__ = ["FileContext", "Inferred", "infer_usage"]
 _THREAD = {"threadIdx": 0, "blockIdx": 0, "blockDim": 1, "gridDim": 1}
 _COPIES = {"memcpy", "memmove", "cudaMemcpy", "std::memcpy"}
 _FILLS = {"memset", "cudaMemset", "std::memset"}
-_SIZE_METHODS = {"size", "empty", "capacity"}
+_SIZE_METHODS = {"size", "empty", "capacity", "reserve", "shrink_to_fit"}
 _GROW_METHODS = {"push_back", "emplace_back", "clear", "insert"}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+_CASTS = {"static_cast", "reinterpret_cast", "const_cast"}
 _MAX_DEPTH = 4
 
 
@@ -43,6 +44,8 @@ class FileContext:
     constants: Mapping[str, int]
     """Object-like macros and ``const`` globals with integer values."""
     aliases: Mapping[str, str]
+    records: tuple[Record, ...] = ()
+    """The structs element types may name (``sizeof(Point)``, ``memcpy`` of a ``Point*``)."""
 
 
 @dataclass(slots=True)
@@ -62,9 +65,17 @@ class _Usage:
     grows: bool = False
 
 
+@dataclass(slots=True)
+class _Reference:
+    """Uses of a ``T&`` scalar parameter, in evaluation order."""
+
+    accesses: list[_Access] = field(default_factory=list)
+
+
 @dataclass(frozen=True, slots=True)
 class Inferred:
     roles: dict[str, Role | None]
+    """Pointers, vectors and arrays; also writable scalar references (``T& x``)."""
     lengths: dict[str, Poly | None]
     reasons: dict[str, str]
     """Why a role or length is missing, by argument name."""
@@ -74,6 +85,11 @@ class Inferred:
     """Some value is accumulated across loop iterations (sums reorder on a GPU)."""
     thread_extent: dict[str, Poly]
     """Kernels: the guarded thread count per axis (``x``, ``y``, ``z``)."""
+    returned: str | None = None
+    """The variable every ``return`` statement returns, when they all return the same one."""
+    return_length: Poly | None = None
+    """Its element count, when it is a local ``std::vector`` sized once (``v(n)``,
+    ``v.resize(n)``) and never grown."""
 
 
 def vector_size_name(vector: str) -> str:
@@ -89,12 +105,16 @@ class _Analyzer:
         self.ctx = ctx
         self.depth = depth
         self.tracked = {p.name: _Usage() for p in params if p.kind is not ParamKind.SCALAR}
+        self.refs = {p.name: _Reference() for p in params if p.writable_reference}
         self.bound_names: list[str] = []
         self.accumulates = False
         self.loop_depth = 0
         self.axis: dict[str, str] = {}
         self.thread_extent: dict[str, Poly] = {}
         self.mutations: dict[str, int] = {}
+        self.local_sizes: dict[str, Interval | None] = {}
+        """Local ``std::vector``s: the size they were given, None once grown or unknown."""
+        self.returned: list[str | None] = []
         body = fn.child_by_field_name("body")
         for n in walk(body) if body is not None else ():
             target = None
@@ -111,7 +131,7 @@ class _Analyzer:
             name: Interval.exact(Poly.const(v)) for name, v in self.ctx.constants.items()
         }
         for p in self.params.values():
-            if p.kind is ParamKind.SCALAR and numpy_dtype(p.element).kind in "iu":
+            if p.kind is ParamKind.SCALAR and _integral(p.element) and not p.writable_reference:
                 env[p.name] = Interval.exact(Poly.var(p.name))
         body = self.fn.child_by_field_name("body")
         if body is not None:
@@ -133,13 +153,23 @@ class _Analyzer:
             self._for(node, env, cond)
         elif kind == "if_statement":
             self._if(node, env, cond)
-        elif kind in ("while_statement", "do_statement", "for_range_loop"):
-            self._uncounted_loop(node, env)
+        elif kind in ("for_range_loop", "while_statement", "do_statement"):
+            self._range_for(node, env)
+        elif kind == "return_statement":
+            self._return(node, env, cond)
         elif kind.endswith("_statement") or kind in ("else_clause", "condition_clause"):
             for child in node.named_children:
                 self._stmt(child, env, cond)
         elif kind not in ("comment", "type_definition"):
             self._expr(node, env, cond)
+
+    def _return(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        value = node.named_children[0] if node.named_child_count else None
+        self.returned.append(
+            node_text(value) if value is not None and value.type == "identifier" else None
+        )
+        for child in node.named_children:
+            self._expr(child, env, cond)
 
     def _uncounted_loop(self, node: Node, env: dict[str, Interval]) -> None:
         """A loop without a counted header: everything in it is conditional."""
@@ -153,18 +183,75 @@ class _Analyzer:
                 self._stmt(child, dict(env), True)
         self.loop_depth -= 1
 
+    def _range_for(self, node: Node, env: dict[str, Interval]) -> None:
+        """``for (auto& p : pts)``: every element of a tracked container is read, and
+        written when the loop variable is a non-const reference the body writes. Any other
+        loop without a counted header: everything in it is conditional."""
+        right = node.child_by_field_name("right")
+        declarator = node.child_by_field_name("declarator")
+        name = node_text(right) if right is not None and right.type == "identifier" else ""
+        if node.type != "for_range_loop":
+            name = ""
+        size = self._container_size(name) if name in self.tracked else None
+        if size is None:
+            self._uncounted_loop(node, env)
+            return
+        const = any(node_text(c) == "const" for c in node.children)
+        var = declarator
+        while var is not None and var.type != "identifier":
+            var = var.named_children[0] if var.named_child_count else None
+        body = node.child_by_field_name("body")
+        written = (
+            declarator is not None
+            and declarator.type == "reference_declarator"
+            and not const
+            and var is not None
+            and body is not None
+            and _writes(body, node_text(var))
+        )
+        index = Interval(Poly.const(0), size - Poly.const(1))
+        self.tracked[name].accesses.append(_Access(True, written, index, False))
+        self.loop_depth += 1
+        if body is not None:
+            self._stmt(body, dict(env), True)
+        self.loop_depth -= 1
+
+    def _container_size(self, name: str) -> Poly | None:
+        param = self.params.get(name)
+        if param is None:
+            return None
+        if param.kind is ParamKind.VECTOR:
+            return Poly.var(vector_size_name(name))
+        if param.kind is ParamKind.ARRAY:
+            try:
+                return Poly.const(int(param.extent))
+            except ValueError:
+                return None
+        return None
+
     def _declaration(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for decl in node.children_by_field_name("declarator"):
             name_node, value = decl, None
             if decl.type == "init_declarator":
                 name_node = decl.child_by_field_name("declarator") or decl
                 value = decl.child_by_field_name("value")
+            if name_node.type == "reference_declarator" and value is not None:
+                self._element_alias(node, value, env, cond)
+                continue
             if name_node.type != "identifier":
                 if value is not None:
                     self._expr(value, env, cond)
                     self._alias_check(value, node_text(name_node))
                 continue
             name = node_text(name_node)
+            if _is_vector_type(node.child_by_field_name("type")):
+                first = value.named_children[0] if value is not None else None
+                sized = value is not None and value.type == "argument_list" and first is not None
+                self.local_sizes[name] = (
+                    self._value(first, env)
+                    if sized and first is not None
+                    else (Interval.exact(Poly.const(0)) if value is None else None)
+                )
             if value is None:
                 env[name] = Interval()
                 continue
@@ -175,6 +262,20 @@ class _Analyzer:
             for n in walk(value):
                 if n.type == "field_expression" and node_text(n).startswith("threadIdx."):
                     self.axis[name] = node_text(n).split(".")[-1]
+
+    def _element_alias(self, node: Node, value: Node, env: dict[str, Interval], cond: bool) -> None:
+        """``T& p = a[i];`` may write ``a[i]`` through ``p``; ``const T& p = a[i];`` reads."""
+        const = any(node_text(c) == "const" for c in node.children)
+        if value.type == "identifier" and node_text(value) in self.refs:
+            self._ref(node_text(value), read=True, write=not const, cond=cond)
+            return
+        if not self._access(value, env, cond, read=True, write=not const):
+            self._expr(value, env, cond)
+            self._alias_check(value, "a local reference")
+
+    def _ref(self, name: str, *, read: bool, write: bool, cond: bool) -> None:
+        conditional = cond or self.loop_depth > 0
+        self.refs[name].accesses.append(_Access(read, write, Interval(), conditional))
 
     def _alias_check(self, value: Node, name: str) -> None:
         target = self._target(value)
@@ -211,20 +312,15 @@ class _Analyzer:
         if start_of is None:
             return None, Interval()
         var, start = start_of.var, start_of.value
-        own = sum(
-            1
-            for n in walk(update)
-            if n.type in ("update_expression", "assignment_expression")
-            and node_text(n.named_children[0]) == var
-        )
-        if self.mutations.get(var, 0) != own:
-            return var, Interval()
+        body = node.child_by_field_name("body")
+        if body is not None and _mutated(body, var):
+            return var, Interval()  # the body moves the counter: no range
         step = _direction(update, var)
         cmp = _comparison_with(condition, var)
         if cmp is None or step == 0:
             return var, Interval()
-        op, bound_node = cmp
-        bound = self._value(bound_node, env)
+        op, bound_node, shift = cmp
+        bound = self._value(bound_node, env) - Interval.exact(Poly.const(shift))
         self.bound_names += sorted(bound.hi.names) if bound.hi is not None else []
         self.bound_names += [
             node_text(n)
@@ -313,20 +409,16 @@ class _Analyzer:
     def _expr(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         kind = node.type
         if kind == "assignment_expression":
-            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-            op = node_text(node.child_by_field_name("operator") or node)
-            if right is not None:
-                self._expr(right, env, cond)
-            if op in ("+=", "-=") and self.loop_depth > 0 and left is not None:
-                self.accumulates |= left.type == "identifier"
-            if left is not None:
-                self._lvalue(left, env, cond, read=op != "=")
-            if right is not None and left is not None and left.type == "identifier":
-                self._alias_check(right, node_text(left))
+            self._assignment(node, env, cond)
         elif kind == "update_expression":
             argument = node.child_by_field_name("argument")
-            if argument is not None:
+            ref = _base_identifier(argument) if argument is not None else None
+            if ref in self.refs:
+                self._ref(ref, read=True, write=True, cond=cond)
+            elif argument is not None:
                 self._lvalue(argument, env, cond, read=True)
+        elif kind == "identifier" and node_text(node) in self.refs:
+            self._ref(node_text(node), read=True, write=False, cond=cond)
         elif kind in ("subscript_expression", "pointer_expression"):
             if not self._access(node, env, cond, read=True, write=False):
                 self._children(node, env, cond)
@@ -335,6 +427,26 @@ class _Analyzer:
         else:
             self._children(node, env, cond)
 
+    def _assignment(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = node_text(node.child_by_field_name("operator") or node)
+        if right is not None:
+            self._expr(right, env, cond)
+        if left is None:
+            return
+        if op in ("+=", "-=") and self.loop_depth > 0:
+            self.accumulates |= left.type == "identifier"
+        ref = _base_identifier(left)
+        if ref in self.refs:
+            partial = left.type != "identifier"
+            self._ref(ref, read=op != "=" or partial, write=True, cond=cond)
+            if partial:
+                self._children(left, env, cond)
+        else:
+            self._lvalue(left, env, cond, read=op != "=")
+        if right is not None and left.type == "identifier":
+            self._alias_check(right, node_text(left))
+
     def _children(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for child in node.named_children:
             self._expr(child, env, cond)
@@ -342,6 +454,20 @@ class _Analyzer:
     def _lvalue(self, node: Node, env: dict[str, Interval], cond: bool, *, read: bool) -> None:
         while node.type == "parenthesized_expression" and node.named_child_count == 1:
             node = node.named_children[0]
+        element = self._member_target(node)
+        if element is not None:
+            # ``a[i].x = v`` writes one member of ``a[i]``: the others keep their values.
+            self._access(element, env, cond, read=True, write=True)
+            current = node
+            while current != element:
+                indices = current.child_by_field_name("indices")
+                if current.type == "subscript_expression" and indices is not None:
+                    self._expr(indices, env, cond)
+                inner = current.child_by_field_name("argument")
+                if inner is None:
+                    break
+                current = inner
+            return
         if not self._access(node, env, cond, read=read, write=True):
             self._expr(node, env, cond)
 
@@ -379,6 +505,26 @@ class _Analyzer:
             self.tracked[name].length_unknown = f"the index in {node_text(node)!r} has no bound"
         self.tracked[name].accesses.append(_Access(read, write, index, cond))
         return True
+
+    def _member_target(self, node: Node) -> Node | None:
+        """The tracked element ``a[i]`` of a member lvalue ``a[i].x`` or ``a[i].pos[k]``."""
+        current, through_member = node, False
+        while current.type in ("field_expression", "subscript_expression"):
+            if current.type == "field_expression":
+                if _arrow(current):
+                    return None
+                through_member = True
+            inner = current.child_by_field_name("argument")
+            if inner is None:
+                return None
+            if (
+                current.type == "subscript_expression"
+                and inner.type == "identifier"
+                and node_text(inner) in self.tracked
+            ):
+                return current if through_member else None
+            current = inner
+        return None
 
     def _target(self, node: Node) -> tuple[str, Interval] | None:
         """``a`` or ``a + e`` (through parentheses and casts) for a tracked array ``a``."""
@@ -420,20 +566,24 @@ class _Analyzer:
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
         args = list(arguments.named_children) if arguments is not None else []
-        if function is not None and function.type == "field_expression":
-            obj = function.child_by_field_name("argument")
-            method = node_text(function.child_by_field_name("field") or function)
-            if obj is not None and obj.type == "identifier" and node_text(obj) in self.tracked:
-                self._vector_method(node_text(obj), method, args, env, cond)
-                return
+        if (
+            function is not None
+            and function.type == "field_expression"
+            and self._method_call(function, args, env, cond)
+        ):
+            return
         name = node_text(function) if function is not None else ""
         for arg in args:
-            if self._target(arg) is None:
+            if arg.type == "identifier" and node_text(arg) in self.refs:
+                # passed on, perhaps by reference: read and perhaps written
+                self._ref(node_text(arg), read=True, write=True, cond=cond)
+            elif self._target(arg) is None:
                 self._expr(arg, env, cond)
         if name in _COPIES or name in _FILLS:
             self._bulk(name, args, env, cond)
             return
-        callee = self.ctx.functions.get(name)
+        # ``axpy<float>(...)`` calls the template ``axpy`` defined in the file
+        callee = self.ctx.functions.get(name) or self.ctx.functions.get(name.split("<")[0])
         for position, arg in enumerate(args):
             target = self._target(arg)
             if target is None:
@@ -445,6 +595,34 @@ class _Analyzer:
             self._through(
                 callee, args, position=position, name=target[0], offset=offset, env=env, cond=cond
             )
+
+    def _method_call(
+        self, function: Node, args: list[Node], env: dict[str, Interval], cond: bool
+    ) -> bool:
+        """``obj.method(args)``: True when handled whole (a tracked or local vector)."""
+        obj = function.child_by_field_name("argument")
+        method = node_text(function.child_by_field_name("field") or function)
+        if obj is None:
+            return False
+        if obj.type == "identifier" and node_text(obj) in self.tracked:
+            self._vector_method(node_text(obj), method, args, env, cond)
+            return True
+        local = node_text(obj) if obj.type == "identifier" else ""
+        if local in self.local_sizes:
+            for arg in args:
+                self._expr(arg, env, cond)
+            if method in ("resize", "assign") and args and not cond and self.loop_depth == 0:
+                self.local_sizes[local] = self._value(args[0], env)
+            elif method not in _SIZE_METHODS and method not in ("reserve", "data", "at"):
+                self.local_sizes[local] = None
+            return True
+        ref = _base_identifier(obj)
+        if ref in self.refs:
+            self._ref(ref, read=True, write=True, cond=cond)
+        elif not self._access(obj, env, cond, read=True, write=True):
+            # a method of an element (``a[i].normalize()``) may change it
+            self._expr(obj, env, cond)
+        return False
 
     def _through(
         self,
@@ -458,7 +636,11 @@ class _Analyzer:
         cond: bool,
     ) -> None:
         """Follow ``name`` into a helper or kernel, mapping its parameters to our arguments."""
-        params = entry_params(callee, self.ctx.aliases, "helper")
+        try:
+            params = entry_params(callee, self.ctx.aliases, "helper", constants=self.ctx.constants)
+        except TaskError as err:
+            self._whole(name, f"it is passed to a helper the analysis cannot read ({err})")
+            return
         if position >= len(params) or params[position].kind is ParamKind.SCALAR:
             self._whole(name, "it is passed to a helper in an unexpected position")
             return
@@ -516,7 +698,13 @@ class _Analyzer:
                 continue
             if position == 1 and name in _FILLS:
                 continue
-            itemsize = numpy_dtype(self.params[target[0]].element).itemsize
+            try:
+                itemsize = numpy_dtype(
+                    self.params[target[0]].element, records=self.ctx.records
+                ).itemsize
+            except TaskError:
+                self._whole(target[0], f"its element size is unknown to {name!r}")
+                continue
             count = size.divided(Interval.exact(Poly.const(itemsize)))
             offset = self._target_offset(arg, env)
             last = None if count.hi is None else count.hi - Poly.const(1)
@@ -546,24 +734,47 @@ class _Analyzer:
         if kind == "binary_expression":
             return self._binary(node, env)
         if kind == "sizeof_expression":
-            return _sizeof(node)
+            return _sizeof(node, self.ctx.records)
         if kind == "field_expression":
             obj = node.child_by_field_name("argument")
             base = node_text(obj) if obj is not None else ""
             if base in _THREAD:
                 return Interval(Poly.const(_THREAD[base]), None)
         if kind == "call_expression":
-            return self._size_call(node)
+            return self._size_call(node, env)
+        if kind == "subscript_expression":
+            return self._element_value(node)
         return Interval()
 
-    def _size_call(self, node: Node) -> Interval:
-        """``v.size()`` of a tracked vector: its size variable; any other call: unknown."""
+    def _element_value(self, node: Node) -> Interval:
+        """An element of a tracked array of unsigned integers is at least 0."""
+        argument = node.child_by_field_name("argument")
+        param = self.params.get(node_text(argument)) if argument is not None else None
+        if param is None or param.name not in self.tracked or not is_arithmetic(param.element):
+            return Interval()
+        kind = numpy_dtype(param.element).kind
+        return Interval(Poly.const(0), None) if kind in "ub" else Interval()
+
+    def _size_call(self, node: Node, env: Mapping[str, Interval]) -> Interval:
+        """``v.size()`` of a tracked vector: its size variable (an array's: its extent);
+        ``static_cast<T>(e)``: ``e``'s value; any other call: unknown."""
         function = node.child_by_field_name("function")
         if function is not None and function.type == "field_expression":
             obj = function.child_by_field_name("argument")
             method = node_text(function.child_by_field_name("field") or function)
             if obj is not None and node_text(obj) in self.tracked and method == "size":
-                return Interval.exact(Poly.var(vector_size_name(node_text(obj))))
+                size = self._container_size(node_text(obj))
+                return Interval() if size is None else Interval.exact(size)
+        if function is not None and function.type == "template_function":
+            name = function.child_by_field_name("name")
+            arguments = node.child_by_field_name("arguments")
+            if (
+                name is not None
+                and node_text(name) in _CASTS
+                and arguments is not None
+                and arguments.named_child_count == 1
+            ):
+                return self._value(arguments.named_children[0], env)
         return Interval()
 
     def _binary(self, node: Node, env: Mapping[str, Interval]) -> Interval:
@@ -597,10 +808,10 @@ def _literal(node: Node) -> Interval:
     return Interval.exact(Poly.const(number)) if isinstance(number, int) else Interval()
 
 
-def _sizeof(node: Node) -> Interval:
+def _sizeof(node: Node, records: tuple[Record, ...]) -> Interval:
     type_node = node.child_by_field_name("type")
     try:
-        size = numpy_dtype(node_text(type_node) if type_node else "").itemsize
+        size = numpy_dtype(node_text(type_node) if type_node else "", records=records).itemsize
     except TaskError:
         return Interval()
     return Interval.exact(Poly.const(size))
@@ -648,12 +859,33 @@ def _conjuncts(node: Node, joiner: str) -> list[Node]:
     return []
 
 
-def _comparison_with(condition: Node, var: str) -> tuple[str, Node] | None:
+def _comparison_with(condition: Node, var: str) -> tuple[str, Node, int] | None:
+    """``(op, bound, k)`` for ``var + k op bound`` (``k`` 0 for ``var op bound``)."""
     for cmp in _conjuncts(condition, "&&"):
         found = compared_bound(cmp, var)
         if found is not None:
-            return found
+            return found[0], found[1], 0
+        shifted = _shifted_comparison(cmp, var)
+        if shifted is not None:
+            return shifted
     return None
+
+
+def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, int] | None:
+    """``i + 1 < n`` as ``("<", n, 1)``; ``i - 1 < n`` as ``("<", n, -1)``."""
+    op = node_text(cmp.child_by_field_name("operator") or cmp)
+    left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
+    if op not in _NEGATE or left is None or right is None or left.type != "binary_expression":
+        return None
+    sign = node_text(left.child_by_field_name("operator") or left)
+    base, offset = left.child_by_field_name("left"), left.child_by_field_name("right")
+    if sign not in "+-" or base is None or offset is None or node_text(base) != var:
+        return None
+    value = _literal(offset)
+    k = value.lo.constant if value.lo is not None else None
+    if k is None:
+        return None
+    return op, right, int(k) if sign == "+" else -int(k)
 
 
 def _reads_memory(node: Node) -> bool:
@@ -677,6 +909,15 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
         roles[name], lengths[name] = role, length
         if reason:
             reasons[name] = reason
+    for name, ref in analyzer.refs.items():
+        roles[name] = _reference_role(ref)
+    returned = analyzer.returned
+    single = returned[0] if returned and all(r == returned[0] for r in returned) else None
+    return_length = None
+    if single is not None and analyzer.local_sizes.get(single) is not None:
+        size = analyzer.local_sizes[single]
+        if size is not None and size.hi is not None and size.lo == size.hi:
+            return_length = size.hi
     order: list[str] = []
     candidates = list(analyzer.bound_names)
     for poly in lengths.values():
@@ -685,12 +926,35 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
         if name not in order:
             order.append(name)
     return Inferred(
-        roles, lengths, reasons, tuple(order), analyzer.accumulates, analyzer.thread_extent
+        roles,
+        lengths,
+        reasons,
+        tuple(order),
+        analyzer.accumulates,
+        analyzer.thread_extent,
+        single,
+        return_length,
     )
+
+
+def _reference_role(ref: _Reference) -> Role:
+    """``out`` when the first use is an unconditional plain assignment, ``in`` when the
+    function never writes it, ``inout`` otherwise."""
+    if not any(a.write for a in ref.accesses):
+        return Role.IN
+    first = ref.accesses[0]
+    return Role.OUT if first.write and not first.read and not first.conditional else Role.INOUT
 
 
 def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
     role = _role(param, usage)
+    if param.container is not None and not param.reference:
+        role = Role.IN  # a copy: the caller's container never changes
+    if param.kind is ParamKind.ARRAY:
+        extent = Poly.const(int(param.extent))
+        if role is Role.OUT and not _writes_cover(usage, extent - Poly.const(1), whole=True):
+            role = Role.INOUT
+        return role, extent, None if role is not None else usage.role_unknown
     if usage.grows and param.kind is ParamKind.VECTOR:
         if role is None:
             return None, None, usage.role_unknown
@@ -749,3 +1013,78 @@ def _writes_cover(usage: _Usage, length: Poly, *, whole: bool) -> bool:
         hi = w.index.hi
         highest = hi if highest is None or hi is None else larger(highest, hi)
     return start == Poly.const(0) and highest == length
+
+
+def _integral(ctype: str) -> bool:
+    return is_arithmetic(ctype) and numpy_dtype(ctype).kind in "iu"
+
+
+def _arrow(node: Node) -> bool:
+    operator = node.child_by_field_name("operator")
+    return operator is not None and node_text(operator) == "->"
+
+
+def _base_identifier(node: Node | None) -> str | None:
+    """``p`` of ``p``, ``(p)``, ``p.x`` or ``p.pos.y``; None for anything else."""
+    while node is not None:
+        if node.type == "identifier":
+            return node_text(node)
+        if node.type == "parenthesized_expression" and node.named_child_count == 1:
+            node = node.named_children[0]
+        elif node.type == "field_expression" and not _arrow(node):
+            node = node.child_by_field_name("argument")
+        else:
+            return None
+    return None
+
+
+def _writes(body: Node, var: str) -> bool:
+    """Whether ``body`` may write the variable ``var`` (or a member of it)."""
+    for n in walk(body):
+        target = None
+        if n.type == "assignment_expression":
+            target = n.child_by_field_name("left")
+        elif n.type == "update_expression" or (
+            n.type == "pointer_expression" and node_text(n).startswith("&")
+        ):
+            target = n.child_by_field_name("argument")
+        elif n.type == "call_expression":
+            function = n.child_by_field_name("function")
+            arguments = n.child_by_field_name("arguments")
+            if (
+                function is not None
+                and function.type == "field_expression"
+                and _base_identifier(function.child_by_field_name("argument")) == var
+            ):
+                return True
+            for arg in arguments.named_children if arguments is not None else ():
+                if arg.type == "identifier" and node_text(arg) == var:
+                    return True
+        while target is not None and target.type == "subscript_expression":
+            target = target.child_by_field_name("argument")
+        if target is not None and _base_identifier(target) == var:
+            return True
+    return False
+
+
+def _is_vector_type(node: Node | None) -> bool:
+    """``std::vector<T>`` / ``vector<T>`` as a declaration's type."""
+    if node is not None and node.type == "qualified_identifier":
+        node = node.child_by_field_name("name")
+    if node is None or node.type != "template_type":
+        return False
+    name = node.child_by_field_name("name")
+    return name is not None and node_text(name) == "vector"
+
+
+def _mutated(body: Node, var: str) -> bool:
+    """``var`` is assigned or incremented somewhere in ``body``."""
+    for n in walk(body):
+        target = None
+        if n.type == "assignment_expression":
+            target = n.child_by_field_name("left")
+        elif n.type == "update_expression":
+            target = n.child_by_field_name("argument")
+        if target is not None and target.type == "identifier" and node_text(target) == var:
+            return True
+    return False

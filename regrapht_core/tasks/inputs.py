@@ -4,7 +4,9 @@ The verifier calls this with fresh secret seeds, so a candidate can neither memo
 inputs nor be lucky on one draw. Each argument draws from its own stream, derived from the
 seed and the argument's position, so adding an argument never changes the others. Edge
 values (zero, the range ends, negatives where the range has them) are mixed into plain
-draws because that is where hand-written kernels go wrong.
+draws because that is where hand-written kernels go wrong. Complex numbers draw their
+real and imaginary parts, structs and pairs each member, from the argument's distribution
+(each member from its own type's default when the argument has none of its own).
 """
 
 from __future__ import annotations
@@ -14,17 +16,27 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, SizeBinding, Task
+from regrapht_core.contracts.task import (
+    ArgSpec,
+    Distribution,
+    ParamKind,
+    Record,
+    Role,
+    SizeBinding,
+    Task,
+)
 from regrapht_core.errors import TaskError
+from regrapht_core.tasks.annotation import default_dist
 from regrapht_core.tasks.check import STRUCTURED_KINDS
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 
 __all__ = ["InputValue", "generate_inputs"]
 
 InputValue = npt.NDArray[np.generic] | int | float
-"""An array for pointer and vector arguments, a number for scalars."""
+"""An array for pointer, vector and array arguments, a number for number scalars, a
+one-element array for complex, pair and struct scalars."""
 
 _EDGE_SHARE = 64
 """One element in this many (at least one) is replaced by an edge value."""
@@ -42,18 +54,25 @@ def generate_inputs(task: Task, binding: SizeBinding, seed: int) -> dict[str, In
     values: dict[str, InputValue] = {}
     for index, arg in enumerate(task.args):
         rng = np.random.default_rng([seed & 0xFFFF_FFFF_FFFF_FFFF, index])
-        if arg.kind is ParamKind.SCALAR:
+        if arg.kind is ParamKind.SCALAR and is_arithmetic(arg.ctype):
             values[arg.name] = scalar_value(arg, binding)
+        elif arg.kind is ParamKind.SCALAR:
+            dtype = numpy_dtype(arg.ctype, records=task.records, where=f"input {arg.name!r}")
+            values[arg.name] = _draw(rng, arg.dist, dtype=dtype, length=1, where=arg.name)
         elif arg.role is not Role.OUT and arg.dist.kind != "part":
-            values.update(_array(arg, by_name, binding, rng))
+            values.update(_array(arg, by_name, binding, rng, task.records))
     return {a.name: values[a.name] for a in task.args if a.name in values}
 
 
 def _array(
-    arg: ArgSpec, by_name: dict[str, ArgSpec], binding: SizeBinding, rng: np.random.Generator
+    arg: ArgSpec,
+    by_name: dict[str, ArgSpec],
+    binding: SizeBinding,
+    rng: np.random.Generator,
+    records: tuple[Record, ...],
 ) -> dict[str, InputValue]:
     where = f"input {arg.name!r}"
-    dtype = numpy_dtype(arg.ctype, where=where)
+    dtype = numpy_dtype(arg.ctype, records=records, where=where)
     length = arg_length(arg, binding)
     dist = arg.dist
     if dist.kind in STRUCTURED_KINDS:
@@ -73,6 +92,8 @@ def _array(
         return {arg.name: np.full(length, dist.lo).astype(dtype)}
     if dist.kind == "image":
         return {arg.name: _image(rng, dist, binding, dtype, where)}
+    if dtype.names is not None or dtype.kind == "c":
+        return {arg.name: _draw(rng, dist, dtype=dtype, length=length, where=where)}
     data = _plain(rng, dist, dtype, length, where)
     if dist.kind == "sorted":
         data.sort()
@@ -115,6 +136,67 @@ def _plain(
         positions = rng.choice(length, count, replace=False)
         data[positions] = rng.choice(np.array(edges), count)
     return data.astype(dtype)
+
+
+def _draw(
+    rng: np.random.Generator,
+    dist: Distribution,
+    *,
+    dtype: np.dtype[np.generic],
+    length: int,
+    where: str,
+) -> npt.NDArray[np.generic]:
+    """``length`` elements of any element type: numbers as :func:`_plain`, complex numbers
+    part by part, structs and pairs member by member (padding bytes zero)."""
+    if dtype.names is None and dtype.kind != "c":
+        if dist.kind == "const":
+            return np.full(length, dist.lo).astype(dtype)
+        return _plain(rng, dist, dtype, length, where)
+    out = np.zeros(length, dtype=dtype)
+    for path, leaf in _leaf_paths(dtype):
+        view = out
+        for name in path:
+            view = view[name]
+        complex_ = leaf.kind == "c"
+        part = np.dtype(np.float32 if leaf.itemsize == 8 else np.float64) if complex_ else leaf
+        own = dist if dist != Distribution() else default_dist(_CTYPES[part.name])
+        draws = [
+            _draw(rng, own, dtype=part, length=view.size, where=where)
+            for _ in range(2 if complex_ else 1)
+        ]
+        values = np.add(draws[0], np.multiply(draws[1], 1j)) if complex_ else draws[0]
+        view[...] = values.reshape(view.shape)
+    return out
+
+
+def _leaf_paths(dtype: np.dtype[np.generic]) -> list[tuple[tuple[str, ...], np.dtype[np.generic]]]:
+    """Every number inside a complex, struct or pair dtype: its member path and its dtype
+    (a complex member is one leaf, a fixed array member one leaf of its element type)."""
+    if dtype.subdtype is not None:
+        return _leaf_paths(dtype.subdtype[0])
+    if dtype.names is None:
+        return [((), dtype)]
+    found = []
+    for name in dtype.names:
+        for path, leaf in _leaf_paths(dtype.fields[name][0]):  # type: ignore[index]
+            found.append(((name, *path), leaf))
+    return found
+
+
+_CTYPES = {
+    "float32": "float",
+    "float64": "double",
+    "float16": "half",
+    "bool": "bool",
+    "int8": "int8_t",
+    "uint8": "uint8_t",
+    "int16": "int16_t",
+    "uint16": "uint16_t",
+    "int32": "int32_t",
+    "uint32": "uint32_t",
+    "int64": "int64_t",
+    "uint64": "uint64_t",
+}
 
 
 def _distinct(rng: np.random.Generator, pool: int, count: int) -> npt.NDArray[np.int64]:

@@ -32,6 +32,8 @@ _CUDA_HEADERS = (
 )
 _BLOCKS = {"preproc_ifdef", "preproc_if", "namespace_definition", "linkage_specification"}
 _SPECIFIERS = {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
+_ALWAYS = {"preproc_include", "using_declaration", "namespace_alias_definition"}
+"""Kept whatever the entry uses: includes, ``using namespace std;``, namespace aliases."""
 
 
 @dataclass
@@ -153,8 +155,8 @@ def reference_unit(root: Node, entry: Node, language: SourceLanguage) -> tuple[s
             text += ";"
         item = _Item(node, language, text)
         has_include = node.type in _BLOCKS and any(n.type == "preproc_include" for n in walk(node))
-        if node.type == "preproc_include" or has_include:
-            includes.append(item)
+        if node.type in _ALWAYS or has_include:
+            includes.append(item)  # a using directive names nothing a search would find
         elif node.type != "function_definition" or function_name(node) != "main":
             items.append(item)
     entry_item = next((it for it in items if it.node == entry), None)

@@ -1,9 +1,11 @@
-"""The entry's parameters as the task sees them: pointer, vector or scalar, and of what.
+"""The entry's parameters as the task sees them: pointer, vector, array or scalar, and of what.
 
 What a parameter *is* decides how the harness allocates and passes it, so anything the
-contract cannot express (double pointers, references to scalars, structs by value) is
-refused here with the parameter named, rather than guessed. The parameters are read by
-:mod:`regrapht_core.cxx.params`; this module resolves typedefs and checks the types.
+contract cannot express (double pointers, spans, tuples, structs holding pointers) is
+refused here with the parameter named and what to write instead, rather than guessed. The
+parameters are read by :mod:`regrapht_core.cxx.params`; this module resolves typedefs,
+checks the element types (numbers, ``std::complex``, ``std::pair``, plain structs: see
+:mod:`regrapht_core.tasks.records`) and spells the declaration out for generated code.
 """
 
 from __future__ import annotations
@@ -11,23 +13,36 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from regrapht_core.contracts.task import ParamKind
 from regrapht_core.cxx.params import Parameter, parameters, variadic
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
+from regrapht_core.tasks.dtypes import c_type_name, cxx_spelling, vector_element
+from regrapht_core.tasks.expr import evaluate
+from regrapht_core.tasks.records import RecordTable, resolve_type
 
-__all__ = ["entry_params", "return_type", "typedefs"]
+__all__ = ["array_extent", "declaration", "entry_params", "return_type", "typedefs"]
+
+_SPECIFIERS = ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier")
 
 
 def typedefs(root: Node) -> dict[str, str]:
-    """File-level ``typedef T name;`` and ``using name = T;`` aliases of plain types."""
+    """File-level ``typedef T name;`` and ``using name = T;`` aliases of plain types;
+    ``typedef struct Tag {...} name;`` is an alias of ``Tag`` (an anonymous struct's
+    typedef name is the struct's own name, no alias)."""
     out: dict[str, str] = {}
     for node in root.named_children:
         if node.type == "type_definition":
             target = node.child_by_field_name("type")
+            text = node_text(target) if target else ""
+            if target is not None and target.type in _SPECIFIERS:
+                tag = target.child_by_field_name("name")
+                if tag is None:
+                    continue
+                text = node_text(tag)
             for i, child in enumerate(node.children):
                 if node.field_name_for_child(i) == "declarator" and child.type == "type_identifier":
-                    out[node_text(child)] = node_text(target) if target else ""
+                    out[node_text(child)] = text
         elif node.type == "alias_declaration":
             name, target = node.child_by_field_name("name"), node.child_by_field_name("type")
             if name is not None and target is not None:
@@ -35,46 +50,122 @@ def typedefs(root: Node) -> dict[str, str]:
     return out
 
 
-def _resolve(ctype: str, aliases: Mapping[str, str]) -> str:
-    name = c_type_name(ctype)
-    for _ in range(8):
-        if name not in aliases:
-            break
-        name = c_type_name(aliases[name])
-    return name
+def entry_params(
+    fn: Node,
+    aliases: Mapping[str, str],
+    where: str,
+    *,
+    table: RecordTable | None = None,
+    constants: Mapping[str, int] | None = None,
+) -> tuple[Parameter, ...]:
+    """The parameters, each ``element`` resolved through ``aliases``.
 
-
-def entry_params(fn: Node, aliases: Mapping[str, str], where: str) -> tuple[Parameter, ...]:
-    """The parameters, each ``element`` resolved through ``aliases`` to a known type."""
+    With ``table`` (the entry), every element type is checked and the structs it uses are
+    recorded there, and ``std::array`` extents are evaluated with ``constants``; without
+    (a helper the analysis follows), only the kinds are checked.
+    """
     found = parameters(fn)
     if found is None:
         raise TaskError(f"{where}: cannot read the parameter list")
     if variadic(fn):
-        raise TaskError(f"{where}: variadic functions cannot be tasks")
-    return tuple(_checked(p, aliases, where) for p in found)
+        raise TaskError(f"{where}: variadic functions cannot be tasks; write a wrapper")
+    return tuple(_checked(p, aliases, where, table, constants or {}) for p in found)
 
 
-def _checked(param: Parameter, aliases: Mapping[str, str], where: str) -> Parameter:
+def _checked(
+    param: Parameter,
+    aliases: Mapping[str, str],
+    where: str,
+    table: RecordTable | None,
+    constants: Mapping[str, int],
+) -> Parameter:
     if not param.element:
         raise TaskError(f"{where}: cannot read parameter {param.declaration!r}")
     if not param.name:
         raise TaskError(f"{where}: parameter {param.declaration!r} needs a name")
     at = f"{where}: parameter {param.name!r} ({param.declaration})"
-    if param.kind is None and (param.pointers > 1 or param.vector):
-        raise TaskError(f"{at}: pointers to pointers or to vectors are not supported")
+    if param.container == "span":
+        raise TaskError(
+            f"{at}: std::span parameters need C++20, and references are validated and "
+            "verified as C++17; pass a std::vector<T> (const& for an input) or a pointer "
+            "and a size"
+        )
+    if param.kind is None and param.container is not None:
+        raise TaskError(
+            f"{at}: pointers to containers are not supported; pass the std::{param.container} "
+            "by reference"
+        )
     if param.kind is None:
         raise TaskError(
-            f"{at}: a reference to a scalar is not supported; return the value or pass a pointer"
+            f"{at}: pointers to pointers are not supported; pass one flat array with its "
+            "sizes and index it (a[i * n + j])"
         )
-    ctype = _resolve(param.element, aliases)
-    numpy_dtype(ctype, where=at)
+    if param.kind is ParamKind.POINTER and param.reference:
+        raise TaskError(
+            f"{at}: a reference to a pointer is not supported; pass the pointer by value"
+        )
+    ctype = resolve_type(param.element, aliases)
+    if table is not None:
+        ctype = table.require(ctype, at)
+    if param.kind is ParamKind.ARRAY:
+        extent = array_extent(param.extent, constants, at)
+        return replace(param, element=ctype, extent=str(extent))
     return replace(param, element=ctype)
 
 
-def return_type(fn: Node, aliases: Mapping[str, str], where: str) -> str:
-    """``void``, a number type, or a struct/class name (compared byte for byte)."""
+def array_extent(text: str, constants: Mapping[str, int], at: str) -> int:
+    """``N`` of ``std::array<T, N>``: a literal, or a macro / constant with one."""
+    try:
+        value = evaluate(text, constants, where=f"{at}: std::array size")
+    except TaskError:
+        value = None
+    if not isinstance(value, int) or value < 0:
+        raise TaskError(
+            f"{at}: the std::array size {text!r} is not an integer constant this file "
+            "defines; write a number, or a #define / constexpr with a literal value"
+        )
+    return value
+
+
+def return_type(
+    fn: Node, aliases: Mapping[str, str], where: str, *, table: RecordTable | None = None
+) -> str:
+    """``void``, an element type, or ``vector<T>`` (a returned ``std::vector``)."""
     outer = fn.child_by_field_name("declarator")
     if outer is not None and outer.type != "function_declarator":
-        raise TaskError(f"{where}: functions returning pointers or references are not supported")
+        raise TaskError(
+            f"{where}: functions returning pointers or references are not supported; return "
+            "a value, or write the result through an output parameter"
+        )
     type_node = fn.child_by_field_name("type")
-    return _resolve(node_text(type_node), aliases) if type_node is not None else "int"
+    written = node_text(type_node) if type_node is not None else "int"
+    returns = resolve_type(written, aliases)
+    if returns == "void" or table is None:
+        return returns
+    at = f"{where}: the return type {written!r}"
+    element = vector_element(returns)
+    if returns.startswith(("array<", "span<")):
+        raise TaskError(f"{at} is not supported; return a std::vector or use an output parameter")
+    table.require(element if element is not None else returns, at)
+    return returns
+
+
+def declaration(name: str, returns: str, params: tuple[Parameter, ...], *, c_linkage: bool) -> str:
+    """The entry's declaration with every type spelled out (resolved, ``std::`` qualified,
+    array extents as numbers): what generated code outside the reference's file declares."""
+    parts = []
+    for p in params:
+        element = cxx_spelling(p.element)
+        if p.container == "vector":
+            text = f"std::vector<{element}>"
+        elif p.container == "array":
+            text = f"std::array<{element}, {p.extent}>"
+        else:
+            text = element
+        if p.const:
+            text = f"const {text}"
+        text += "*" * p.pointers + ("&" if p.reference else "")
+        parts.append(f"{text} {p.name}")
+    linkage = 'extern "C" ' if c_linkage else ""
+    result = cxx_spelling(returns) if c_type_name(returns) != "void" else "void"
+    return f"{linkage}{result} {name}({', '.join(parts)})"

@@ -26,7 +26,14 @@ from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, SizeBinding, 
 from regrapht_core.errors import TaskError
 from regrapht_core.lifetime import child_group, die_with_parent, scratch
 from regrapht_core.tasks.annotation import render_annotation
-from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
+from regrapht_core.tasks.dtypes import (
+    c_type_name,
+    cxx_spelling,
+    is_arithmetic,
+    layout_asserts,
+    numpy_dtype,
+    vector_element,
+)
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 
@@ -69,13 +76,25 @@ class ValidationRun:
 
 
 def driver_source(task: Task) -> str:
-    """A ``main`` that loads every argument from a directory, calls the entry, saves outputs."""
+    """A ``main`` that loads every argument from a directory, calls the entry, saves outputs.
+
+    Elements are bytes: vectors, arrays and buffers of complex numbers, pairs and structs
+    are filled with ``fread`` after ``static_assert``s that their layout is the task's; a
+    ``std::vector<bool>`` (no ``data()``) is built element by element from one byte per
+    element and saved the same way; a ``T&`` scalar is a local passed by reference and
+    saved after the call.
+    """
     lines = [
+        "#include <array>",
+        "#include <complex>",
+        "#include <cstddef>",
+        "#include <cstdint>",
         "#include <cstdio>",
         "#include <cstdlib>",
-        "#include <cstdint>",
-        "#include <cstddef>",
+        "#include <type_traits>",
+        "#include <utility>",
         "#include <vector>",
+        *_layout_checks(task),
         "static FILE* regrapht_open(const char* dir, const char* name, const char* mode) {",
         '  char path[4096]; std::snprintf(path, sizeof path, "%s/%s", dir, name);',
         "  FILE* f = std::fopen(path, mode);",
@@ -101,51 +120,114 @@ def driver_source(task: Task) -> str:
     saves: list[str] = []
     for arg in task.args:
         var = f"regrapht_a_{arg.name}"
-        ctype = c_type_name(arg.ctype)
-        if arg.kind is ParamKind.SCALAR:
-            fmt, holder = (
-                ("%lf", "double") if numpy_dtype(ctype).kind == "f" else ("%lld", "long long")
-            )
-            lines += [
-                f"  {holder} {var}_raw = 0;",
-                f'  if (std::fscanf(meta, "%*s {fmt}", &{var}_raw) != 1) return 5;',
-                f"  {ctype} {var} = ({ctype}){var}_raw;",
-            ]
-            call.append(var)
-            continue
-        lines += [
-            f"  unsigned long long {var}_n = 0;",
-            f'  if (std::fscanf(meta, "%*s %llu", &{var}_n) != 1) return 5;',
-        ]
-        if arg.kind is ParamKind.VECTOR:
-            lines.append(f"  std::vector<{ctype}> {var}({var}_n);")
-            data = f"{var}.data()"
-        else:
-            lines.append(f"  {ctype}* {var} = new {ctype}[{var}_n]();")
-            data = var
-        bytes_ = f"{var}_n * sizeof({ctype})"
-        if arg.role is not Role.OUT:
-            lines.append(f'  regrapht_load(dir, "{arg.name}.bin", {data}, {bytes_});')
-        lines.append(
-            f'  std::fprintf(stderr, "regrapht-buffer {arg.name} %p %p\\n", '
-            f"(void*){data}, (void*)({data} + {var}_n));"
-        )
+        ctype = cxx_spelling(arg.ctype)
         call.append(var)
-        if arg.role is not Role.IN:
-            size = f"{var}.size() * sizeof({ctype})" if arg.kind is ParamKind.VECTOR else bytes_
-            saves.append(f'  regrapht_save(dir, "{arg.name}.out", {data}, {size});')
+        if arg.kind is ParamKind.SCALAR:
+            lines += _scalar_lines(arg, var, ctype)
+            if arg.role is not Role.IN:
+                saves.append(f'  regrapht_save(dir, "{arg.name}.out", &{var}, sizeof {var});')
+            continue
+        buffer, save = _buffer_lines(arg, var, ctype)
+        lines += buffer
+        saves += save
     lines.append("  std::fclose(meta);")
     invocation = f"{task.entry}({', '.join(call)})"
+    element = vector_element(task.returns)
     if task.returns == "void":
         lines.append(f"  {invocation};")
     else:
         lines.append(f"  auto regrapht_result = {invocation};")
-        saves.append(
-            '  regrapht_save(dir, "return.out", &regrapht_result, sizeof regrapht_result);'
-        )
+        if element is not None and _is_bool(element):
+            saves += _save_bools("return.out", "regrapht_result")
+        elif element is not None:
+            saves.append(
+                '  regrapht_save(dir, "return.out", regrapht_result.data(), '
+                f"regrapht_result.size() * sizeof({cxx_spelling(element)}));"
+            )
+        else:
+            saves.append(
+                '  regrapht_save(dir, "return.out", &regrapht_result, sizeof regrapht_result);'
+            )
     lines += saves
     lines += ["  return 0;", "}"]
     return "\n".join(lines) + "\n"
+
+
+def _buffer_lines(arg: ArgSpec, var: str, ctype: str) -> tuple[list[str], list[str]]:
+    """A pointer, vector or array argument: its allocation and load, and its save."""
+    lines = [
+        f"  unsigned long long {var}_n = 0;",
+        f'  if (std::fscanf(meta, "%*s %llu", &{var}_n) != 1) return 5;',
+    ]
+    if arg.kind is ParamKind.VECTOR and _is_bool(arg.ctype):
+        lines.append(f"  std::vector<unsigned char> {var}_bytes({var}_n);")
+        if arg.role is not Role.OUT:
+            lines.append(f'  regrapht_load(dir, "{arg.name}.bin", {var}_bytes.data(), {var}_n);')
+        lines.append(f"  std::vector<bool> {var}({var}_bytes.begin(), {var}_bytes.end());")
+        return lines, _save_bools(f"{arg.name}.out", var) if arg.role is not Role.IN else []
+    if arg.kind is ParamKind.VECTOR:
+        lines.append(f"  std::vector<{ctype}> {var}({var}_n);")
+    elif arg.kind is ParamKind.ARRAY:
+        lines += [
+            f"  std::array<{ctype}, {arg.length}> {var}{{}};",
+            f"  if ({var}_n != {var}.size()) return 6;",
+        ]
+    else:
+        lines.append(f"  {ctype}* {var} = new {ctype}[{var}_n]();")
+    data = var if arg.kind is ParamKind.POINTER else f"{var}.data()"
+    bytes_ = f"{var}_n * sizeof({ctype})"
+    if arg.role is not Role.OUT:
+        lines.append(f'  regrapht_load(dir, "{arg.name}.bin", {data}, {bytes_});')
+    lines.append(
+        f'  std::fprintf(stderr, "regrapht-buffer {arg.name} %p %p\\n", '
+        f"(void*){data}, (void*)({data} + {var}_n));"
+    )
+    if arg.role is Role.IN:
+        return lines, []
+    size = f"{var}.size() * sizeof({ctype})" if arg.kind is ParamKind.VECTOR else bytes_
+    return lines, [f'  regrapht_save(dir, "{arg.name}.out", {data}, {size});']
+
+
+def _layout_checks(task: Task) -> list[str]:
+    """``static_assert``s that every complex, pair and struct element is laid out as the
+    task's dtype says, and that structs can be copied as bytes."""
+    ctypes = [a.ctype for a in task.args] + [task.returns]
+    lines = layout_asserts(ctypes, task.records, tag="check")
+    for record in task.records:
+        lines.append(
+            f"static_assert(std::is_trivially_copyable<{record.name}>::value, "
+            f'"regrapht: {record.name} must be trivially copyable (no user-defined copy, '
+            'move or destructor) to be an element type");'
+        )
+    return lines
+
+
+def _scalar_lines(arg: ArgSpec, var: str, ctype: str) -> list[str]:
+    """A scalar's local: a number from ``meta.txt``, anything else from its ``.bin``."""
+    if not is_arithmetic(arg.ctype):
+        return [
+            '  if (std::fscanf(meta, "%*s %*s") != 0) return 5;',
+            f"  {ctype} {var}{{}};",
+            f'  regrapht_load(dir, "{arg.name}.bin", &{var}, sizeof {var});',
+        ]
+    fmt, holder = ("%lf", "double") if numpy_dtype(ctype).kind == "f" else ("%lld", "long long")
+    return [
+        f"  {holder} {var}_raw = 0;",
+        f'  if (std::fscanf(meta, "%*s {fmt}", &{var}_raw) != 1) return 5;',
+        f"  {ctype} {var} = ({ctype}){var}_raw;",
+    ]
+
+
+def _save_bools(file: str, var: str) -> list[str]:
+    """A ``std::vector<bool>`` saved one byte per element."""
+    return [
+        f"  {{ std::vector<unsigned char> bytes({var}.begin(), {var}.end());",
+        f'    regrapht_save(dir, "{file}", bytes.data(), bytes.size()); }}',
+    ]
+
+
+def _is_bool(ctype: str) -> bool:
+    return c_type_name(ctype) == "bool"
 
 
 def validate_task(
@@ -215,8 +297,14 @@ def _run(
     inputs = generate_inputs(task, binding, seed)
     meta = []
     for arg in task.args:
-        if arg.kind is ParamKind.SCALAR:
+        if arg.kind is ParamKind.SCALAR and is_arithmetic(arg.ctype):
             meta.append(f"{arg.name} {scalar_value(arg, binding)!r}")
+            continue
+        if arg.kind is ParamKind.SCALAR:
+            meta.append(f"{arg.name} 1")
+            value = inputs.get(arg.name)
+            if isinstance(value, np.ndarray):
+                value.tofile(case / f"{arg.name}.bin")
             continue
         meta.append(f"{arg.name} {arg_length(arg, binding)}")
         value = inputs.get(arg.name)
@@ -252,15 +340,13 @@ def _run(
 def _outputs(task: Task, case: Path) -> dict[str, npt.NDArray[np.generic]]:
     out: dict[str, npt.NDArray[np.generic]] = {}
     for arg in task.args:
-        if arg.kind is not ParamKind.SCALAR and arg.role is not Role.IN:
-            out[arg.name] = np.fromfile(case / f"{arg.name}.out", dtype=numpy_dtype(arg.ctype))
+        if arg.role is not Role.IN:
+            dtype = numpy_dtype(arg.ctype, records=task.records)
+            out[arg.name] = np.fromfile(case / f"{arg.name}.out", dtype=dtype)
     result = case / "return.out"
     if result.exists():
-        try:
-            dtype = numpy_dtype(task.returns)
-        except TaskError:
-            dtype = np.dtype(np.uint8)
-        out["return"] = np.fromfile(result, dtype=dtype)
+        element = vector_element(task.returns) or task.returns
+        out["return"] = np.fromfile(result, dtype=numpy_dtype(element, records=task.records))
     return out
 
 
@@ -274,7 +360,12 @@ def _diagnose(task: Task, binding: SizeBinding, stderr: str, code: int) -> TaskE
         arg = _owner(task, stderr, address)
         if arg is not None:
             length = arg_length(arg, binding)
-            fix = render_annotation(task.args, task.timing_size, frozenset({arg.name}))
+            fix = render_annotation(
+                task.args,
+                task.timing_size,
+                frozenset({arg.name}),
+                return_length=task.return_length,
+            )
             return TaskError(
                 f"{at}: the reference {verb} outside argument {arg.name!r} "
                 f"({asan.group(1)}); its length {arg.length!r} = {length} looks too small. "

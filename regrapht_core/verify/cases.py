@@ -1,7 +1,8 @@
 """Correctness cases on disk: the files the harness reads, and reading back what it wrote.
 
 A case is one size binding with one seed. Its arguments become one file each (raw bytes
-of the element type; a scalar is a one-element file), written by the verifier into a
+of the element type, padding included for structs; a ``std::vector<bool>`` one byte per
+element; a scalar is a one-element file), written by the verifier into a
 private directory per process: the candidate's and the reference's runs never share one.
 A harness session hands its outputs back through a shared memory window
 (:func:`window_bytes`, :func:`outputs_from_window`); the kernel runner writes files
@@ -19,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from regrapht_core.contracts.task import ParamKind, Role, SizeBinding, Task
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import numpy_dtype, vector_element
+from regrapht_core.tasks.expr import evaluate_length
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 from regrapht_core.verify.chunks import chunk_map
 from regrapht_core.verify.protocol import input_hash
@@ -33,6 +35,7 @@ __all__ = [
     "outputs_from_window",
     "read_hashes",
     "read_outputs",
+    "return_dtype",
     "stage_case",
     "window_bytes",
     "write_cases",
@@ -66,9 +69,11 @@ def build_case(task: Task, binding: SizeBinding, seed: int, make: InputMaker) ->
     made = make(task, binding, seed)
     arrays = []
     for arg in task.args:
-        dtype = numpy_dtype(arg.ctype)
+        dtype = numpy_dtype(arg.ctype, records=task.records)
         value = made.get(arg.name)
-        if arg.kind is ParamKind.SCALAR:
+        if arg.kind is ParamKind.SCALAR and isinstance(value, np.ndarray):
+            arrays.append(np.ascontiguousarray(value.reshape(-1)[:1], dtype=dtype))
+        elif arg.kind is ParamKind.SCALAR:
             scalar = scalar_value(arg, binding) if value is None else value
             arrays.append(np.array([scalar]).astype(dtype))
         elif isinstance(value, np.ndarray):
@@ -108,13 +113,18 @@ def read_outputs(task: Task, folder: Path, tag: str) -> dict[str, Array] | None:
         path = folder / f"o{tag}_{index}.bin"
         if not path.exists():
             return None
-        found[arg.name] = np.fromfile(path, dtype=numpy_dtype(arg.ctype))
+        found[arg.name] = np.fromfile(path, dtype=numpy_dtype(arg.ctype, records=task.records))
     if task.returns != "void":
         path = folder / f"o{tag}_ret.bin"
         if not path.exists():
             return None
-        found["return"] = np.fromfile(path, dtype=numpy_dtype(task.returns))
+        found["return"] = np.fromfile(path, dtype=return_dtype(task))
     return found
+
+
+def return_dtype(task: Task) -> np.dtype[np.generic]:
+    """One element of what the entry returns (of a returned vector: one of its elements)."""
+    return numpy_dtype(vector_element(task.returns) or task.returns, records=task.records)
 
 
 def read_hashes(folder: Path, tag: str) -> dict[int, int] | None:
@@ -135,25 +145,34 @@ def _padded(nbytes: int) -> int:
 def _output_dtypes(task: Task) -> list[tuple[str, np.dtype[np.generic]]]:
     """The outputs a dump holds, in the order the harness writes them."""
     found = [
-        (arg.name, numpy_dtype(arg.ctype))
+        (arg.name, numpy_dtype(arg.ctype, records=task.records))
         for arg in task.args
-        if arg.role is not Role.IN and arg.kind is not ParamKind.SCALAR
+        if arg.role is not Role.IN
     ]
     if task.returns != "void":
-        found.append(("return", numpy_dtype(task.returns)))
+        found.append(("return", return_dtype(task)))
     return found
 
 
 def window_bytes(task: Task, cases: Sequence[Case]) -> int:
-    """A window that holds any of ``cases``' outputs (what the reference writes for them)."""
-    returned = _padded(numpy_dtype(task.returns).itemsize) if task.returns != "void" else 0
+    """A window that holds any of ``cases``' outputs (what the reference writes for them):
+    output arguments (``T&`` scalars included) and the return value, a returned vector at
+    the task's ``return_length``."""
+    returned = _padded(return_dtype(task).itemsize) if task.returns != "void" else 0
+
+    def returns(case: Case) -> int:
+        if task.return_length is None:
+            return returned
+        count = evaluate_length(task.return_length, case.binding, where="return_length")
+        return _padded(count * return_dtype(task).itemsize)
+
     return max(
         (
-            returned
+            returns(case)
             + sum(
                 _padded(array.nbytes)
                 for arg, array in zip(task.args, case.arrays, strict=True)
-                if arg.role is not Role.IN and arg.kind is not ParamKind.SCALAR
+                if arg.role is not Role.IN
             )
             for case in cases
         ),

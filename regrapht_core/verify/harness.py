@@ -32,10 +32,18 @@ decides only after reading the answer), and it ends with ``_Exit``, so no destru
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 
-from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
-from regrapht_core.tasks.dtypes import c_type_name, numpy_dtype
+from regrapht_core.contracts.task import ArgSpec, ParamKind, Record, Role, Task
+from regrapht_core.tasks.dtypes import (
+    c_type_name,
+    cxx_spelling,
+    layout_asserts,
+    leaf_kinds,
+    numpy_dtype,
+    vector_element,
+)
 from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 
 __all__ = ["LINK_WRAPS", "HarnessKind", "harness_source"]
@@ -57,32 +65,64 @@ class HarnessKind(StrEnum):
     REFERENCE = "reference"
 
 
-def _ctype(arg: ArgSpec) -> str:
-    return c_type_name(arg.ctype)
+def _spell(ctype: str, records: tuple[Record, ...]) -> str:
+    """``ctype`` as the harness writes it: a record as ``::Name``, the user's type at file
+    scope, never a harness type of the same name (``Buffer``, ``Change``, ``Args``)."""
+    text = cxx_spelling(ctype)
+    for record in records:
+        text = re.sub(rf"(?<![\w:])({re.escape(record.name)})\b", r" ::\1", text)
+    return text  # `` ::Name`` keeps ``<::`` from reading as a digraph in ``Buffer< ::Name>``
+
+
+def _ctype(arg: ArgSpec, task: Task) -> str:
+    return _spell(arg.ctype, task.records)
 
 
 def _array(arg: ArgSpec) -> bool:
     return arg.kind is not ParamKind.SCALAR
 
 
-def _data(index: int, arg: ArgSpec) -> str:
+def _stored(arg: ArgSpec) -> bool:
+    """Has bytes the harness restores, poisons, changes or dumps: every pointer, vector
+    and array, and a ``T&`` scalar the entry writes."""
+    return _array(arg) or arg.role is not Role.IN
+
+
+def _bools(arg: ArgSpec) -> bool:
+    """A ``std::vector<bool>``: no ``data()``; its bytes live in a mirror (``m<index>``),
+    one per element, copied in before each call and out after it."""
+    return arg.kind is ParamKind.VECTOR and c_type_name(arg.ctype) == "bool"
+
+
+def _data(index: int, arg: ArgSpec, task: Task) -> str:
     """The argument's elements as bytes: pointer and byte count."""
     if arg.kind is ParamKind.POINTER:
         return f"A.a{index}.data(), A.a{index}.bytes()"
-    return f"A.a{index}.data(), A.a{index}.size() * sizeof({_ctype(arg)})"
+    if _bools(arg):
+        return f"A.m{index}.data(), A.m{index}.size()"
+    if arg.kind is ParamKind.SCALAR:
+        return f"&A.a{index}, sizeof(A.a{index})"
+    if arg.kind is ParamKind.ARRAY:
+        return f"A.a{index}.data(), sizeof(A.a{index})"
+    return f"A.a{index}.data(), A.a{index}.size() * sizeof({_ctype(arg, task)})"
 
 
 def _members(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
         if arg.kind is ParamKind.POINTER:
-            lines.append(f"  Buffer<{_ctype(arg)}> a{index};")
+            lines.append(f"  Buffer<{_ctype(arg, task)}> a{index};")
+        elif _bools(arg):
+            lines.append(f"  std::vector<bool> a{index};")
+            lines.append(f"  Bytes m{index};")
         elif arg.kind is ParamKind.VECTOR:
-            lines.append(f"  std::vector<{_ctype(arg)}> a{index};")
+            lines.append(f"  std::vector<{_ctype(arg, task)}> a{index};")
+        elif arg.kind is ParamKind.ARRAY:
+            lines.append(f"  std::array<{_ctype(arg, task)}, {arg.length}> a{index}{{}};")
         else:
-            lines.append(f"  {_ctype(arg)} a{index}{{}};")
+            lines.append(f"  {_ctype(arg, task)} a{index}{{}};")
     if task.returns != "void":
-        lines.append(f"  {c_type_name(task.returns)} ret{{}};")
+        lines.append(f"  {_spell(task.returns, task.records)} ret{{}};")
     return "\n".join(lines)
 
 
@@ -92,8 +132,8 @@ def _load(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
         read = f'read_file(dir + "/a{index}.bin")'
-        if arg.kind is ParamKind.SCALAR:
-            lines.append(f"  A.a{index} = as_scalar<{_ctype(arg)}>({read});")
+        if arg.kind is ParamKind.SCALAR and arg.role is Role.IN:
+            lines.append(f"  A.a{index} = as_scalar<{_ctype(arg, task)}>({read});")
             continue
         if arg.kind is ParamKind.POINTER and arg.role is Role.OUT:
             # Poisoned before every call: only its size matters, not the file's zeros.
@@ -102,8 +142,16 @@ def _load(task: Task) -> str:
         lines.append(f"  {{ Bytes b = {read};")
         if arg.kind is ParamKind.POINTER:
             lines.append(f"    A.a{index}.load(b);")
+        elif arg.kind is ParamKind.SCALAR:
+            lines.append(f"    A.a{index} = as_scalar<{_ctype(arg, task)}>(b);")
+        elif _bools(arg):
+            lines.append(f"    A.m{index} = b;")
+            lines.append(f"    g_count[{index}] = b.size();")
+        elif arg.kind is ParamKind.ARRAY:
+            lines.append(f"    load_array(A.a{index}, b);")
         else:
-            lines.append(f"    A.a{index} = as_vector<{_ctype(arg)}>(b);")
+            lines.append(f"    A.a{index} = as_vector<{_ctype(arg, task)}>(b);")
+            lines.append(f"    g_count[{index}] = A.a{index}.size();")
         if arg.role is not Role.OUT:
             lines.append(f"    g_orig[{index}] = std::move(b);")
         lines.append("  }")
@@ -111,9 +159,14 @@ def _load(task: Task) -> str:
 
 
 def _restore(task: Task) -> str:
+    """In-place arguments back to their loaded values; vectors the entry may resize back
+    to their loaded size (so a function that appends starts from the same vector)."""
     lines = []
     for index, arg in enumerate(task.args):
-        if _array(arg) and arg.role is Role.INOUT:
+        if arg.kind is ParamKind.VECTOR and arg.role is not Role.IN:
+            target = f"A.m{index}" if _bools(arg) else f"A.a{index}"
+            lines.append(f"  {target}.resize(g_count[{index}]);")
+        if _stored(arg) and arg.role is Role.INOUT:
             lines.append(
                 f"  std::memcpy(arg_bytes({index}), g_orig[{index}].data(), arg_size({index}));"
             )
@@ -123,10 +176,29 @@ def _restore(task: Task) -> str:
 def _poison(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if _array(arg) and arg.role is Role.OUT:
-            kind = "poison_float" if numpy_dtype(arg.ctype).kind == "f" else "poison_int"
+        if _stored(arg) and arg.role is Role.OUT:
+            dtype = numpy_dtype(arg.ctype, records=task.records)
+            kind = "poison_float" if "f" in leaf_kinds(dtype) else "poison_int"
             lines.append(f"  {kind}(arg_bytes({index}), arg_size({index}));")
     return "\n".join(lines)
+
+
+def _bools_in(task: Task) -> str:
+    """Before a call: each ``std::vector<bool>`` built from its mirror, element by element."""
+    return "\n".join(
+        f"  A.a{index}.assign(A.m{index}.begin(), A.m{index}.end());"
+        for index, arg in enumerate(task.args)
+        if _bools(arg)
+    )
+
+
+def _bools_out(task: Task) -> str:
+    """After a call: each ``std::vector<bool>``'s elements back into its mirror."""
+    return "\n".join(
+        f"  A.m{index}.assign(A.a{index}.begin(), A.a{index}.end());"
+        for index, arg in enumerate(task.args)
+        if _bools(arg)
+    )
 
 
 def _compare_inputs(task: Task) -> str:
@@ -150,9 +222,16 @@ def _call(task: Task) -> str:
 def _write(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if _array(arg) and arg.role is not Role.IN:
-            lines.append(f"  write_out({_data(index, arg)});")
-    if task.returns != "void":
+        if _stored(arg) and arg.role is not Role.IN:
+            lines.append(f"  write_out({_data(index, arg, task)});")
+    element = vector_element(task.returns)
+    if element is not None and c_type_name(element) == "bool":
+        lines.append("  { Bytes b(A.ret.begin(), A.ret.end()); write_out(b.data(), b.size()); }")
+    elif element is not None:
+        lines.append(
+            f"  write_out(A.ret.data(), A.ret.size() * sizeof({_spell(element, task.records)}));"
+        )
+    elif task.returns != "void":
         lines.append("  write_out(&A.ret, sizeof(A.ret));")
     return "\n".join(lines)
 
@@ -171,18 +250,38 @@ def _guards(task: Task) -> str:
 def _switch(task: Task, value: str) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if _array(arg):
-            data, size = _data(index, arg).split(", ", 1)
+        if _stored(arg):
+            data, size = _data(index, arg, task).split(", ", 1)
             chosen = f"reinterpret_cast<unsigned char*>({data})" if value == "data" else size
             lines.append(f"    case {index}: return {chosen};")
     return "\n".join(lines)
+
+
+def _prelude(task: Task) -> str:
+    """What the entry's declaration needs: the records it names (plain, as their members
+    are laid out) and ``static_assert``s that the compiler lays them out as the task does."""
+    lines = [_record_declaration(record) for record in task.records]
+    ctypes = [a.ctype for a in task.args] + [task.returns]
+    lines += layout_asserts(ctypes, task.records, tag="layout")
+    return "\n".join(lines)
+
+
+def _record_declaration(record: Record) -> str:
+    members = "".join(
+        f" {cxx_spelling(f.ctype)} {f.name}{f'[{f.count}]' if f.count != 1 else ''};"
+        for f in record.fields
+    )
+    if record.anonymous:
+        return f"typedef struct {{{members} }} {record.name};"
+    return f"struct {record.name} {{{members} }};"
 
 
 def harness_source(task: Task, kind: HarnessKind) -> str:
     """The harness for ``task``; ``kind`` selects the build (see the module docstring)."""
     fills = {
         "@KIND@": kind.upper(),
-        "@SIGNATURE@": task.signature.strip().rstrip(";"),
+        "@PRELUDE@": _prelude(task),
+        "@SIGNATURE@": (task.declaration or task.signature).strip().rstrip(";"),
         "@MEMBERS@": _members(task),
         "@NARGS@": str(len(task.args)),
         "@INPUTS@": ", ".join(
@@ -191,6 +290,8 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
         "@LOAD@": _load(task),
         "@RESTORE@": _restore(task),
         "@POISON@": _poison(task),
+        "@BOOLS_IN@": _bools_in(task),
+        "@BOOLS_OUT@": _bools_out(task),
         "@COMPARE_INPUTS@": _compare_inputs(task),
         "@CALL@": _call(task),
         "@WRITE@": _write(task),
@@ -208,13 +309,17 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
 _TEMPLATE = r"""
 #define REGRAPHT_@KIND@ 1
 #include <algorithm>
+#include <array>
 #include <chrono>
+#include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
+#include <utility>
 #include <vector>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -222,6 +327,8 @@ _TEMPLATE = r"""
 #if defined(REGRAPHT_CANDIDATE)
 #include <cuda_runtime.h>
 #endif
+
+@PRELUDE@
 
 @SIGNATURE@;
 
@@ -347,6 +454,12 @@ std::vector<T> as_vector(const Bytes& src) {
   return out;
 }
 
+template <typename T, size_t N>
+void load_array(std::array<T, N>& out, const Bytes& src) {
+  if (src.size() != sizeof(out)) fail(EXIT_IO, "harness: a std::array file has the wrong size");
+  std::memcpy(out.data(), src.data(), sizeof(out));
+}
+
 template <typename T>
 T as_scalar(const Bytes& src) {
   T value{};
@@ -370,6 +483,7 @@ struct Args {
 // make this call's variant of them.
 Args A;
 std::vector<Bytes> g_orig;
+std::vector<size_t> g_count;  // each vector's loaded element count
 std::vector<Change> g_changes;
 bool g_loaded = false;
 
@@ -378,6 +492,7 @@ size_t arg_size(int index);
 
 void load_args(const std::string& dir) {
   g_orig.assign(@NARGS@, Bytes());
+  g_count.assign(@NARGS@, 0);
 @LOAD@
   g_changes.clear();
   g_loaded = true;
@@ -389,6 +504,7 @@ void prepare() {
   for (const Change& c : g_changes) std::memcpy(arg_bytes(c.arg) + c.index * c.value.size(),
                                                 c.value.data(), c.value.size());
 @POISON@
+@BOOLS_IN@
 }
 
 // After a call: whether every input still holds this call's values; then the changes undone.
@@ -422,6 +538,11 @@ void write_outputs() {
 
 void check_guards() {
 @GUARDS@
+}
+
+// After a call: std::vector<bool> elements back into their byte mirrors.
+void collect() {
+@BOOLS_OUT@
 }
 
 unsigned char* arg_bytes(int index) {
@@ -571,6 +692,7 @@ std::string timed_call(bool flush) {
   const size_t launches = 0;
 #endif
   check_guards();
+  collect();
   char line[200];
   std::snprintf(line, sizeof line, "done %.6f %.6f %.6f %zu %.6f", host_ms,
                 static_cast<double>(event_ms), kernel_ms, launches, used_ms);

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from regrapht_core.contracts.task import LaunchSpec, ParamKind, SizeBinding, Task
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.dtypes import numpy_dtype
+from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate_length
 from regrapht_core.verify.cases import Case
 
@@ -48,14 +48,19 @@ def write_plan(root: Path, task: Task, cases: Sequence[Case]) -> None:
         raise TaskError(f"task {task.name}: a kernel run needs the task's launch contract")
     args = []
     for arg in task.args:
-        if arg.kind is ParamKind.VECTOR:
-            raise TaskError(f"task {task.name}: a kernel cannot take std::vector '{arg.name}'")
+        if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY):
+            raise TaskError(f"task {task.name}: a kernel cannot take std::{arg.kind} '{arg.name}'")
+        if arg.kind is ParamKind.SCALAR and not is_arithmetic(arg.ctype):
+            raise TaskError(
+                f"task {task.name}: a kernel takes number scalars only, not {arg.ctype} "
+                f"'{arg.name}'"
+            )
         args.append(
             {
                 "name": arg.name,
                 "pointer": arg.kind is ParamKind.POINTER,
                 "role": arg.role.value,
-                "dtype": numpy_dtype(arg.ctype).str,
+                "dtype": numpy_dtype(arg.ctype, records=task.records).str,
             }
         )
     plan = {"args": args, "cases": [launch_dims(task.launch, case.binding) for case in cases]}

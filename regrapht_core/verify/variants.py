@@ -3,7 +3,8 @@
 Every call a candidate gets at the timing size uses inputs it has never seen: the session's
 base inputs with a handful of elements replaced at secret positions. The new values keep to
 the argument's distribution (copied from elsewhere in the same array, or, for bounded
-ranges, the range's ends, which moves a maximum or a count); ordered inputs stay sorted,
+ranges of numbers, the range's ends, which moves a maximum or a count; complex numbers
+and structs are copied whole); ordered inputs stay sorted,
 permutations stay permutations, structured arrays (CSR offsets, graph adjacency) and
 constants are left alone. Changing a few elements is cheap for both sides (a line of
 protocol, a few stores), yet a candidate that wants to return an earlier answer must first
@@ -81,7 +82,14 @@ def _change(
     if data.dtype.kind == "b":
         return Change(index, positions, np.logical_not(data[positions]))
     copied = data[rng.integers(0, data.size, count)].copy()
-    if kind in ("uniform", "int") and count >= 4 and np.isfinite(lo) and np.isfinite(hi):
+    numbers = data.dtype.names is None and data.dtype.kind != "c"
+    if (
+        numbers
+        and kind in ("uniform", "int")
+        and count >= 4
+        and np.isfinite(lo)
+        and np.isfinite(hi)
+    ):
         copied[:2] = np.array([lo, hi]).astype(data.dtype)
     return Change(index, positions, copied)
 

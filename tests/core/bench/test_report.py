@@ -133,7 +133,7 @@ def test_summary_by_groups_the_suites_own_summary(document: dict[str, Any]) -> N
     assert list(by_family) == ["elementwise", "stencil", "dense", "rowwise"]
     stencil = by_family["stencil"]
     assert stencil["mcgs"] == {
-        "tasks": 2, "passed": 1, "pass_at_1": 0.5,
+        "tasks": 2, "compiled": 2, "passed": 1, "pass_at_1": 0.5,
         "geomean_speedup_passed": 12.948, "median_speedup_passed": 12.948,
     }  # fmt: skip
     assert stencil["walks"]["geomean_speedup_passed"] == round(_geomean(3.0, 1.5), 3)

@@ -60,7 +60,7 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert "prompts a model" in runs["smooth", "plain"]["failure"]
     assert "gone.cpp" in runs["missing", "walks"]["failure"]
     assert document["summary"]["mcgs"] == {
-        "tasks": 2, "passed": 0, "pass_at_1": 0.0,
+        "tasks": 2, "compiled": 1, "passed": 0, "pass_at_1": 0.0,
         "geomean_speedup_passed": None, "median_speedup_passed": None,
     }  # fmt: skip
 

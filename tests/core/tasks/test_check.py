@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from regrapht_core.contracts.task import Distribution, Role, Task, TaskMode
+from regrapht_core.contracts.task import Distribution, Task, TaskMode
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.check import check_task
 
@@ -26,7 +26,7 @@ def _with_arg(task: Task, index: int, **changes: object) -> Task:
         (2, {"length": "__import__(1)"}, r"args\[2\] \(x\)\.length: '__import__"),
         (2, {"length": "k"}, r"uses 'k', which has no value"),
         (1, {"ctype": "Particle"}, r"args\[1\] \(a\)\.ctype: element type"),
-        (1, {"role": Role.OUT}, r"args\[1\] \(a\)\.role: a by-value scalar can only be 'in'"),
+        (1, {"ctype": "complex<float>"}, r"\(a\)\.value: a complex<float> scalar is drawn"),
         (1, {"value": None}, r"args\[1\] \(a\)\.value: a scalar needs a value expression"),
         (2, {"dist": Distribution(kind="zipf")}, r"args\[2\] \(x\)\.dist\.kind: 'zipf'"),
         (2, {"dist": Distribution(kind="int", lo=2, hi=1)}, r"\.dist: lo 2 is above hi 1"),

@@ -10,6 +10,8 @@ import pytest
 
 from regrapht_core.contracts.task import (
     LaunchSpec,
+    ParamKind,
+    Role,
     SourceLanguage,
     TaskMode,
     TimingMode,
@@ -139,9 +141,23 @@ def test_unsupported_parameters_are_named() -> None:
     source = "void f(int n, float** rows) { for (int i = 0; i < n; ++i) rows[i][0] = 0; }"
     with pytest.raises(TaskError, match=r"parameter 'rows' .*pointers to pointers"):
         extract_task(source, SourceLanguage.CPP, function="f")
-    source = "void g(int n, int& count) { count = n; }"
-    with pytest.raises(TaskError, match=r"parameter 'count' .*reference to a scalar"):
+    source = "#include <span>\nfloat g(std::span<const float> x) { return x[0]; }"
+    with pytest.raises(TaskError, match=r"parameter 'x' .*std::span parameters need C\+\+20"):
         extract_task(source, SourceLanguage.CPP, function="g")
+    source = "#include <vector>\nvoid h(std::vector<float>* v) { (*v)[0] = 1; }"
+    with pytest.raises(TaskError, match=r"parameter 'v' .*pointers to containers"):
+        extract_task(source, SourceLanguage.CPP, function="h")
+    source = "void k(float*& p) { p[0] = 1; }"
+    with pytest.raises(TaskError, match=r"parameter 'p' .*reference to a pointer"):
+        extract_task(source, SourceLanguage.CPP, function="k")
+
+
+def test_a_scalar_reference_is_an_output() -> None:
+    """``T&`` is written by the function: compared after the call like an output."""
+    source = "void g(int n, int& count) { count = n; }"
+    task = extract_task(source, SourceLanguage.CPP, function="g", validate=False)
+    count = task.arg("count")
+    assert count.kind is ParamKind.SCALAR and count.role is Role.OUT and count.value == "3"
 
 
 def test_helper_calls_are_followed_with_parameters_substituted() -> None:

@@ -1,0 +1,138 @@
+"""The C++ corpus (``benchmarks/cxx``): ordinary C++ becomes a task and gets CUDA.
+
+46 functions in the styles a CUDA user writes (containers, references, complex and struct
+elements, members, named indices, several loops). For every entry:
+
+- the function extracts into a task and its reference runs cleanly under AddressSanitizer
+  (``validate=True``), unless the manifest says ``extract = "refuse"`` with the reason;
+- the rewriter proposer answers the first step (``parallelization``) with code, unless the
+  manifest says ``rewriters = "refuse"`` with the reason.
+
+The candidates compile through the real verifier with no GPU (status ``not_run``): in CI a
+subset with one entry per style, all of them with ``REGRAPHT_CXX_ALL=1``. The measured
+rates (compiled on a CPU machine, verified faster on the H100) are in
+``benchmarks/results/*cxx-inputs*.json``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.proposal import Proposal, ProposeRequest
+from regrapht_core.contracts.task import Task
+from regrapht_core.errors import TaskError
+from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
+from regrapht_core.tasks.extract import extract_task
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+
+CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "cxx"
+COMPILE_SUBSET = (
+    "vec_relu_return",  # returns a std::vector built in the function
+    "red_sum_ref",  # a sum into a float& reference
+    "cplx_mul",  # std::complex elements through cuda::std::complex
+    "struct_particle_integrate",  # a vector of structs
+    "multi_l2_normalize",  # a reduction loop, then a map loop
+    "struct_pixel_gray",  # a const reference to a struct element
+)
+"""One entry per distinct code path, compiled in CI; the rest when asked."""
+
+Entry = dict[str, Any]
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to validate")
+
+
+@cache
+def manifest() -> tuple[Entry, ...]:
+    with (CORPUS / "manifest.toml").open("rb") as f:
+        return tuple(tomllib.load(f)["task"])
+
+
+def entry(name: str) -> Entry:
+    return next(e for e in manifest() if e["name"] == name)
+
+
+def names(*, extracting: bool = False, coded: bool = False) -> list[str]:
+    return [
+        e["name"]
+        for e in manifest()
+        if not (extracting and e.get("extract") == "refuse")
+        and not (coded and (e.get("extract") == "refuse" or e.get("rewriters") == "refuse"))
+    ]
+
+
+@cache
+def task(name: str) -> Task:
+    e = entry(name)
+    source = (CORPUS / e["file"]).read_text(encoding="utf-8")
+    return extract_task(source, "cpp", function=e["function"], origin=e["file"], validate=True)
+
+
+def first_step(name: str) -> Proposal:
+    t = task(name)
+    return rewriter_propose_fn()(ProposeRequest(t, "sequential", "parallelization", t.source))
+
+
+def test_manifest_lists_every_file_once() -> None:
+    files = sorted(e["file"] for e in manifest())
+    assert files == sorted(p.name for p in CORPUS.glob("*.cpp"))
+    assert len(manifest()) >= 40
+    for e in manifest():
+        for key in ("extract", "rewriters"):
+            assert e.get(key, "apply") in ("apply", "refuse"), e["name"]
+            if e.get(key) == "refuse":
+                assert e.get(f"{key}_reason"), f"{e['name']}: a refusal names its reason"
+
+
+@needs_gxx
+@pytest.mark.parametrize("name", names())
+def test_extracts_and_validates_or_says_why(name: str) -> None:
+    e = entry(name)
+    if e.get("extract") == "refuse":
+        with pytest.raises(TaskError, match=e["extract_reason"]):
+            task(name)
+        return
+    assert task(name).entry == e["function"]
+
+
+@needs_gxx
+@pytest.mark.parametrize("name", names(extracting=True))
+def test_rewriters_give_code_or_say_why(name: str) -> None:
+    e = entry(name)
+    proposal = first_step(name)
+    if e.get("rewriters") == "refuse":
+        assert proposal.code is None
+        assert e["rewriters_reason"] in proposal.message
+        return
+    assert proposal.code is not None, proposal.message
+    signature = " ".join(task(name).signature.split("{")[0].split())
+    assert signature in " ".join(proposal.code.split()), "the user's signature is kept"
+
+
+@pytest.mark.slow
+@needs_gxx
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_candidates_compile_through_the_verifier(tmp_path: Path) -> None:
+    every = os.environ.get("REGRAPHT_CXX_ALL") == "1"
+    chosen = [n for n in names(coded=True) if every or n in COMPILE_SUBSET]
+    assert every or len(chosen) == len(COMPILE_SUBSET), "the subset must stay compilable"
+    codes = {n: first_step(n).code or "" for n in chosen}
+    verifier = Verifier(VerifyConfig(cache_dir=tmp_path / "objects"), device=None)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = dict(
+            zip(chosen, pool.map(lambda n: verifier.verify(task(n), codes[n]), chosen), strict=True)
+        )
+    failed = {
+        n: f"{r.status.value}: {r.feedback}"
+        for n, r in results.items()
+        if r.status is not Status.NOT_RUN
+    }
+    assert not failed, failed
