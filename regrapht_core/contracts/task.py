@@ -209,6 +209,16 @@ class Task:
     return_length: str | None = None
     """Element count of a returned ``std::vector`` as an expression over the size variables
     (what the output window is sized by); ``None`` for any other return type."""
+    owner: str = ""
+    """The class whose member function ``entry`` is (defined inside the class or as
+    ``Owner::entry`` after it); empty for a free function. The class is part of ``source``,
+    and generated code calls the entry through :data:`MEMBER_ENTRY` (see
+    :func:`regrapht_core.tasks.signature.member_wrapper`)."""
+    owner_args: tuple[str, ...] = ()
+    """C++ expressions passed to the owner's constructor (``("1.5f",)``); empty: the object
+    is value-initialized (``Owner regrapht_object{};``)."""
+    owner_static: bool = False
+    """The entry is a ``static`` member function: called as ``Owner::entry(...)``, no object."""
 
     def arg(self, name: str) -> ArgSpec:
         for spec in self.args:

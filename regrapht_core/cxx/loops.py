@@ -30,6 +30,10 @@ class CountedLoop:
     inclusive: bool
     """``i <= upper`` rather than ``i < upper``."""
     body: Node
+    offset: int = 0
+    """``i + offset < upper``: the loop stops ``offset`` short of ``upper`` (a stencil's
+    ``i + 1 < n``). Kept as written rather than as ``i < n - 1``, which wraps for an
+    unsigned ``n`` of 0."""
 
     def lower_text(self) -> str:
         return _operand(self.lower)
@@ -39,11 +43,12 @@ class CountedLoop:
 
     def condition(self, var: str | None = None) -> str:
         op = "<=" if self.inclusive else "<"
-        return f"{var or self.var} {op} {self.upper_text()}"
+        shifted = f"{var or self.var} + {self.offset}" if self.offset else var or self.var
+        return f"{shifted} {op} {self.upper_text()}"
 
     def trip_count(self) -> str:
         """Signed iteration count, in ``long long`` so no bound type can wrap it."""
-        extra = " + 1" if self.inclusive else ""
+        extra = (" + 1" if self.inclusive else "") + (f" - {self.offset}" if self.offset else "")
         upper = f"static_cast<long long>({node_text(strip_parens(self.upper))})"
         if self.starts_at_zero():
             return f"{upper}{extra}"
@@ -63,7 +68,7 @@ class CountedLoop:
         ours = [(sign, t) for sign, t in terms if literal_int(t) is None]
         if len(ours) != 1 or ours[0][0] < 0 or stride_key(ours[0][1]) != stride:
             return False
-        slack = -sum(sign * (literal_int(t) or 0) for sign, t in terms)
+        slack = self.offset - sum(sign * (literal_int(t) or 0) for sign, t in terms)
         return slack >= (1 if self.inclusive else 0)
 
 
@@ -156,18 +161,37 @@ def _integer_type(declaration: Node) -> str:
     return node_text(kind)
 
 
-def _condition(loop: Node, var: str) -> tuple[Node, bool]:
+def _shifted(cond: Node, var: str) -> tuple[str, Node, int] | None:
+    """``("<", n, 1)`` for ``i + 1 < n`` (or ``1 + i < n``, ``n > i + 1``)."""
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    op = operator_text(cond)
+    if left is None or right is None or op not in FLIPPED:
+        return None
+    for side, other, read in ((left, right, op), (right, left, FLIPPED[op])):
+        terms = additive_terms(side, 1)
+        names = [t for sign, t in terms if literal_int(t) is None]
+        constant = sum(sign * (literal_int(t) or 0) for sign, t in terms)
+        if len(names) == 1 and canon(names[0]) == var and len(terms) == 2 and constant > 0:
+            return read, other, constant
+    return None
+
+
+def _condition(loop: Node, var: str) -> tuple[Node, bool, int]:
     cond = loop.child_by_field_name("condition")
     cond = strip_parens(cond) if cond is not None else None
     if cond is None or cond.type != "binary_expression":
         raise Refusal("the loop condition is not a comparison of the loop variable")
     found = compared_bound(cond, var)
+    shifted = _shifted(cond, var) if found is None else None
+    offset = 0
+    if shifted is not None and shifted[0] == "<":
+        found, offset = (shifted[0], shifted[1]), shifted[2]
     if found is None or found[0] not in ("<", "<=", "!="):
         raise Refusal(f"the loop condition `{node_text(cond)}` is not `{var} < bound`")
     op, bound = found
     if any(node_text(n) == var for n in _names(bound)):
         raise Refusal("the loop bound depends on the loop variable")
-    return bound, op == "<="
+    return bound, op == "<=", offset
 
 
 def _names(node: Node) -> list[Node]:
@@ -204,10 +228,10 @@ def counted_loop(loop: Node) -> CountedLoop:
     if loop.type != "for_statement":
         raise Refusal(f"a {loop.type.replace('_', ' ')} is not a counted for loop")
     var, var_type, lower = _init(loop)
-    upper, inclusive = _condition(loop, var)
+    upper, inclusive, offset = _condition(loop, var)
     if not _unit_step(loop, var):
         raise Refusal(f"the loop does not step `{var}` by one")
     body = loop.child_by_field_name("body")
     if body is None:
         raise Refusal("the loop has no body")
-    return CountedLoop(loop, var, var_type, lower, upper, inclusive, body)
+    return CountedLoop(loop, var, var_type, lower, upper, inclusive, body, offset)

@@ -113,10 +113,16 @@ class OwnershipAnalysis(LoopScope):
         literal_stride = (
             literal_int(first.stride_factors[0]) if len(first.stride_factors) == 1 else None
         )
+        # A read of a row's first element is safe even when the row length S is symbolic:
+        # if S <= 0, the writes (each proven inside [S*i, S*i + S) below) never happen.
+        rows_written = all(len(f.rest) == 1 for a, f in forms if a.write)
         for access, form in forms:
             if form.sign < 0:
                 raise Refusal(f"{quote(access.node)} walks `{array}` backwards by rows")
-            if len(form.rest) == 0 and literal_stride is not None and literal_stride > 0:
+            first_element = len(form.rest) == 0
+            if first_element and literal_stride is not None and literal_stride > 0:
+                continue
+            if first_element and not access.write and rows_written:
                 continue
             single = len(form.rest) == 1 and form.rest[0][0] > 0
             if not single or not self.in_row(form.rest[0][1], first.stride, literal_stride, access):

@@ -143,7 +143,7 @@ def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> 
     accesses = [a for a in facts.accesses if a.array == array]
     if any(a.read for a in accesses) or facts.outer_continues:
         return False
-    if not loop.starts_at_zero() or loop.inclusive:
+    if not loop.starts_at_zero() or loop.inclusive or loop.offset:
         return False
     _, single = length_in_params(array, task)
     if single is None or canon(loop.upper) != single:

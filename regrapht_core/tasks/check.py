@@ -41,6 +41,7 @@ def check_task(task: Task, where: str) -> None:
         raise TaskError(f"{where}: entry: {task.entry!r} is not a function name")
     if not task.source.strip():
         raise TaskError(f"{where}: source: the reference source is empty")
+    _check_owner(task, where)
     names = [a.name for a in task.args]
     for i, arg in enumerate(task.args):
         if names.count(arg.name) > 1:
@@ -54,6 +55,21 @@ def check_task(task: Task, where: str) -> None:
             raise TaskError(f"{where}: tolerance.{label}: {value} must be finite and >= 0")
     _check_launch(task, where)
     _check_sizes(task, where)
+
+
+def _check_owner(task: Task, where: str) -> None:
+    """A member entry names its class; constructor arguments only for a non-static one."""
+    if task.owner and not task.owner.isidentifier():
+        raise TaskError(f"{where}: owner: {task.owner!r} is not a class name")
+    if (task.owner_args or task.owner_static) and not task.owner:
+        raise TaskError(f"{where}: owner_args, owner_static: only for a member entry (owner)")
+    if task.owner_static and task.owner_args:
+        raise TaskError(f"{where}: owner_args: a static member function needs no object")
+    if task.owner and task.mode is TaskMode.KERNEL_TO_KERNEL:
+        raise TaskError(f"{where}: owner: a kernel cannot be a member function")
+    for i, text in enumerate(task.owner_args):
+        if not text.strip() or any(c in text for c in ";{}"):
+            raise TaskError(f"{where}: owner_args[{i}]: {text!r} is not one C++ expression")
 
 
 def _check_launch(task: Task, where: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -28,7 +28,13 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
-from regrapht_core.cxx.functions import function_name, is_kernel, signature_text
+from regrapht_core.cxx.functions import (
+    function_declarator,
+    function_name,
+    is_kernel,
+    signature_text,
+    unqualified,
+)
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import (
     Node,
@@ -52,7 +58,7 @@ from regrapht_core.tasks.check import STRUCTURED_KINDS, check_binding, check_tas
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype, vector_element
 from regrapht_core.tasks.expr import evaluate, free_names
 from regrapht_core.tasks.infer import FileContext, Inferred, infer_usage, vector_size_name
-from regrapht_core.tasks.records import RecordTable
+from regrapht_core.tasks.records import RecordTable, resolve_type
 from regrapht_core.tasks.reference import reference_unit
 from regrapht_core.tasks.signature import (
     declaration,
@@ -93,7 +99,7 @@ def extract_task(
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
-    name = function_name(fn) or "?"
+    name = unqualified(function_name(fn) or "?")
     where = f"{origin}:{fn.start_point.row + 1} ({name})"
     problem = syntax_error(fn)
     if problem is not None:
@@ -101,6 +107,7 @@ def extract_task(
     if fn.parent is not None and fn.parent.type == "template_declaration":
         raise TaskError(f"{where}: templates cannot be tasks; write a non-template wrapper")
     aliases = typedefs(root)
+    member = _member(root, fn, name, aliases, where)
     constants = _constants(root)
     table = RecordTable(root, aliases, constants, origin)
     params = entry_params(fn, aliases, where, table=table, constants=constants)
@@ -115,7 +122,10 @@ def extract_task(
     args, sizes, derived, return_length = _merge(
         params, note, inferred, returns=returns, records=records, where=where
     )
-    reference, unit_language = reference_unit(root, fn, language)
+    if member is not None and kernel:
+        raise TaskError(f"{where}: a kernel cannot be a member function")
+    unit_root = member.node if member is not None and fn.parent != root else fn
+    reference, unit_language = reference_unit(root, unit_root, language)
     task = Task(
         name=name,
         source=reference,
@@ -137,6 +147,9 @@ def extract_task(
         records=records,
         declaration="" if kernel else declaration(name, returns, params, c_linkage=_c_linkage(fn)),
         return_length=return_length,
+        owner=member.name if member is not None else "",
+        owner_args=member.args if member is not None else (),
+        owner_static=member.static if member is not None else False,
     )
     _check_annotation_names(task, note, where)
     dims = [k for k in sizes if k not in derived and _is_size(k, args)]
@@ -199,6 +212,15 @@ def _find_function(
     found = QueryCursor(query(language, _FUNCTIONS)).captures(root).get("fn", [])
     if name is not None:
         matches = [fn for fn in found if function_name(fn) == name]
+        if not matches:  # a member function defined after its class: Owner::name
+            matches = [
+                fn
+                for fn in found
+                if fn.parent is not None
+                and fn.parent.type == "translation_unit"
+                and "::" in (function_name(fn) or "")
+                and unqualified(function_name(fn) or "") == name
+            ]
         what = f"a function named {name!r}"
     elif line is not None:
         matches = [fn for fn in found if fn.start_point.row <= line <= fn.end_point.row]
@@ -444,6 +466,177 @@ def _sizes(
     for n, e in derived.items():
         sizes[n] = evaluate(e, sizes, where=f"{where}: size variable {n!r}")
     return sizes, derived
+
+
+@dataclass(frozen=True, slots=True)
+class _Member:
+    """The class a member entry belongs to, and how to make the object it is called on."""
+
+    name: str
+    node: Node
+    args: tuple[str, ...]
+    static: bool
+
+
+def _member(
+    root: Node, fn: Node, name: str, aliases: Mapping[str, str], where: str
+) -> _Member | None:
+    """The entry's class when it is a member function (defined in the class, or as
+    ``Owner::name`` at file scope after it), with the constructor arguments; ``None`` for
+    a free function. Refuses what the wrapper cannot call: a nested, namespaced, template
+    or anonymous class, a private entry, a constructor, a class no object can be made of."""
+    body = fn.parent
+    if body is not None and body.type == "field_declaration_list":
+        spec = body.parent
+        inside = fn
+    else:
+        qualified = function_name(fn) or ""
+        if "::" not in qualified:
+            return None
+        scope = qualified.rsplit("::", 1)[0]
+        spec = next(
+            (
+                c
+                for c in root.named_children
+                if c.type in _CLASSES
+                and (tag := c.child_by_field_name("name")) is not None
+                and node_text(tag) == scope
+            ),
+            None,
+        )
+        if spec is None:
+            return None  # a namespace's function: not a member
+        declared = _declaration_in(spec, name)
+        if declared is None:
+            raise TaskError(f"{where}: {scope!r} declares no member {name!r}")
+        inside = declared
+    if spec is None or spec.type not in _CLASSES:
+        raise TaskError(f"{where}: a member of a union or an unnamed class cannot be an entry")
+    tag = spec.child_by_field_name("name")
+    if tag is None or tag.type != "type_identifier":
+        raise TaskError(
+            f"{where}: the class of {name!r} has no plain name; give it one (class Name {{...}})"
+        )
+    owner = node_text(tag)
+    if spec.parent is None or spec.parent.type != "translation_unit":
+        raise TaskError(
+            f"{where}: {owner!r} is not defined at file scope (it is nested, in a namespace or "
+            "a template); member entries need a class defined at file scope"
+        )
+    if name == owner:
+        raise TaskError(f"{where}: a constructor cannot be an entry; name a member function")
+    if not _public(spec, inside):
+        raise TaskError(
+            f"{where}: {owner}::{name} is not public; make it public so that it can be called"
+        )
+    static = any(
+        c.type == "storage_class_specifier" and node_text(c) == "static" for c in inside.children
+    )
+    if static:
+        return _Member(owner, spec, (), True)
+    return _Member(owner, spec, _constructor_args(spec, owner, aliases, where), False)
+
+
+_CLASSES = ("class_specifier", "struct_specifier")
+
+
+def _declaration_in(spec: Node, name: str) -> Node | None:
+    """The in-class declaration of member ``name`` (for one defined after the class)."""
+    body = spec.child_by_field_name("body")
+    for child in body.named_children if body is not None else ():
+        if child.type in ("field_declaration", "declaration", "function_definition"):
+            declarator = function_declarator(child)
+            inner = declarator.child_by_field_name("declarator") if declarator else None
+            if inner is not None and node_text(inner) == name:
+                return child
+    return None
+
+
+def _public(spec: Node, member: Node) -> bool:
+    """Whether ``member`` (a child of ``spec``'s body) is public: the last access label
+    before it, or the default (public in a struct, private in a class)."""
+    public = spec.type == "struct_specifier"
+    body = spec.child_by_field_name("body")
+    for child in body.named_children if body is not None else ():
+        if child == member:
+            break
+        if child.type == "access_specifier":
+            public = node_text(child).strip().rstrip(":").strip() == "public"
+    return public
+
+
+def _constructor_args(
+    spec: Node, owner: str, aliases: Mapping[str, str], where: str
+) -> tuple[str, ...]:
+    """Arguments for the object a member entry is called on: none when the class can be
+    value-initialized (no constructor, or one every parameter of which has a default),
+    else distinct numbers for the first public constructor that takes only numbers."""
+    constructors = []
+    body = spec.child_by_field_name("body")
+    for child in body.named_children if body is not None else ():
+        if child.type not in ("field_declaration", "declaration", "function_definition"):
+            continue
+        if child.child_by_field_name("type") is not None:
+            continue
+        declarator = function_declarator(child)
+        inner = declarator.child_by_field_name("declarator") if declarator else None
+        if declarator is None or inner is None or node_text(inner) != owner:
+            continue
+        deleted = re.search(r"=\s*delete\s*;?\s*$", node_text(child)) is not None
+        constructors.append((child, declarator, deleted))
+    if not constructors:
+        return ()
+    numbers: tuple[str, ...] | None = None
+    for child, declarator, deleted in constructors:
+        if deleted or not _public(spec, child):
+            continue
+        plist = declarator.child_by_field_name("parameters")
+        params = [
+            p
+            for p in (plist.named_children if plist is not None else ())
+            if p.type in ("parameter_declaration", "optional_parameter_declaration")
+        ]
+        required = [p for p in params if p.type == "parameter_declaration"]
+        if not required:
+            return ()
+        if numbers is None:
+            numbers = _numbers(required, aliases)
+    if numbers is not None:
+        return numbers
+    raise TaskError(
+        f"{where}: cannot make a {owner} object to call the entry on: {owner} has no public "
+        f"default constructor and no public constructor taking only numbers; add one (for "
+        f"example `{owner}() = default;`, or a constructor whose parameters are numbers)"
+    )
+
+
+def _numbers(params: list[Node], aliases: Mapping[str, str]) -> tuple[str, ...] | None:
+    """A distinct literal for each parameter when all are numbers by value or ``const&``."""
+    out: list[str] = []
+    for position, param in enumerate(params):
+        type_node = param.child_by_field_name("type")
+        declarator = param.child_by_field_name("declarator")
+        const = any(c.type == "type_qualifier" and node_text(c) == "const" for c in param.children)
+        if declarator is not None and declarator.type == "reference_declarator" and const:
+            declarator = declarator.named_children[0] if declarator.named_child_count else None
+        if type_node is None or (declarator is not None and declarator.type != "identifier"):
+            return None
+        ctype = resolve_type(node_text(type_node), aliases)
+        if not is_arithmetic(ctype):
+            return None
+        out.append(_literal(ctype, position))
+    return tuple(out)
+
+
+def _literal(ctype: str, position: int) -> str:
+    """A number of type ``ctype`` written so that C++ reads it as that type."""
+    dtype = numpy_dtype(ctype)
+    if dtype.kind == "f":
+        value = _FLOAT_DEFAULTS[position % len(_FLOAT_DEFAULTS)]
+        return value + {4: "f", 8: ""}.get(dtype.itemsize, "L")
+    if dtype.kind == "b":
+        return "true"
+    return str(position + 2) + ("u" if dtype.kind == "u" else "")
 
 
 def _scalar_default(ctype: str, position: int) -> str:

@@ -22,7 +22,7 @@ from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate
 from regrapht_core.tasks.signature import entry_params
-from regrapht_core.tasks.symbolic import Interval, Poly, larger, smaller
+from regrapht_core.tasks.symbolic import Interval, Poly, dominating, greatest, smaller
 
 __all__ = ["FileContext", "Inferred", "infer_usage"]
 
@@ -125,6 +125,52 @@ class _Analyzer:
             if target is not None and target.type == "identifier":
                 name = node_text(target)
                 self.mutations[name] = self.mutations.get(name, 0) + 1
+        self.clamps: dict[tuple[int, int], tuple[str, Node]] = {}
+        """``if (c) v = e;`` right after ``v``'s declaration, in its block, by position."""
+        for block in walk(body) if body is not None else ():
+            if block.type == "compound_statement":
+                self._find_clamps(block)
+        counts: dict[str, int] = {}
+        for name, _ in self.clamps.values():
+            counts[name] = counts.get(name, 0) + 1
+        self.clamped = {name for name, c in counts.items() if c == self.mutations.get(name)}
+        """Locals only ever changed by such ``if``s: their bounds follow each one."""
+
+    def _find_clamps(self, block: Node) -> None:
+        declared: set[str] = set()
+        for child in block.named_children:
+            if child.type == "declaration":
+                for decl in child.children_by_field_name("declarator"):
+                    named = decl
+                    if decl.type == "init_declarator":
+                        named = decl.child_by_field_name("declarator") or decl
+                    if named.type == "identifier":
+                        declared.add(node_text(named))
+            found = _clamp_assignment(child)
+            if found is not None and found[0] in declared:
+                self.clamps[(child.start_byte, child.end_byte)] = found
+
+    def _after_clamp(self, node: Node, env: dict[str, Interval]) -> None:
+        """After ``if (c) v = e;`` on a clamped local ``v``: ``v`` is either its old value
+        where ``c`` is false, or ``e`` evaluated where ``c`` is true."""
+        found = self.clamps.get((node.start_byte, node.end_byte))
+        condition = node.child_by_field_name("condition")
+        if found is None or found[0] not in self.clamped or condition is None:
+            return
+        name, value = found
+        test = condition.child_by_field_name("value") or condition
+        kept = self._narrowed(test, env, negate=True).get(name, env.get(name, Interval()))
+        taken = self._value(value, {**env, **self._narrowed(test, env, negate=False)})
+        env[name] = kept.join(taken)
+
+    def _narrowed(
+        self, cond: Node, env: Mapping[str, Interval], *, negate: bool
+    ) -> dict[str, Interval]:
+        """``_guards`` for a value, not a guard: no thread extent is recorded."""
+        extent = dict(self.thread_extent)
+        out = self._guards(cond, env, negate=negate)
+        self.thread_extent = extent
+        return out
 
     def run(self) -> None:
         env: dict[str, Interval] = {
@@ -147,6 +193,7 @@ class _Analyzer:
                 self._stmt(child, scope, cond)
                 if child.type == "if_statement":
                     self._early_exit(child, scope)
+                    self._after_clamp(child, scope)
         elif kind == "declaration":
             self._declaration(node, env, cond)
         elif kind == "for_statement":
@@ -257,7 +304,7 @@ class _Analyzer:
                 continue
             self._expr(value, env, cond)
             self._alias_check(value, name)
-            stable = self.mutations.get(name, 0) == 0
+            stable = self.mutations.get(name, 0) == 0 or name in self.clamped
             env[name] = self._value(value, env) if stable else Interval()
             for n in walk(value):
                 if n.type == "field_expression" and node_text(n).startswith("threadIdx."):
@@ -717,8 +764,8 @@ class _Analyzer:
 
     def _value(self, node: Node, env: Mapping[str, Interval]) -> Interval:
         kind = node.type
-        if kind == "number_literal":
-            return _literal(node)
+        if kind in ("number_literal", "sizeof_expression"):
+            return _literal(node) if kind == "number_literal" else _sizeof(node, self.ctx.records)
         if kind == "identifier":
             return env.get(node_text(node), Interval())
         if kind in ("parenthesized_expression", "cast_expression"):
@@ -733,8 +780,6 @@ class _Analyzer:
             return -value if op == "-" else value
         if kind == "binary_expression":
             return self._binary(node, env)
-        if kind == "sizeof_expression":
-            return _sizeof(node, self.ctx.records)
         if kind == "field_expression":
             obj = node.child_by_field_name("argument")
             base = node_text(obj) if obj is not None else ""
@@ -744,7 +789,36 @@ class _Analyzer:
             return self._size_call(node, env)
         if kind == "subscript_expression":
             return self._element_value(node)
+        if kind == "conditional_expression":
+            return self._conditional(node, env)
         return Interval()
+
+    def _conditional(self, node: Node, env: Mapping[str, Interval]) -> Interval:
+        """``c ? a : b``: either branch, each under what its side of ``c`` says."""
+        condition = node.child_by_field_name("condition")
+        consequence = node.child_by_field_name("consequence")
+        alternative = node.child_by_field_name("alternative")
+        if condition is None or consequence is None or alternative is None:
+            return Interval()
+        taken = self._value(consequence, {**env, **self._narrowed(condition, env, negate=False)})
+        other = self._value(alternative, {**env, **self._narrowed(condition, env, negate=True)})
+        return taken.join(other)
+
+    def _min_max(self, name: str, args: list[Node], env: Mapping[str, Interval]) -> Interval:
+        """``std::min(a, b)`` is at most any argument's maximum and at least the smallest
+        minimum; ``std::max(a, b)`` is ``-min(-a, -b)``."""
+        values = [self._value(a, env) for a in args]
+        if name == "max":
+            values = [-v for v in values]
+        hi: Poly | None = None
+        for v in values:
+            if v.hi is not None:
+                hi = v.hi if hi is None else (smaller(hi, v.hi) or hi)
+        lo: Poly | None = values[0].lo
+        for v in values[1:]:
+            lo = None if lo is None or v.lo is None else smaller(lo, v.lo)
+        result = Interval(lo, hi)
+        return -result if name == "max" else result
 
     def _element_value(self, node: Node) -> Interval:
         """An element of a tracked array of unsigned integers is at least 0."""
@@ -765,6 +839,16 @@ class _Analyzer:
             if obj is not None and node_text(obj) in self.tracked and method == "size":
                 size = self._container_size(node_text(obj))
                 return Interval() if size is None else Interval.exact(size)
+        arguments = node.child_by_field_name("arguments")
+        called = node_text(function).split("<")[0] if function is not None else ""
+        if (
+            called in ("min", "max", "std::min", "std::max")
+            and called not in self.ctx.functions
+            and arguments is not None
+            and arguments.named_child_count >= 2
+            and all(a.type != "initializer_list" for a in arguments.named_children)
+        ):
+            return self._min_max(called.split("::")[-1], arguments.named_children, env)
         if function is not None and function.type == "template_function":
             name = function.child_by_field_name("name")
             arguments = node.child_by_field_name("arguments")
@@ -888,6 +972,25 @@ def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, int] | None:
     return op, right, int(k) if sign == "+" else -int(k)
 
 
+def _clamp_assignment(stmt: Node) -> tuple[str, Node] | None:
+    """``(v, e)`` for ``if (c) v = e;`` (braces allowed, no ``else``)."""
+    if stmt.type != "if_statement" or stmt.child_by_field_name("alternative") is not None:
+        return None
+    body = stmt.child_by_field_name("consequence")
+    if body is not None and body.type == "compound_statement" and body.named_child_count == 1:
+        body = body.named_children[0]
+    if body is None or body.type != "expression_statement" or body.named_child_count != 1:
+        return None
+    assignment = body.named_children[0]
+    if assignment.type != "assignment_expression":
+        return None
+    left, right = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    op = node_text(assignment.child_by_field_name("operator") or assignment)
+    if op != "=" or left is None or right is None or left.type != "identifier":
+        return None
+    return node_text(left), right
+
+
 def _reads_memory(node: Node) -> bool:
     """A condition that reads arrays or calls functions depends on the data, not the shape."""
     return any(
@@ -990,13 +1093,12 @@ def _highest_index(usage: _Usage) -> tuple[Poly | None, str]:
         reason = "the function never indexes it"
     if reason is not None:
         return None, reason
-    length: Poly | None = None
-    for access in usage.accesses:
-        assert access.index.hi is not None
-        length = access.index.hi if length is None else larger(length, access.index.hi)
-        if length is None:
-            return None, "its indices have bounds that cannot be compared symbolically"
-    return length, "no bound"
+    highs = [a.index.hi for a in usage.accesses if a.index.hi is not None]
+    if len(highs) < len(usage.accesses):
+        return None, "some of its indices have no bound"
+    # No single bound dominates (``i - 1`` in a loop that may not run against ``0``): a
+    # polynomial above all of them is still a sound, if generous, length.
+    return greatest(highs) or dominating(highs), "no bound"
 
 
 def _writes_cover(usage: _Usage, length: Poly, *, whole: bool) -> bool:
@@ -1008,10 +1110,10 @@ def _writes_cover(usage: _Usage, length: Poly, *, whole: bool) -> bool:
     start: Poly | None = Poly.const(0)
     for lo in lows:
         start = None if start is None or lo is None else smaller(start, lo)
-    highest: Poly | None = None
-    for w in writes:
-        hi = w.index.hi
-        highest = hi if highest is None or hi is None else larger(highest, hi)
+    highs = [w.index.hi for w in writes]
+    if any(hi is None for hi in highs):
+        return False
+    highest = greatest([hi for hi in highs if hi is not None])
     return start == Poly.const(0) and highest == length
 
 

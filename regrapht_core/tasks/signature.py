@@ -10,10 +10,11 @@ checks the element types (numbers, ``std::complex``, ``std::pair``, plain struct
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from regrapht_core.contracts.task import ParamKind
+from regrapht_core.contracts.task import ParamKind, Task
 from regrapht_core.cxx.params import Parameter, parameters, variadic
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.errors import TaskError
@@ -21,7 +22,20 @@ from regrapht_core.tasks.dtypes import c_type_name, cxx_spelling, vector_element
 from regrapht_core.tasks.expr import evaluate
 from regrapht_core.tasks.records import RecordTable, resolve_type
 
-__all__ = ["array_extent", "declaration", "entry_params", "return_type", "typedefs"]
+__all__ = [
+    "MEMBER_ENTRY",
+    "array_extent",
+    "declaration",
+    "entry_params",
+    "entry_symbol",
+    "member_declaration",
+    "member_wrapper",
+    "return_type",
+    "typedefs",
+]
+
+MEMBER_ENTRY = "regrapht_member_entry"
+"""The free function generated code calls for a member entry (see :func:`member_wrapper`)."""
 
 _SPECIFIERS = ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier")
 
@@ -169,3 +183,47 @@ def declaration(name: str, returns: str, params: tuple[Parameter, ...], *, c_lin
     linkage = 'extern "C" ' if c_linkage else ""
     result = cxx_spelling(returns) if c_type_name(returns) != "void" else "void"
     return f"{linkage}{result} {name}({', '.join(parts)})"
+
+
+def entry_symbol(task: Task) -> str:
+    """The function generated code declares and calls: the entry itself, or for a member
+    entry the free wrapper :func:`member_wrapper` appends to the unit."""
+    return MEMBER_ENTRY if task.owner else task.entry
+
+
+def member_declaration(task: Task) -> str:
+    """The declaration of a member entry's wrapper: the entry's, renamed, as a free function."""
+    written = (task.declaration or task.signature).strip().rstrip(";")
+    head = re.sub(
+        rf"(?:\b\w+\s*::\s*)*\b{re.escape(task.entry)}\s*\(", f"{MEMBER_ENTRY}(", written, count=1
+    )
+    head = re.sub(r"^\s*(?:static|inline|virtual|constexpr|explicit)\s+", "", head)
+    return re.sub(r"\)[\s\w]*$", ")", head)  # const, noexcept, override: the method's
+
+
+def member_wrapper(task: Task) -> str:
+    """For a member entry, a free function appended to the unit that defines the class (the
+    reference's, or a candidate's): it makes a fresh object on every call and calls the
+    entry on it, so a method that changes members starts each call from the same object.
+    Empty for a free function.
+
+    The harness and the validation driver declare and call this wrapper, never the class:
+    they need no copy of it, and a candidate's class only has to keep the entry's name and
+    signature (its members are its own business, and are not compared).
+    """
+    if not task.owner:
+        return ""
+    head = member_declaration(task)
+    names = ", ".join(a.name for a in task.args)
+    if task.owner_static:
+        body = f"  return {task.owner}::{task.entry}({names});"
+    else:
+        made = f"({', '.join(task.owner_args)})" if task.owner_args else "{}"
+        body = (
+            f"  {task.owner} regrapht_object{made};\n"
+            f"  return regrapht_object.{task.entry}({names});"
+        )
+    return (
+        f"// regrapht: the member entry {task.owner}::{task.entry} as a free function\n"
+        f"{head} {{\n{body}\n}}\n"
+    )

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-__all__ = ["Interval", "Poly", "larger", "smaller"]
+__all__ = ["Interval", "Poly", "dominating", "greatest", "larger", "smaller"]
 
 Monomial = tuple[str, ...]
 
@@ -135,6 +135,27 @@ def smaller(a: Poly, b: Poly) -> Poly | None:
     return None
 
 
+def greatest(polys: list[Poly]) -> Poly | None:
+    """The one bound provably at least every other, or None when none is.
+
+    Compares every pair rather than folding left: ``0``, ``n - 3`` and ``n - 1`` have a
+    greatest (``n - 1``) although ``0`` and ``n - 3`` cannot be ordered.
+    """
+    for candidate in polys:
+        if all((candidate - other).nonneg() for other in polys):
+            return candidate
+    return None
+
+
+def dominating(polys: list[Poly]) -> Poly:
+    """A polynomial provably at least each of ``polys``: per monomial, the largest
+    coefficient any of them has (0 where one lacks it), so every difference has only
+    non-negative coefficients. ``n - 1`` and ``m - 1`` give ``m + n - 1``."""
+    coefficients = [dict(p.terms) for p in polys]
+    monomials = {m for p in coefficients for m in p}
+    return Poly._of({m: max(p.get(m, Fraction(0)) for p in coefficients) for m in monomials})
+
+
 @dataclass(frozen=True, slots=True)
 class Interval:
     """Inclusive bounds of an integer expression; ``None`` is unknown or unbounded."""
@@ -192,6 +213,11 @@ class Interval:
             return Interval(Poly.const(0), other.hi - Poly.const(1))
         return Interval()
 
+    def join(self, other: Interval) -> Interval:
+        """Bounds holding for a value that is either ``self`` or ``other``."""
+        lo = _both(self.lo, other.lo, smaller)
+        return Interval(lo, _both(self.hi, other.hi, _above))
+
     def with_hi(self, hi: Poly) -> Interval:
         """Narrowed by a guard ``x <= hi``; keeps the old bound when it is provably tighter."""
         keep = self.hi if self.hi is not None and smaller(self.hi, hi) == self.hi else None
@@ -202,5 +228,9 @@ class Interval:
         return Interval(keep or lo, self.hi)
 
 
-def _both(a: Poly | None, b: Poly | None, op: Callable[[Poly, Poly], Poly]) -> Poly | None:
+def _above(a: Poly, b: Poly) -> Poly:
+    return greatest([a, b]) or dominating([a, b])
+
+
+def _both(a: Poly | None, b: Poly | None, op: Callable[[Poly, Poly], Poly | None]) -> Poly | None:
     return None if a is None or b is None else op(a, b)

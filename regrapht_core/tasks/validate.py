@@ -35,6 +35,7 @@ from regrapht_core.tasks.dtypes import (
     vector_element,
 )
 from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.tasks.signature import entry_symbol, member_wrapper
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 
 __all__ = ["HOST_COMPILER", "SANITIZER_FLAGS", "ValidationRun", "driver_source", "validate_task"]
@@ -82,9 +83,13 @@ def driver_source(task: Task) -> str:
     are filled with ``fread`` after ``static_assert``s that their layout is the task's; a
     ``std::vector<bool>`` (no ``data()``) is built element by element from one byte per
     element and saved the same way; a ``T&`` scalar is a local passed by reference and
-    saved after the call.
+    saved after the call. A member entry is called through
+    :func:`~regrapht_core.tasks.signature.member_wrapper`, defined first (the driver
+    follows the reference, so the class is in scope): a fresh object for the call.
     """
+    wrapper = member_wrapper(task)
     lines = [
+        *([wrapper] if wrapper else []),
         "#include <array>",
         "#include <complex>",
         "#include <cstddef>",
@@ -131,7 +136,7 @@ def driver_source(task: Task) -> str:
         lines += buffer
         saves += save
     lines.append("  std::fclose(meta);")
-    invocation = f"{task.entry}({', '.join(call)})"
+    invocation = f"{entry_symbol(task)}({', '.join(call)})"
     element = vector_element(task.returns)
     if task.returns == "void":
         lines.append(f"  {invocation};")

@@ -47,6 +47,7 @@ from regrapht_core.cxx.declarators import (
     TRANSPARENT_SCOPES,
     declarator_name,
     immutable,
+    inner_declarator,
     is_prototype,
     namespace_scope,
     specifiers,
@@ -824,7 +825,71 @@ class _Gate:
                     f"`{name}` is the reference's; a candidate must compute the result itself",
                 )
 
+    def member_of(self, node: Node) -> str | None:
+        """The class a function definition is a member of: the class around it, or the
+        ``Owner`` of ``Owner::f`` at namespace scope; ``None`` for a free function."""
+        parent = node.parent
+        if parent is not None and parent.type == "field_declaration_list":
+            spec = parent.parent
+            tag = spec.child_by_field_name("name") if spec is not None else None
+            return self.text(tag) if tag is not None else ""
+        declarator = node.child_by_field_name("declarator")
+        while declarator is not None and declarator.type != "qualified_identifier":
+            declarator = inner_declarator(declarator)
+        scope = declarator.child_by_field_name("scope") if declarator is not None else None
+        return self.text(scope) if scope is not None else None
+
+    def check_member_entry(self) -> None:
+        """A member entry: defined once in the task's class, which is at file scope (the
+        verifier calls it through a wrapper appended to the candidate's unit)."""
+        entry, owner = self.task.entry, self.task.owner
+        signature = self.task.signature.strip().rstrip(";")
+        entries = [node for node in self.entries if self.member_of(node) == owner]
+        entries.sort(key=lambda node: node.start_byte)
+        if not entries:
+            self.flag(
+                1,
+                Rule.ENTRY,
+                f"no definition of the entry `{owner}::{entry}`: keep class `{owner}` at file "
+                f"scope with its member `{signature}`",
+            )
+            return
+        if len(entries) > 1:
+            self.flag(
+                self.line(entries[1]),
+                Rule.ENTRY,
+                f"the entry `{owner}::{entry}` is defined {len(entries)} times; define it once, "
+                "without overloads",
+            )
+            return
+        node = entries[0]
+        line = self.line(node)
+        inside = node.parent is not None and node.parent.type == "field_declaration_list"
+        placed = node.parent.parent if inside and node.parent is not None else node
+        if placed is None or placed.parent is None or placed.parent.type != "translation_unit":
+            self.flag(
+                line,
+                Rule.ENTRY,
+                f"`{owner}::{entry}` and its class must be at file scope (not in a namespace, "
+                "a template or another class)",
+            )
+        specs = specifiers(node, self.code)
+        if "__global__" in specs or ("__device__" in specs and "__host__" not in specs):
+            self.flag(line, Rule.ENTRY, f"`{owner}::{entry}` must be a host function")
+        want = _task_signature(signature, entry)
+        got = signature_of(node, self.code)
+        if got != want:
+            shown = "?" if got is None else f"{got.returns} {entry}({', '.join(got.params)})"
+            self.flag(
+                line,
+                Rule.ENTRY,
+                f"`{owner}::{entry}` has signature `{shown}`; the task requires `{signature}`",
+            )
+
     def check_entry(self) -> None:
+        if self.task.owner:
+            self.check_member_entry()
+            return
         entry = self.task.entry
         signature = self.task.signature.strip().rstrip(";")
         self.entries.sort(key=lambda node: node.start_byte)

@@ -44,9 +44,10 @@ from regrapht_core.tasks.dtypes import (
     numpy_dtype,
     vector_element,
 )
+from regrapht_core.tasks.signature import entry_symbol, member_declaration, member_wrapper
 from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 
-__all__ = ["LINK_WRAPS", "HarnessKind", "harness_source"]
+__all__ = ["LINK_WRAPS", "HarnessKind", "entry_symbol", "entry_unit", "harness_source"]
 
 LINK_WRAPS = (
     "cudaMalloc",
@@ -216,7 +217,29 @@ def _call(task: Task) -> str:
         for index, arg in enumerate(task.args)
     ]
     store = "A.ret = " if task.returns != "void" else ""
-    return f"  {store}{task.entry}({', '.join(parts)});"
+    return f"  {store}{entry_symbol(task)}({', '.join(parts)});"
+
+
+def entry_unit(task: Task, source: str) -> str:
+    """The unit compiled and linked with the harness: ``source`` (the reference's, or a
+    candidate's) as it is, and for a member entry the free wrapper the harness calls
+    (:func:`~regrapht_core.tasks.signature.member_wrapper`) appended after it.
+
+    The wrapper makes a fresh object on every call (so a method that changes members starts
+    each call alike) inside the unit that defines the class; the harness never sees the
+    class, so the candidate's and the reference's classes live in their own processes and
+    need not match beyond the entry's signature. The wrapper's name contains ``regrapht``,
+    which the gate refuses in a candidate's own code, so a candidate cannot define it.
+    """
+    wrapper = member_wrapper(task)
+    return f"{source.rstrip()}\n\n{wrapper}" if wrapper else source
+
+
+def _signature(task: Task) -> str:
+    """The declaration of what the harness calls: the entry, or a member entry's wrapper."""
+    if task.owner:
+        return member_declaration(task)
+    return (task.declaration or task.signature).strip().rstrip(";")
 
 
 def _write(task: Task) -> str:
@@ -281,7 +304,7 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
     fills = {
         "@KIND@": kind.upper(),
         "@PRELUDE@": _prelude(task),
-        "@SIGNATURE@": (task.declaration or task.signature).strip().rstrip(";"),
+        "@SIGNATURE@": _signature(task),
         "@MEMBERS@": _members(task),
         "@NARGS@": str(len(task.args)),
         "@INPUTS@": ", ".join(

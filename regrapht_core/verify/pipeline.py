@@ -60,7 +60,13 @@ from regrapht_core.verify.driver import (
     HarnessStopped,
     responsive,
 )
-from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
+from regrapht_core.verify.harness import (
+    LINK_WRAPS,
+    HarnessKind,
+    entry_symbol,
+    entry_unit,
+    harness_source,
+)
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
 from regrapht_core.verify.objects import CANDIDATE_DEFINES, ObjectTools, inspect_object
@@ -240,10 +246,12 @@ class Verifier:
             return Evaluation(Status.GATE_REJECTED, code_hash, _trim(rejected))
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
             return self._build_kernel(task, source, code_hash, deadline)
-        candidate = self.compiler.cuda_object(source, defines=CANDIDATE_DEFINES, deadline=deadline)
+        candidate = self.compiler.cuda_object(
+            entry_unit(task, source), defines=CANDIDATE_DEFINES, deadline=deadline
+        )
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
-        refused = inspect_object(candidate.path, entry=task.entry, tools=self._object_tools)
+        refused = inspect_object(candidate.path, entry=entry_symbol(task), tools=self._object_tools)
         if refused is not None:
             return Evaluation(Status.GATE_REJECTED, code_hash, _trim(refused))
         prepared = self._task_build(task, deadline)
@@ -420,7 +428,7 @@ class Verifier:
                     compile_host,
                     harness_source(task, HarnessKind.REFERENCE),
                 ),
-                "task source": (compile_task, task.source),
+                "task source": (compile_task, entry_unit(task, task.source)),
             }
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
             futures = {

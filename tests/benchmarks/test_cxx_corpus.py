@@ -43,6 +43,7 @@ COMPILE_SUBSET = (
     "struct_particle_integrate",  # a vector of structs
     "multi_l2_normalize",  # a reduction loop, then a map loop
     "struct_pixel_gray",  # a const reference to a struct element
+    "member_gain",  # a const member function reading a data member
 )
 """One entry per distinct code path, compiled in CI; the rest when asked."""
 
