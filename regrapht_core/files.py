@@ -27,6 +27,7 @@ __all__ = [
     "SourceText",
     "atomic_write",
     "decode_source",
+    "file_kind",
     "read_regular",
     "read_source",
 ]
@@ -92,7 +93,7 @@ def read_regular(path: Path, limit: int = MAX_SOURCE_BYTES) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise TaskError(f"{path}: {_kind(info.st_mode)}, not a file")
+            raise TaskError(f"{path}: {file_kind(info.st_mode)}, not a file")
         with open(fd, "rb", closefd=False) as file:
             data = file.read(limit + 1)
     finally:
@@ -181,7 +182,8 @@ def _label(encoding: str) -> str:
     return {"cp1252": "Windows-1252", "latin-1": "Latin-1"}.get(encoding, encoding.upper())
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a path that is not a regular file is, for a one-line refusal."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

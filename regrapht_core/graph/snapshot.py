@@ -26,7 +26,7 @@ import msgpack
 
 from regrapht_core.datatypes import EdgeExample, Trajectory
 from regrapht_core.errors import GraphError, GraphFormatError
-from regrapht_core.files import atomic_write
+from regrapht_core.files import atomic_write, file_kind
 from regrapht_core.graph.model import NODE_ID, ReGraph
 from regrapht_core.graph.taxonomy import SEQUENTIAL
 
@@ -169,7 +169,7 @@ def _read(path: Path) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise _Bad(f"cannot be read: it is {_kind(info.st_mode)}, not a regular file")
+            raise _Bad(f"cannot be read: it is {file_kind(info.st_mode)}, not a regular file")
         if info.st_size > SIZE_LIMIT:
             raise _Bad(
                 f"too large ({info.st_size} bytes; a snapshot is at most {SIZE_LIMIT >> 20} MiB)"
@@ -181,16 +181,6 @@ def _read(path: Path) -> bytes:
             return head + file.read(max(info.st_size - len(head), 0))
     finally:
         os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "a socket or special file"
 
 
 class _Bad(Exception):
