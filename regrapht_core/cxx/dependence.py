@@ -13,6 +13,8 @@ buffers, and the generated wrapper copies each one to its own device allocation.
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from regrapht_core.cxx.calls import CAST_OPERATORS, CallAnalysis, is_cast
 from regrapht_core.cxx.definitions import IndexValues, integer_constants, is_integer_type
 from regrapht_core.cxx.entry import EntryFunction
@@ -214,13 +216,14 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         if base is None or base.type != "identifier":
             return False
         name = node_text(base)
-        if name in self.body_pointers():
+        if name in self.body_pointers:
             raise Refusal(
                 f"the loop writes through `{name}`, a pointer it computes ({quote(target)}); "
                 "index the parameter itself so the writes can be checked and copied back"
             )
         return name in self.body_locals or (name in self.params and self.params[name].pointer)
 
+    @cached_property
     def body_pointers(self) -> set[str]:
         """Body locals declared as pointers (``float* row = out + k;``): aliases of buffers."""
         found = set()

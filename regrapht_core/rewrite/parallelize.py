@@ -37,7 +37,7 @@ from regrapht_core.rewrite.reduction import reduction_candidate
 from regrapht_core.rewrite.sequential import (
     SequentialLoop,
     analysed_loop,
-    map_loop,
+    as_map,
     split_entry,
 )
 
@@ -200,7 +200,7 @@ class Parallelize(RefusingRewriter):
         split, task = split_entry(code, context.task)
         if top_level_loops(parse(split).root_node, task) > 1:
             return [_loop_by_loop(split, task, block)]
-        found = map_loop(code, context)
+        found = as_map(analysed_loop(split, task))
         var = found.entry.loop.var
         candidates = []
         inner = _two_dimensional(found)

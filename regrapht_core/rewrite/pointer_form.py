@@ -167,8 +167,10 @@ class _Core:
         self,
         buffers: dict[str, _Buffer],
         names: NameAllocator,
+        *,
         spell: bool,
-        pointers: frozenset[str] = frozenset(),
+        complex_math: bool,
+        pointers: frozenset[str],
     ) -> None:
         self.buffers = buffers
         self.pointers = pointers
@@ -176,7 +178,7 @@ class _Core:
         self.names = names
         self.spell = spell
         """Give the code the device spelling of complex and pair types (:mod:`.device_types`)."""
-        self.complex_math = False
+        self.complex_math = complex_math
         """Complex values are about: ``std::abs`` and the like become ``cuda::std::``."""
         self.edits: list[Edit] = []
 
@@ -308,8 +310,13 @@ class _Core:
                 node_text(d) for d in walk(n) if d.type == "identifier"
             }:
                 raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
-        inner_core = _Core(self.buffers, self.names, self.spell, self.pointers)
-        inner_core.complex_math = self.complex_math
+        inner_core = _Core(
+            self.buffers,
+            self.names,
+            spell=self.spell,
+            complex_math=self.complex_math,
+            pointers=self.pointers,
+        )
         inner_core.statement(body)
         source_bytes = loop.text or b""
         rendered_body = apply_edits(
@@ -380,8 +387,13 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     setup, core, epilogue = _partition(body, buffers, names)
     out = _result_reference(params, definition, task.entry)
     spell = _device_spelled(params, definition)
-    rewriter = _Core(buffers, names, spell, frozenset(p.name for p in params if p.pointer))
-    rewriter.complex_math = any("complex" in device_type(p.element) for p in params)
+    rewriter = _Core(
+        buffers,
+        names,
+        spell=spell,
+        complex_math=any("complex" in device_type(p.element) for p in params),
+        pointers=frozenset(p.name for p in params if p.pointer),
+    )
     for statement in core:
         if out is not None and any(n.type == "return_statement" for n in walk(statement)):
             raise Refusal(f"`{task.entry}` returns before its end: {_line(statement)}")
@@ -389,22 +401,16 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     members = _members(definition)
     used = _used_members(core, members, params, rewriter) if members is not None else []
     impl = names.fresh(f"{task.entry}_impl")
-    impl_params, call_args, impl_args = _interface(params, buffers, task, names, out)
-    for name, kind in used:
-        impl_params.insert(len(impl_params) - (out is not None), f"{kind} {name}")
-        call_args.insert(len(call_args) - (out is not None), name)
-        impl_args.insert(
-            len(impl_args) - (out is not None),
-            ArgSpec(name, ParamKind.SCALAR, kind, Role.IN, value=name),
-        )
+    interface = _interface(params, buffers, task, names, out=out, members=used)
     core_text = _core_text(code, core, _remove_nested(rewriter.edits))
     returns_value = _returns_value(definition)
     host_type = _impl_type(definition, out) if out or (returns_value and not epilogue) else "void"
     impl_type = device_type(host_type)
-    call = host_value(host_type, f"{impl}({', '.join(call_args)})")
+    call = host_value(host_type, f"{impl}({', '.join(interface.passed)})")
     if out is not None:
-        initial = impl_params[-1].rsplit(" ", 1)[-1]
-        core_text = f"  {impl_type} {out.name} = {initial};\n{core_text}\n  return {out.name};"
+        core_text = (
+            f"  {impl_type} {out.name} = {interface.initial};\n{core_text}\n  return {out.name};"
+        )
         call = f"{out.name} = {call}"
     elif returns_value and not epilogue:
         call = f"return {call}"
@@ -425,7 +431,8 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
         *(node_text(s) for s in epilogue),
     ]
     header = code.encode("utf-8")[definition.start_byte : body.start_byte].decode().rstrip()
-    implementation = f"static {impl_type} {impl}({', '.join(impl_params)}) {{\n{core_text}\n}}"
+    declared = ", ".join(interface.declared)
+    implementation = f"static {impl_type} {impl}({declared}) {{\n{core_text}\n}}"
     column = " " * definition.start_point[1]
     wrapper = (
         header + " {\n" + "\n".join(f"{column}  {line}" for line in wrapper_body) + f"\n{column}}}"
@@ -442,8 +449,8 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     derived = replace(
         task,
         entry=impl,
-        signature=f"{impl_type} {impl}({', '.join(impl_params)})",
-        args=tuple(impl_args),
+        signature=f"{impl_type} {impl}({declared})",
+        args=tuple(interface.specs),
         returns=impl_type,
     )
     return PointerForm(lowered, derived)
@@ -600,15 +607,31 @@ def _impl_type(definition: Node, out: Parameter | None) -> str:
     return node_text(kind) if kind is not None else "void"
 
 
+@dataclass(frozen=True, slots=True)
+class _Interface:
+    """The implementation's parameters, the wrapper's arguments, the derived task's args."""
+
+    declared: list[str]
+    passed: list[str]
+    specs: list[ArgSpec]
+    initial: str
+    """The parameter carrying a ``T&`` result's starting value (last), or empty."""
+
+
 def _interface(
     params: tuple[Parameter, ...],
     buffers: dict[str, _Buffer],
     task: Task,
     names: NameAllocator,
+    *,
     out: Parameter | None,
-) -> tuple[list[str], list[str], list[ArgSpec]]:
-    """The implementation's parameters, the wrapper's arguments, the derived task's args."""
-    declared, passed, specs = [], [], []
+    members: list[tuple[str, str]],
+) -> _Interface:
+    """Parameters in order, then set-up containers, then data members, then the result's
+    starting value."""
+    declared: list[str] = []
+    passed: list[str] = []
+    specs: list[ArgSpec] = []
     for p in params:
         spec = _spec(task, p.name)
         buffer = buffers.get(p.name)
@@ -635,13 +658,18 @@ def _interface(
             declared += [f"{buffer.element}* {buffer.name}", f"size_t {buffer.size}"]
             passed += _passed(buffer)
             specs += _buffer_specs(buffer, None)
+    for name, kind in members:
+        declared.append(f"{kind} {name}")
+        passed.append(name)
+        specs.append(ArgSpec(name, ParamKind.SCALAR, kind, Role.IN, value=name))
+    initial = ""
     if out is not None:
         spec = _spec(task, out.name)
         initial = names.fresh(f"{out.name}_in")
         declared.append(f"{device_type(out.element)} {initial}")
         passed.append(passed_value(out.element, out.name))
         specs.append(replace(spec, name=initial, kind=ParamKind.SCALAR, role=Role.IN))
-    return declared, passed, specs
+    return _Interface(declared, passed, specs, initial)
 
 
 def _passed(buffer: _Buffer) -> list[str]:

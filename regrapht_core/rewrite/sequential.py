@@ -27,7 +27,14 @@ from regrapht_core.rewrite.hostcode import DeviceBuffer, buffer_plan
 from regrapht_core.rewrite.pointer_form import pointer_form
 from regrapht_core.rewrite.protocol import RewriteContext
 
-__all__ = ["SequentialLoop", "analysed_loop", "map_loop", "sequential_loop", "split_entry"]
+__all__ = [
+    "SequentialLoop",
+    "analysed_loop",
+    "as_map",
+    "map_loop",
+    "sequential_loop",
+    "split_entry",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +90,11 @@ def sequential_loop(
 
 def map_loop(code: str, context: RewriteContext, *, prove_ownership: bool = True) -> SequentialLoop:
     """The entry's loop when it is a map (no reduction); see :func:`sequential_loop`."""
-    found = sequential_loop(code, context, prove_ownership=prove_ownership)
+    return as_map(sequential_loop(code, context, prove_ownership=prove_ownership))
+
+
+def as_map(found: SequentialLoop) -> SequentialLoop:
+    """``found`` when it reduces nothing, else the refusal naming the reduction."""
     if found.facts.reductions:
         first = found.facts.reductions[0]
         raise Refusal(

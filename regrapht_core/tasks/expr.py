@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from regrapht_core.errors import TaskError
 
-__all__ = ["evaluate", "evaluate_length", "free_names", "parse_expr"]
+__all__ = ["evaluate", "evaluate_length", "free_names", "integer_constant", "parse_expr"]
 
 _MAX_CHARS = 256
 _MAX_INT = 1 << 62
@@ -79,6 +79,15 @@ def free_names(expr: str, *, where: str) -> frozenset[str]:
 def evaluate(expr: str, binding: Mapping[str, int | float], *, where: str) -> int | float:
     tree = parse_expr(expr, where=where)
     return _eval(tree, binding, expr, where)
+
+
+def integer_constant(text: str, constants: Mapping[str, int]) -> int | None:
+    """``text`` as an integer over the file's constants (an array extent), else ``None``."""
+    try:
+        value = evaluate(text, constants, where="")
+    except TaskError:
+        return None
+    return value if isinstance(value, int) else None
 
 
 def evaluate_length(expr: str, binding: Mapping[str, int | float], *, where: str) -> int:

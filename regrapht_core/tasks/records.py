@@ -24,7 +24,7 @@ from regrapht_core.tasks.dtypes import (
     template_arguments,
     vector_element,
 )
-from regrapht_core.tasks.expr import evaluate
+from regrapht_core.tasks.expr import integer_constant
 
 __all__ = ["RecordTable", "resolve_type"]
 
@@ -224,11 +224,8 @@ class RecordTable:
 
     def _extent(self, size: Node | None, what: str, line: int) -> int:
         text = node_text(size) if size is not None else ""
-        try:
-            value = evaluate(text, self._constants, where=f"{what}: array size")
-        except TaskError:
-            value = None
-        if not isinstance(value, int) or value < 1:
+        value = integer_constant(text, self._constants)
+        if value is None or value < 1:
             raise TaskError(
                 f"{what}: array member size {text!r} (line {line}) is not a positive integer "
                 "constant; write a number or a #define / constexpr with a literal value"

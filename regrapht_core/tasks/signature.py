@@ -19,7 +19,7 @@ from regrapht_core.cxx.params import Parameter, parameters, variadic
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import c_type_name, cxx_spelling, vector_element
-from regrapht_core.tasks.expr import evaluate
+from regrapht_core.tasks.expr import integer_constant
 from regrapht_core.tasks.records import RecordTable, resolve_type
 
 __all__ = [
@@ -129,11 +129,8 @@ def _checked(
 
 def array_extent(text: str, constants: Mapping[str, int], at: str) -> int:
     """``N`` of ``std::array<T, N>``: a literal, or a macro / constant with one."""
-    try:
-        value = evaluate(text, constants, where=f"{at}: std::array size")
-    except TaskError:
-        value = None
-    if not isinstance(value, int) or value < 0:
+    value = integer_constant(text, constants)
+    if value is None or value < 0:
         raise TaskError(
             f"{at}: the std::array size {text!r} is not an integer constant this file "
             "defines; write a number, or a #define / constexpr with a literal value"

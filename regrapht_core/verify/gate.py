@@ -844,25 +844,13 @@ class _Gate:
         verifier calls it through a wrapper appended to the candidate's unit)."""
         entry, owner = self.task.entry, self.task.owner
         signature = self.task.signature.strip().rstrip(";")
-        entries = [node for node in self.entries if self.member_of(node) == owner]
-        entries.sort(key=lambda node: node.start_byte)
-        if not entries:
-            self.flag(
-                1,
-                Rule.ENTRY,
-                f"no definition of the entry `{owner}::{entry}`: keep class `{owner}` at file "
-                f"scope with its member `{signature}`",
-            )
+        node = self.single_entry(
+            [node for node in self.entries if self.member_of(node) == owner],
+            f"{owner}::{entry}",
+            f"keep class `{owner}` at file scope with its member `{signature}`",
+        )
+        if node is None:
             return
-        if len(entries) > 1:
-            self.flag(
-                self.line(entries[1]),
-                Rule.ENTRY,
-                f"the entry `{owner}::{entry}` is defined {len(entries)} times; define it once, "
-                "without overloads",
-            )
-            return
-        node = entries[0]
         line = self.line(node)
         inside = node.parent is not None and node.parent.type == "field_declaration_list"
         placed = node.parent.parent if inside and node.parent is not None else node
@@ -876,14 +864,35 @@ class _Gate:
         specs = specifiers(node, self.code)
         if "__global__" in specs or ("__device__" in specs and "__host__" not in specs):
             self.flag(line, Rule.ENTRY, f"`{owner}::{entry}` must be a host function")
-        want = _task_signature(signature, entry)
+        self.check_signature(node, line, f"{owner}::{entry}")
+
+    def single_entry(self, entries: list[Node], name: str, missing: str) -> Node | None:
+        """The one definition of the entry, or ``None`` after flagging none or several."""
+        entries = sorted(entries, key=lambda node: node.start_byte)
+        if not entries:
+            self.flag(1, Rule.ENTRY, f"no definition of the entry `{name}`: {missing}")
+            return None
+        if len(entries) > 1:
+            self.flag(
+                self.line(entries[1]),
+                Rule.ENTRY,
+                f"the entry `{name}` is defined {len(entries)} times; define it once, "
+                "without overloads",
+            )
+            return None
+        return entries[0]
+
+    def check_signature(self, node: Node, line: int, name: str) -> None:
+        """The entry's parameters and return type are exactly the task's."""
+        entry = self.task.entry
+        signature = self.task.signature.strip().rstrip(";")
         got = signature_of(node, self.code)
-        if got != want:
+        if got != _task_signature(signature, entry):
             shown = "?" if got is None else f"{got.returns} {entry}({', '.join(got.params)})"
             self.flag(
                 line,
                 Rule.ENTRY,
-                f"`{owner}::{entry}` has signature `{shown}`; the task requires `{signature}`",
+                f"`{name}` has signature `{shown}`; the task requires `{signature}`",
             )
 
     def check_entry(self) -> None:
@@ -892,19 +901,9 @@ class _Gate:
             return
         entry = self.task.entry
         signature = self.task.signature.strip().rstrip(";")
-        self.entries.sort(key=lambda node: node.start_byte)
-        if not self.entries:
-            self.flag(1, Rule.ENTRY, f"no definition of the entry `{entry}`: need `{signature}`")
+        node = self.single_entry(self.entries, entry, f"need `{signature}`")
+        if node is None:
             return
-        if len(self.entries) > 1:
-            self.flag(
-                self.line(self.entries[1]),
-                Rule.ENTRY,
-                f"the entry `{entry}` is defined {len(self.entries)} times; define it once, "
-                "without overloads",
-            )
-            return
-        node = self.entries[0]
         line = self.line(node)
         parent = node.parent
         while parent is not None and parent.type != "translation_unit":
@@ -936,15 +935,7 @@ class _Gate:
                 self.flag(line, Rule.ENTRY, f"`{entry}` must be a __global__ kernel")
         elif "__global__" in specs or ("__device__" in specs and "__host__" not in specs):
             self.flag(line, Rule.ENTRY, f"`{entry}` must be a host function")
-        want = _task_signature(self.task.signature, entry)
-        got = signature_of(node, self.code)
-        if got != want:
-            shown = "?" if got is None else f"{got.returns} {entry}({', '.join(got.params)})"
-            self.flag(
-                line,
-                Rule.ENTRY,
-                f"`{entry}` has signature `{shown}`; the task requires `{signature}`",
-            )
+        self.check_signature(node, line, entry)
 
 
 def check(source: str, task: Task, policy: GatePolicy | None = None) -> GateResult:

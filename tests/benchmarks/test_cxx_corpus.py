@@ -19,21 +19,18 @@ from __future__ import annotations
 import os
 import shutil
 import tomllib
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import Task
 from regrapht_core.errors import TaskError
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.pipeline import Verifier
+from tests.benchmarks.compiling import compile_failures
 
 CORPUS = Path(__file__).resolve().parents[2] / "benchmarks" / "cxx"
 COMPILE_SUBSET = (
@@ -125,15 +122,6 @@ def test_candidates_compile_through_the_verifier(tmp_path: Path) -> None:
     every = os.environ.get("REGRAPHT_CXX_ALL") == "1"
     chosen = [n for n in names(coded=True) if every or n in COMPILE_SUBSET]
     assert every or len(chosen) == len(COMPILE_SUBSET), "the subset must stay compilable"
-    codes = {n: first_step(n).code or "" for n in chosen}
-    verifier = Verifier(VerifyConfig(cache_dir=tmp_path / "objects"), device=None)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(
-            zip(chosen, pool.map(lambda n: verifier.verify(task(n), codes[n]), chosen), strict=True)
-        )
-    failed = {
-        n: f"{r.status.value}: {r.feedback}"
-        for n, r in results.items()
-        if r.status is not Status.NOT_RUN
-    }
+    jobs = {n: (task(n), first_step(n).code or "") for n in chosen}
+    failed = compile_failures(jobs, tmp_path / "objects")
     assert not failed, failed

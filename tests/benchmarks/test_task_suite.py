@@ -24,14 +24,12 @@ from typing import Any
 
 import pytest
 
-from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.validate import validate_task
-from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.pipeline import Verifier
+from tests.benchmarks.compiling import compile_failures
 
 TASKS = Path(__file__).resolve().parents[2] / "benchmarks" / "tasks"
 MANIFEST = TASKS / "manifest.toml"
@@ -138,20 +136,10 @@ def test_apply_candidates_compile_through_the_verifier(tmp_path: Path) -> None:
         for e in manifest()
         if e["rewriters"] == "apply" and (every or e["name"] in VERIFY_SUBSET)
     ]
-    codes = {}
+    jobs = {}
     for name in names:
         code = first_step(name).code
         assert code is not None, name
-        codes[name] = code
-    # device=None: compile and link only, also on a machine that has a GPU.
-    verifier = Verifier(VerifyConfig(cache_dir=tmp_path / "objects"), device=None)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(
-            zip(names, pool.map(lambda n: verifier.verify(task(n), codes[n]), names), strict=True)
-        )
-    failed = {
-        n: f"{r.status.value}: {r.feedback}"
-        for n, r in results.items()
-        if r.status is not Status.NOT_RUN
-    }
+        jobs[name] = (task(name), code)
+    failed = compile_failures(jobs, tmp_path / "objects")
     assert not failed, failed

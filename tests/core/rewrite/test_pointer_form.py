@@ -14,12 +14,11 @@ from pathlib import Path
 import pytest
 
 from regrapht_core.contracts.proposal import ProposeRequest
-from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.pointer_form import pointer_form
 from regrapht_core.tasks.extract import extract_task
-from tests.core.rewrite.cases import make_task
 
 SCALE = """#include <vector>
 #include <cstddef>
@@ -111,33 +110,6 @@ public:
 };
 """
 
-COMPLEX_TASKS = {
-    "apply_gain": (
-        COMPLEX_GAIN,
-        (
-            ArgSpec("x", ParamKind.VECTOR, "std::complex<double>", Role.INOUT, length="n"),
-            ArgSpec("gain", ParamKind.SCALAR, "std::complex<double>", value="1"),
-        ),
-    ),
-    "magnitude": (
-        MAGNITUDE,
-        (
-            ArgSpec("z", ParamKind.POINTER, "std::complex<float>", length="n"),
-            ArgSpec("m", ParamKind.POINTER, "float", Role.OUT, length="n"),
-            ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
-        ),
-    ),
-    "apply": (
-        MEMBER,
-        (
-            ArgSpec("v", ParamKind.POINTER, "float", length="n"),
-            ArgSpec("out", ParamKind.POINTER, "float", Role.OUT, length="n"),
-            ArgSpec("n", ParamKind.SCALAR, "int", value="n"),
-        ),
-    ),
-}
-"""Written out, so the rewriter side is tested whatever extraction infers."""
-
 CASES = {
     "scale": SCALE,
     "sigmoid": RETURNS_VECTOR,
@@ -154,11 +126,6 @@ CASES = {
 
 
 def _task(source: str, function: str) -> Task:
-    if function in COMPLEX_TASKS:
-        text, args = COMPLEX_TASKS[function]
-        start = text.index("void")
-        signature = text[start : text.index("{", start)].strip()
-        return make_task(function, text, signature, args)
     return extract_task(source, "cpp", function=function, validate=False)
 
 

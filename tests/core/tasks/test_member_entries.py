@@ -12,13 +12,10 @@ import pytest
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.extract import extract_task
-from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.signature import MEMBER_ENTRY, member_wrapper
 from regrapht_core.tasks.validate import driver_source, validate_task
-from regrapht_core.verify.cases import build_case, stage_case, window_bytes
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.driver import Harness
 from regrapht_core.verify.gate import check
 from regrapht_core.verify.harness import (
     LINK_WRAPS,
@@ -28,7 +25,7 @@ from regrapht_core.verify.harness import (
     harness_source,
 )
 from regrapht_core.verify.objects import inspect_object
-from regrapht_core.verify.sandbox import Limits, Session, prepare_private_dir
+from tests.core.verify.host_harness import HostRun
 
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "cxx"
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -259,32 +256,6 @@ def test_the_gate_finds_the_entry_in_its_class() -> None:
 # the harness ---------------------------------------------------------------------------------
 
 
-class _Run:
-    """The host harness linked with ``source`` (plus the member wrapper) as its candidate."""
-
-    def __init__(self, compiler: Compiler, task: Task, source: str, root: Path) -> None:
-        root.mkdir()
-        harness = compiler.host_object(harness_source(task, HarnessKind.REFERENCE))
-        unit = compiler.host_object(entry_unit(task, source))
-        assert harness.path is not None, harness.log
-        assert unit.path is not None, unit.log
-        linked = compiler.link([harness.path, unit.path], root / "bin", cuda=False)
-        assert linked.ok, linked.log
-        self.sizes = [dict(b) for b in task.correctness_sizes[:2]]
-        self.cases = [build_case(task, size, 5, generate_inputs) for size in self.sizes]
-        for k, case in enumerate(self.cases):
-            stage_case(root, f"case{k}", case.arrays)
-        prepare_private_dir(root)
-        self.session = Session(
-            ["./bin", "serve"],
-            root,
-            Limits(wall_s=60.0),
-            {},
-            window_bytes=window_bytes(task, self.cases),
-        )
-        self.harness = Harness(self.session, task)
-
-
 @pytest.mark.slow
 @needs_gxx
 @pytest.mark.parametrize(
@@ -302,8 +273,13 @@ def test_the_host_harness_calls_the_member_entry_as_the_driver_does(
     task = _corpus(file, function)
     declared = harness_source(task, HarnessKind.REFERENCE)
     assert f"{MEMBER_ENTRY}(" in declared and task.owner not in declared
-    started = _Run(
-        Compiler(tmp_path / "objects", "sm_90"), task, candidate or task.source, tmp_path / "run"
+    started = HostRun(
+        Compiler(tmp_path / "objects", "sm_90"),
+        task,
+        candidate or task.source,
+        tmp_path / "run",
+        sizes=task.correctness_sizes[:2],
+        seed=5,
     )
     try:
         expected = validate_task(task, sizes=started.sizes, seed=5)
@@ -318,7 +294,7 @@ def test_the_host_harness_calls_the_member_entry_as_the_driver_does(
                     assert first_mismatch(name, array, dumped.outputs[name], task.tolerance) is None
         started.harness.quit()
     finally:
-        started.session.close()
+        started.close()
 
 
 @pytest.mark.slow

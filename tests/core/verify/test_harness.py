@@ -13,21 +13,16 @@ import numpy as np
 import pytest
 
 from regrapht_core.contracts.task import Task
-from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.verify.cases import (
     Case,
-    build_case,
     outputs_from_window,
-    stage_case,
-    window_bytes,
 )
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.driver import Harness, HarnessStopped
-from regrapht_core.verify.harness import HarnessKind, harness_source
+from regrapht_core.verify.driver import HarnessStopped
 from regrapht_core.verify.protocol import EXIT_OUT_OF_BOUNDS, EXIT_PROTOCOL
-from regrapht_core.verify.sandbox import Limits, RunOutcome, Session, prepare_private_dir
 from regrapht_core.verify.variants import draw_variant
+from tests.core.verify.host_harness import HostRun
 from tests.core.verify.tasks_fixture import COPY_INT, MATMUL, SAXPY, SUM, VECTOR_INT
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
@@ -38,36 +33,12 @@ def compiler(tmp_path_factory: pytest.TempPathFactory) -> Compiler:
     return Compiler(tmp_path_factory.mktemp("objects"), "sm_90")
 
 
-class _Run:
-    """A host-only harness with ``source`` as its candidate, in a private directory."""
-
-    def __init__(self, compiler: Compiler, task: Task, source: str, root: Path) -> None:
-        root.mkdir()
-        harness = compiler.host_object(harness_source(task, HarnessKind.REFERENCE))
-        unit = compiler.host_object(source)
-        assert harness.path is not None and unit.path is not None, unit.log
-        linked = compiler.link([harness.path, unit.path], root / "bin", cuda=False)
-        assert linked.ok, linked.log
-        self.cases = [build_case(task, size, 7, generate_inputs) for size in task.correctness_sizes]
-        for k, case in enumerate(self.cases):
-            stage_case(root, f"case{k}", case.arrays)
-        prepare_private_dir(root)
-        window = window_bytes(task, self.cases)
-        self.session = Session(
-            ["./bin", "serve"], root, Limits(wall_s=60.0), {}, window_bytes=window
-        )
-        self.harness = Harness(self.session, task)
-
-    def close(self) -> RunOutcome:
-        return self.session.close()
-
-
 @pytest.fixture
 def run(compiler: Compiler, tmp_path: Path) -> Iterator[object]:
-    runs: list[_Run] = []
+    runs: list[HostRun] = []
 
-    def start(task: Task, source: str) -> _Run:
-        runs.append(_Run(compiler, task, source, tmp_path / f"run{len(runs)}"))
+    def start(task: Task, source: str) -> HostRun:
+        runs.append(HostRun(compiler, task, source, tmp_path / f"run{len(runs)}"))
         return runs[-1]
 
     yield start

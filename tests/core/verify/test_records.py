@@ -21,15 +21,13 @@ from regrapht_core.tasks.validate import validate_task
 from regrapht_core.verify.cases import (
     build_case,
     outputs_from_window,
-    stage_case,
     window_bytes,
 )
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.driver import Harness
 from regrapht_core.verify.harness import HarnessKind, harness_source
-from regrapht_core.verify.sandbox import Limits, Session, prepare_private_dir
 from regrapht_core.verify.variants import draw_variant, encode
+from tests.core.verify.host_harness import HostRun
 
 TOLERANCE = Tolerance(atol=1e-5, rtol=1e-4)
 POINT = (Record("Point", (RecordField("x", "float"), RecordField("y", "float"))),)
@@ -212,41 +210,21 @@ def test_cases_variants_and_the_window_cover_every_kind(kitchen: Task) -> None:
 # the harness ---------------------------------------------------------------------------------
 
 
-class _Run:
-    """The host harness linked with ``source`` as its candidate, in a private directory."""
-
-    def __init__(self, compiler: Compiler, task: Task, source: str, root: Path) -> None:
-        root.mkdir()
-        harness = compiler.host_object(harness_source(task, HarnessKind.REFERENCE))
-        unit = compiler.host_object(source)
-        assert harness.path is not None, harness.log
-        assert unit.path is not None, unit.log
-        linked = compiler.link([harness.path, unit.path], root / "bin", cuda=False)
-        assert linked.ok, linked.log
-        self.sizes = [dict(b) for b in task.correctness_sizes[2:4]]
-        self.cases = [build_case(task, size, 5, generate_inputs) for size in self.sizes]
-        for k, case in enumerate(self.cases):
-            stage_case(root, f"case{k}", case.arrays)
-        prepare_private_dir(root)
-        window = window_bytes(task, self.cases)
-        self.session = Session(
-            ["./bin", "serve"], root, Limits(wall_s=60.0), {}, window_bytes=window
-        )
-        self.harness = Harness(self.session, task)
-
-
 @pytest.fixture
 def run(tmp_path: Path) -> Iterator[object]:
     compiler = Compiler(tmp_path / "objects", "sm_90")
-    runs: list[_Run] = []
+    runs: list[HostRun] = []
 
-    def start(task: Task, source: str) -> _Run:
-        runs.append(_Run(compiler, task, source, tmp_path / f"run{len(runs)}"))
+    def start(task: Task, source: str) -> HostRun:
+        sizes = task.correctness_sizes[2:4]
+        runs.append(
+            HostRun(compiler, task, source, tmp_path / f"run{len(runs)}", sizes=sizes, seed=5)
+        )
         return runs[-1]
 
     yield start
     for started in runs:
-        started.session.close()
+        started.close()
 
 
 @pytest.mark.slow
