@@ -90,6 +90,7 @@ def _search_for(method: str, optimizer: Optimizer) -> tuple[SearchFn, ProposeFn 
 def _record(suite_task: SuiteTask, method: str, outcome: OptimizeOutcome) -> dict[str, Any]:
     answer = outcome.faster
     best = outcome.search.best
+    timing = best.result.timing if best else None
     statuses: dict[str, int] = {}
     for candidate in outcome.search.candidates:
         statuses[candidate.result.status] = statuses.get(candidate.result.status, 0) + 1
@@ -101,6 +102,9 @@ def _record(suite_task: SuiteTask, method: str, outcome: OptimizeOutcome) -> dic
         "speedup": answer.result.speedup if answer else None,
         "best_verified_speedup": best.result.speedup if best else None,
         "timing_mode": answer.result.timing.mode if answer and answer.result.timing else None,
+        "reference_ms": timing.reference_ms if timing else None,
+        "best_ms": timing.candidate_ms if timing else None,
+        "copy_floor_ms": timing.copy_floor_ms if timing else None,
         "techniques": [step.technique for step in outcome.search.path],
         "producers": [step.producer for step in outcome.search.path],
         "candidates": len(outcome.search.candidates),
@@ -132,9 +136,16 @@ _UNCOMPILED = frozenset({"no_code", "gate_rejected", "compile_error"})
 """Statuses of a candidate that never became a program; any other status compiled."""
 
 
+def _copy_bound(record: dict[str, Any]) -> bool:
+    floor, reference = record.get("copy_floor_ms"), record.get("reference_ms")
+    return floor is not None and reference is not None and floor >= reference
+
+
 def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """pass@1 (a verified, faster answer) and speedup@1 statistics per method, and how many
-    tasks got any candidate compiled (on a machine without a GPU, the most it can say)."""
+    """pass@1 (a verified, faster answer) and speedup@1 statistics per method, how many
+    tasks got any candidate compiled (on a machine without a GPU, the most it can say), and
+    how many are copy-bound: their arguments take longer to copy over the bus than the
+    sequential code takes to run, so no per-call CUDA version can pass them here."""
     by_method: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         by_method.setdefault(record["method"], []).append(record)
@@ -145,6 +156,7 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         summary[method] = {
             "tasks": len(rows),
             "compiled": len(compiled),
+            "copy_bound": sum(1 for row in rows if _copy_bound(row)),
             "passed": len(speedups),
             "pass_at_1": round(len(speedups) / len(rows), 4),
             "geomean_speedup_passed": (

@@ -57,10 +57,31 @@ class Timing:
     reference_spread_ms: float
     candidate_spread_ms: float
     runs: int
+    copy_floor_ms: float | None = None
+    """End-to-end only: how long copying every array argument once takes (inputs to the
+    device, outputs back) at the machine's measured ``cudaMemcpy`` rates for pageable
+    memory. A candidate that copies the caller's data cannot beat the reference by more
+    than ``reference_ms / copy_floor_ms``, however fast its kernels."""
 
     @property
     def speedup(self) -> float:
         return self.reference_ms / self.candidate_ms
+
+    @property
+    def copy_bound(self) -> bool:
+        """The copies alone take longer than the sequential code: end to end, no CUDA version
+        that moves the data per call can be faster, on this machine."""
+        return self.copy_floor_ms is not None and self.copy_floor_ms >= self.reference_ms
+
+    def copy_bound_note(self) -> str:
+        """Why a faster end-to-end answer cannot exist here, for the user."""
+        return (
+            f"copying the arguments to the GPU and back takes at least "
+            f"{self.copy_floor_ms or 0.0:.3g} ms at this machine's measured copy rates, and "
+            f"the sequential code takes {self.reference_ms:.3g} ms: a CUDA version must keep "
+            "the data on the GPU across calls to be faster (optimize the kernel that works "
+            "on it instead)"
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,9 @@ class DeviceBuffer:
     """Element count as a C ``size_t`` expression over the entry's parameters."""
     copy_in: bool
     copy_out: bool
+    partial: bool = False
+    """Not uploaded, and the loop may write fewer than ``length`` elements: only the trip
+    count's worth comes back, so the elements past it keep the caller's values."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,24 +136,24 @@ def length_in_params(param: str, task: Task) -> tuple[str, str | None]:
     return emit(tree), single
 
 
-def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> bool:
-    """Every element of ``array`` is written by the loop before anyone could read it.
+def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> bool | None:
+    """Whether the loop writes ``array`` from index 0 on every trip before anyone reads it.
 
-    Only then may the copy to the device be skipped: otherwise the elements the loop leaves
-    alone would come back as whatever ``cudaMalloc`` handed out.
+    Only then may the copy to the device be skipped, and only the elements written come
+    back: any element the loop left alone would otherwise return as whatever ``cudaMalloc``
+    handed out. ``None`` when the upload is needed; ``True`` when the loop covers the
+    whole array, ``False`` when it covers a prefix as long as its trip count.
     """
     loop = facts.loop
     accesses = [a for a in facts.accesses if a.array == array]
     if any(a.read for a in accesses) or facts.outer_continues:
-        return False
+        return None
     if not loop.starts_at_zero() or loop.inclusive or loop.offset:
-        return False
+        return None
     _, single = length_in_params(array, task)
-    if single is None or canon(loop.upper) != single:
-        return False
     for statement in entry.prelude:
         if any(node_text(n) in (array, single) for n in identifiers(statement)):
-            return False
+            return None
     statements = loop.body.named_children if loop.body.type == "compound_statement" else [loop.body]
     for statement in statements:
         expression = statement.named_children[0] if statement.named_child_count else None
@@ -162,9 +165,12 @@ def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> 
         if left is None or left.type != "subscript_expression":
             continue
         base, indices = left.child_by_field_name("argument"), left.child_by_field_name("indices")
-        if base is not None and node_text(base) == array and indices is not None:
-            return canon(indices).strip("[] ") == loop.var
-    return False
+        if base is None or node_text(base) != array or indices is None:
+            continue
+        if canon(indices).strip("[] ") != loop.var:
+            return None
+        return single is not None and canon(loop.upper) == single
+    return None
 
 
 def buffer_plan(
@@ -179,17 +185,30 @@ def buffer_plan(
         written = param.name in facts.written
         if written and param.const:
             raise Refusal(f"the loop writes `{param.name}`, which is declared const")
+        covered = _covered(entry, facts, param.name, task) if written else None
         plan.append(
             DeviceBuffer(
                 param,
                 names.fresh(f"d_{param.name}"),
                 names.fresh(f"{param.name}_bytes"),
                 length,
-                copy_in=not (written and _covered(entry, facts, param.name, task)),
+                copy_in=covered is None,
                 copy_out=written,
+                partial=covered is False,
             )
         )
     return plan
+
+
+def _returned_bytes(buffer: DeviceBuffer, count: str) -> str:
+    """The bytes copied back: all of them, or the trip count's worth (never past the end)."""
+    if not buffer.partial:
+        return buffer.bytes
+    written = f"static_cast<size_t>({count})"
+    return (
+        f"({written} < {buffer.length} ? {written} : {buffer.length}) "
+        f"* sizeof({buffer.param.element})"
+    )
 
 
 def gpu_block(
@@ -225,7 +244,8 @@ def gpu_block(
     body.append("}")
     after = [f"{err} = cudaDeviceSynchronize();"]
     after += [
-        f"{err} = cudaMemcpy({b.param.name}, {b.device}, {b.bytes}, cudaMemcpyDeviceToHost);"
+        f"{err} = cudaMemcpy({b.param.name}, {b.device}, {_returned_bytes(b, names.count)}, "
+        "cudaMemcpyDeviceToHost);"
         for b in buffers
         if b.copy_out
     ]

@@ -70,7 +70,13 @@ from regrapht_core.verify.harness import (
 from regrapht_core.verify.kernel_build import KernelBuildError, kernel_programs
 from regrapht_core.verify.launch import write_plan
 from regrapht_core.verify.objects import CANDIDATE_DEFINES, ObjectTools, inspect_object
-from regrapht_core.verify.plausibility import bytes_moved, roofline_ms, second_look, under_roofline
+from regrapht_core.verify.plausibility import (
+    bytes_moved,
+    copy_floor_ms,
+    roofline_ms,
+    second_look,
+    under_roofline,
+)
 from regrapht_core.verify.probe import DeviceLimits, run_probe
 from regrapht_core.verify.programs import (
     Program,
@@ -681,8 +687,19 @@ class Verifier:
         objection = clock_disagreement(samples) or cpu_elsewhere(samples)
         if objection is not None:
             return Verdict(Status.IMPLAUSIBLE, objection)
+        limits = self._limits_found
+        floor = copy_floor_ms(
+            task,
+            case.arrays,
+            limits.host_to_device_bytes_per_s,
+            limits.device_to_host_bytes_per_s,
+        )
         summaries = (summarize(samples, reference_ms, mode) for mode in modes)
-        every = tuple(timing for timing in summaries if timing is not None)
+        every = tuple(
+            replace(timing, copy_floor_ms=floor) if timing.mode is TimingMode.END_TO_END else timing
+            for timing in summaries
+            if timing is not None
+        )
         primary = next((t for t in every if t.mode is task.timing_mode), every[0])
         if primary.mode is not task.timing_mode:
             flags.append(

@@ -133,7 +133,7 @@ def test_summary_by_groups_the_suites_own_summary(document: dict[str, Any]) -> N
     assert list(by_family) == ["elementwise", "stencil", "dense", "rowwise"]
     stencil = by_family["stencil"]
     assert stencil["mcgs"] == {
-        "tasks": 2, "compiled": 2, "passed": 1, "pass_at_1": 0.5,
+        "tasks": 2, "compiled": 2, "copy_bound": 0, "passed": 1, "pass_at_1": 0.5,
         "geomean_speedup_passed": 12.948, "median_speedup_passed": 12.948,
     }  # fmt: skip
     assert stencil["walks"]["geomean_speedup_passed"] == round(_geomean(3.0, 1.5), 3)
@@ -185,8 +185,8 @@ def test_report_states_provenance_and_every_number(
         "| **budget** | 30 |",
         "| **started** | 2026-11-24T03:46:12Z |",
         # overall: mcgs passed relu, fir, gemm of 5
-        "| mcgs | 5 | 3 | 0.60 | 6.77x | 8.00x |",  # geomean of 3, 12.9478 and 8
-        "| plain | 4 | 0 | 0.00 | — | — |",
+        "| mcgs | 5 | 3 | 0 | 0.60 | 6.77x | 8.00x |",  # geomean of 3, 12.9478 and 8
+        "| plain | 4 | 0 | 0 | 0.00 | — | — |",
         # per tier, in order of difficulty
         "| hard | 1 | 1.00 | 8.00x | 1.00 | 5.00x | 0.00 | — |",
         "| unsolved | 1 | 0.00 | — | 0.00 | — | 0.00 | — |",

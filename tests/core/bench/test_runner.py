@@ -60,9 +60,10 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert "prompts a model" in runs["smooth", "plain"]["failure"]
     assert "gone.cpp" in runs["missing", "walks"]["failure"]
     assert document["summary"]["mcgs"] == {
-        "tasks": 2, "compiled": 1, "passed": 0, "pass_at_1": 0.0,
+        "tasks": 2, "compiled": 1, "copy_bound": 0, "passed": 0, "pass_at_1": 0.0,
         "geomean_speedup_passed": None, "median_speedup_passed": None,
     }  # fmt: skip
+    assert smooth["copy_floor_ms"] is None, "nothing was timed without a GPU"
 
 
 def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
@@ -72,7 +73,10 @@ def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
         {"method": "mcgs", "passed": False, "speedup": None},
         {"method": "walks", "passed": False, "speedup": None},
     ]
+    rows[2] |= {"reference_ms": 0.4, "copy_floor_ms": 1.1}
+    rows[3] |= {"reference_ms": 2.0, "copy_floor_ms": 1.1}
     summary = summarise(rows)
+    assert summary["mcgs"]["copy_bound"] == 1 and summary["walks"]["copy_bound"] == 0
     assert summary["mcgs"]["pass_at_1"] == round(2 / 3, 4)
     assert summary["mcgs"]["geomean_speedup_passed"] == 4.0
     assert summary["walks"]["passed"] == 0

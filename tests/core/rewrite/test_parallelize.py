@@ -368,3 +368,35 @@ def test_csr_without_nnz_candidates_compute_what_the_reference_computes(tmp_path
     task = _csr_without_nnz("in")
     found = Parallelize().apply(task.source, RewriteContext(task))
     _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
+
+
+SHORT_LOOP = cases.make_task(
+    "head",
+    "void head(int n, const float* x, float* y) {\n"
+    "  for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];\n}\n",
+    "void head(int n, const float* x, float* y)",
+    (cases._scalar("n"), cases._pointer("x"), cases._pointer("y", Role.OUT, "n + 3")),
+)
+
+
+def test_an_output_the_loop_overwrites_is_not_uploaded() -> None:
+    (code,) = _candidates(cases.VECTOR_ADD)
+    assert "cudaMemcpy(d_c, c, c_bytes, cudaMemcpyHostToDevice)" not in code
+    assert "cudaMemcpy(c, d_c, c_bytes, cudaMemcpyDeviceToHost)" in code
+
+
+@pytest.mark.slow
+def test_an_output_longer_than_the_loop_gets_back_only_what_was_written(
+    tmp_path: Path,
+) -> None:
+    (candidate,) = Parallelize().apply(SHORT_LOOP.source, RewriteContext(SHORT_LOOP))
+    assert "cudaMemcpy(d_y, y," not in candidate.code
+    work = tmp_path / "written"
+    work.mkdir()
+    assert run_on_cpu(SHORT_LOOP, candidate.code, work) == "PASS"
+    start = candidate.code.index("cudaMemcpy(y, d_y, ")
+    end = candidate.code.index("cudaMemcpyDeviceToHost", start)
+    whole = candidate.code[:start] + "cudaMemcpy(y, d_y, y_bytes, " + candidate.code[end:]
+    work = tmp_path / "whole"
+    work.mkdir()
+    assert run_on_cpu(SHORT_LOOP, whole, work) != "PASS", "copying all of y back clobbers its tail"

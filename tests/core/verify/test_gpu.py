@@ -54,6 +54,18 @@ def test_honest_candidates_verify(verifier: Verifier, task: Task, source: str) -
     assert result.device is not None and result.device.name
     assert {t.mode for t in result.timings} >= {"end_to_end"}
     assert result.reward is not None
+    for timing in result.timings:  # the copies of every argument, at a PCIe-like rate
+        floor = timing.copy_floor_ms
+        assert (floor is not None and 0.0 < floor < timing.candidate_ms) == (
+            timing.mode == "end_to_end"
+        ), timing
+
+
+def test_a_saxpy_is_copy_bound_end_to_end(verifier: Verifier) -> None:
+    """2^20 floats in and out: the copies outlast one CPU core's pass over them."""
+    result = verifier.verify(SAXPY, SAXPY_CUDA)
+    assert result.timing is not None and result.timing.mode == "end_to_end"
+    assert result.timing.copy_bound, result.timing
 
 
 def test_tiled_matmul_beats_the_sequential_reference(verifier: Verifier) -> None:
