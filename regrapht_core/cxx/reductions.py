@@ -2,10 +2,15 @@
 
 A write to a scalar declared before the loop is allowed only as one recognised
 reduction, and the scalar may not be read outside its update: then the iterations can
-run at once and the partial results be combined.
+run at once and the partial results be combined. A ``std::complex<float|double>``
+accumulator (spelled ``cuda::std::complex`` in the pointer form) may only be summed: a
+complex sum is two independent sums of its parts, while a complex number has no order for
+a min or max.
 """
 
 from __future__ import annotations
+
+import re
 
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.loop_scope import (
@@ -18,7 +23,7 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
-__all__ = ["ReductionAnalysis"]
+__all__ = ["ReductionAnalysis", "complex_part"]
 
 _MAX_CALLS = frozenset({"fmaxf", "fmax", "max"})
 _MIN_CALLS = frozenset({"fminf", "fmin", "min"})
@@ -45,6 +50,16 @@ _REDUCIBLE_TYPES = frozenset(
 )
 
 
+_COMPLEX = re.compile(r"(?:(?:cuda::)?std::)?complex<(float|double)>")
+
+
+def complex_part(kind: str) -> str | None:
+    """``double`` for ``std::complex<double>`` (or ``cuda::std::complex<double>``), ``float``
+    likewise; ``None`` for any other type. Reads a type as written, layout ignored."""
+    found = _COMPLEX.fullmatch("".join(kind.split()))
+    return found.group(1) if found else None
+
+
 def _is_sum_of(value: Node, name: str) -> bool:
     """``name + e``, ``name - e`` or ``e + name`` with ``e`` free of ``name``."""
     if value.type != "binary_expression" or operator_text(value) not in ("+", "-"):
@@ -60,9 +75,13 @@ def _is_sum_of(value: Node, name: str) -> bool:
 class ReductionAnalysis(LoopScope):
     def reductions(self, candidates: dict[str, list[Node]]) -> None:
         for name, writes in candidates.items():
+            kind = self.reducible_type(name)
             ops, covered = set(), []
             for write in writes:
-                op, region = self.reduction_step(name, write)
+                if complex_part(kind):
+                    op, region = self.complex_sum(name, kind, write)
+                else:
+                    op, region = self.reduction_step(name, write)
                 ops.add(op)
                 covered.append(region)
             if len(ops) != 1:
@@ -76,11 +95,32 @@ class ReductionAnalysis(LoopScope):
                             f"({quote(node.parent or node)}), so its value carries from one "
                             "iteration to the next"
                         )
-            kind = self.entry.locals[name].type
-            plain = " ".join(w for w in kind.split() if w not in ("const", "volatile"))
-            if plain not in _REDUCIBLE_TYPES:
-                raise Refusal(f"`{name}` is a {kind}; reductions support int, long and float types")
-            self.facts.reductions.append(Reduction(name, ops.pop(), plain))
+            self.facts.reductions.append(Reduction(name, ops.pop(), kind))
+
+    def reducible_type(self, name: str) -> str:
+        """The type of reduction variable ``name`` without qualifiers, or why it cannot be."""
+        declared = self.entry.locals[name].type
+        kind = " ".join(w for w in declared.split() if w not in ("const", "volatile"))
+        if kind not in _REDUCIBLE_TYPES and complex_part(kind) is None:
+            raise Refusal(
+                f"`{name}` is a {declared}; reductions support int, long and float types "
+                "and sums of std::complex<float> or std::complex<double>"
+            )
+        return kind
+
+    def complex_sum(self, name: str, kind: str, write: Node) -> tuple[ReductionOp, Node]:
+        """A write to complex ``name`` as a sum term, or why it is none (a product, a
+        running value: a complex accumulator is reduced only as a sum)."""
+        try:
+            op, region = self.reduction_step(name, write)
+        except Refusal:
+            op, region = None, write
+        if op is not ReductionOp.SUM:
+            raise Refusal(
+                f"`{name}` is a {kind} updated by {quote(write)}; a complex accumulator is "
+                f"reduced only as a sum: write `{name} += e` or `{name} = {name} + e`"
+            )
+        return op, region
 
     def reduction_step(self, name: str, write: Node) -> tuple[ReductionOp, Node]:
         """The operation a write to ``name`` performs, and the code it spans."""

@@ -85,11 +85,11 @@ def passed_value(ctype: str, expr: str) -> str:
     return f"{device_type(ctype)}(({expr}).first, ({expr}).second)"
 
 
-def host_value(ctype: str, expr: str) -> str:
-    """A device-spelled value converted back to ``ctype``."""
+def host_value(ctype: str, expr: str, holder: str) -> str:
+    """A device-spelled value converted back to ``ctype``, through a local ``holder`` (a
+    fresh name: ``expr`` is in its scope, and the verifier reserves ``regrapht`` names)."""
     if not needs_device_type(ctype):
         return expr
-    holder = "regrapht_value"
     members = "real(), {0}.imag()" if "complex" in device_type(ctype) else "first, {0}.second"
     inner = f"{holder}." + members.format(holder)
     return f"[&] {{ const auto {holder} = {expr}; return {ctype}({inner}); }}()"

@@ -406,7 +406,7 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     returns_value = _returns_value(definition)
     host_type = _impl_type(definition, out) if out or (returns_value and not epilogue) else "void"
     impl_type = device_type(host_type)
-    call = host_value(host_type, f"{impl}({', '.join(interface.passed)})")
+    call = host_value(host_type, f"{impl}({', '.join(interface.passed)})", names.fresh("value"))
     if out is not None:
         core_text = (
             f"  {impl_type} {out.name} = {interface.initial};\n{core_text}\n  return {out.name};"

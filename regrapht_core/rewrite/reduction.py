@@ -12,13 +12,22 @@ two's complement), ``atomicMin``/``atomicMax`` for integers, a compare-and-swap 
 float and double min/max. Float sums are reassociated, so they match the sequential sum
 within the task's tolerance, not bit for bit.
 
+A ``std::complex<float|double>`` sum (``cuda::std::complex`` in the pointer form) is two
+sums: each thread sums its slice in the complex type, then its real and imaginary parts
+travel as two scalar *lanes* (shuffles, shared memory and atomics take scalars) and each
+block adds them into the two halves of the device accumulator, whose layout is
+``{real, imag}`` as for ``std::complex``.
+
 Parameters: ``block_size`` (a multiple of 32, default 256), ``blocks_per_sm`` (grid cap,
 default 8).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from regrapht_core.cxx.dependence import Reduction, ReductionOp
+from regrapht_core.cxx.reductions import complex_part
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import NameAllocator
 from regrapht_core.rewrite.assemble import body_lines, loop_var_type, thread_index
@@ -40,8 +49,53 @@ _WIDE_UNSIGNED = frozenset(
 _FLOATS = frozenset({"float", "double"})
 
 
-def _atomic(reduction: Reduction, target: str, value: str, cas: dict[str, str]) -> str:
-    kind, op = reduction.type, reduction.op
+@dataclass(frozen=True, slots=True)
+class _Lane:
+    """One scalar that warps shuffle, warp leaders share and each block adds atomically: a
+    reduction variable, or one part of a complex one (shuffles and atomics take scalars)."""
+
+    value: str
+    """The thread's variable."""
+    type: str
+    op: ReductionOp
+    empty: str
+    """What a missing warp contributes: 0, or the host's initial value of a min or max."""
+    shared: str
+    """The block's ``__shared__`` array of per-warp values."""
+    target: str
+    """The device accumulator's address."""
+    start: str = ""
+    """The declaration that reads the lane off its complex variable after the loop."""
+
+
+def _lanes(
+    reductions: list[Reduction],
+    names: NameAllocator,
+    accumulator: dict[str, str],
+    initial: dict[str, str],
+) -> list[_Lane]:
+    """A scalar reduction is one lane; a complex sum is two, its real and imaginary parts,
+    which add into the two halves of the ``cuda::std::complex`` accumulator (the layout is
+    ``{real, imag}``, as for ``std::complex``)."""
+    lanes = []
+    for r in reductions:
+        part = complex_part(r.type)
+        if part is None:
+            empty = "0" if r.op is ReductionOp.SUM else initial[r.var]
+            shared = names.fresh(f"{r.var}_warps")
+            lanes.append(_Lane(r.var, r.type, r.op, empty, shared, accumulator[r.var]))
+            continue
+        halves = f"reinterpret_cast<{part}*>({accumulator[r.var]})"
+        for suffix, read, offset in (("re", "real", ""), ("im", "imag", " + 1")):
+            value = names.fresh(f"{r.var}_{suffix}")
+            start = f"{part} {value} = {r.var}.{read}();"
+            shared = names.fresh(f"{value}_warps")
+            lanes.append(_Lane(value, part, r.op, "0", shared, halves + offset, start))
+    return lanes
+
+
+def _atomic(lane: _Lane, cas: dict[str, str]) -> str:
+    kind, op, target, value = lane.type, lane.op, lane.target, lane.value
     if op is ReductionOp.SUM:
         if kind in _WIDE_SIGNED | _WIDE_UNSIGNED:
             return (
@@ -88,12 +142,19 @@ def _cas_function(name: str, op: ReductionOp, kind: str) -> str:
     )
 
 
-def _combine(reduction: Reduction, other: str) -> str:
-    var = reduction.var
-    if reduction.op is ReductionOp.SUM:
+def _combine(lane: _Lane, other: str) -> str:
+    var = lane.value
+    if lane.op is ReductionOp.SUM:
         return f"{var} += {other};"
-    better = ">" if reduction.op is ReductionOp.MAX else "<"
+    better = ">" if lane.op is ReductionOp.MAX else "<"
     return f"{var} = {other} {better} {var} ? {other} : {var};"
+
+
+def _start(reduction: Reduction, names: _Names) -> str:
+    """A thread's private value before its slice: the sum's zero, or the host's value."""
+    if reduction.op is not ReductionOp.SUM:
+        return names.initial[reduction.var]
+    return f"{reduction.type}()" if complex_part(reduction.type) else "0"
 
 
 class _Names:
@@ -106,7 +167,7 @@ class _Names:
         self.accumulator = {r.var: names.fresh(f"{r.var}_total") for r in reductions}
         self.device = {r.var: names.fresh(f"d_{r.var}") for r in reductions}
         self.initial = {r.var: names.fresh(f"{r.var}_init") for r in reductions}
-        self.shared = {r.var: names.fresh(f"{r.var}_warps") for r in reductions}
+        self.lanes = _lanes(reductions, names, self.accumulator, self.initial)
         self.sms, self.device_id = names.fresh("sms"), names.fresh("device")
         self.wanted, self.cap = names.fresh("wanted"), names.fresh("cap")
         kinds = {f"{r.op}:{r.type}" for r in reductions if r.op is not ReductionOp.SUM}
@@ -117,56 +178,54 @@ class _Names:
         }
 
 
+def _shuffle_down(names: _Names, indent: str) -> list[str]:
+    """Each lane summed (or min/maxed) down its warp: lane 0 ends with the warp's value."""
+    offset = names.offset
+    lines = [f"{indent}for (int {offset} = 16; {offset} > 0; {offset} >>= 1) {{"]
+    for lane in names.lanes:
+        shuffled = f"__shfl_down_sync(0xffffffffu, {lane.value}, {offset})"
+        lines.append(
+            f"{indent}  {{ const {lane.type} {names.other} = {shuffled}; "
+            f"{_combine(lane, names.other)} }}"
+        )
+    return [*lines, f"{indent}}}"]
+
+
 def _kernel(found: SequentialLoop, names: _Names, parameters: list[str]) -> str:
-    loop, reductions = found.entry.loop, found.facts.reductions
+    loop, reductions, lanes = found.entry.loop, found.facts.reductions, names.lanes
     var_type = loop_var_type(found.entry)
     lower = None if loop.starts_at_zero() else loop.lower_text()
     stride = f"static_cast<{var_type}>(blockDim.x * gridDim.x)"
     lines = [f"__global__ void {names.kernel}({', '.join(parameters)}) {{"]
-    for r in reductions:
-        start = "0" if r.op is ReductionOp.SUM else names.initial[r.var]
-        lines.append(f"  {r.type} {r.var} = {start};")
+    lines += [f"  {r.type} {r.var} = {_start(r, names)};" for r in reductions]
     lines += [
         f"  for ({var_type} {loop.var} = {thread_index(var_type, lower)}; {loop.condition()}; "
         f"{loop.var} += {stride}) {{",
         body_lines(loop.body, found.facts.edits, "    "),
         "  }",
-        f"  for (int {names.offset} = 16; {names.offset} > 0; {names.offset} >>= 1) {{",
-    ]
-    for r in reductions:
-        shuffled = f"__shfl_down_sync(0xffffffffu, {r.var}, {names.offset})"
-        lines.append(
-            f"    {{ const {r.type} {names.other} = {shuffled}; {_combine(r, names.other)} }}"
-        )
-    lines += [
-        "  }",
-        *(f"  __shared__ {r.type} {names.shared[r.var]}[32];" for r in reductions),
+        *(f"  {lane.start}" for lane in lanes if lane.start),
+        *_shuffle_down(names, "  "),
+        *(f"  __shared__ {lane.type} {lane.shared}[32];" for lane in lanes),
         f"  const unsigned int {names.lane} = threadIdx.x % 32u;",
         f"  const unsigned int {names.warp} = threadIdx.x / 32u;",
         f"  if ({names.lane} == 0) {{",
-        *(f"    {names.shared[r.var]}[{names.warp}] = {r.var};" for r in reductions),
+        *(f"    {lane.shared}[{names.warp}] = {lane.value};" for lane in lanes),
         "  }",
         "  __syncthreads();",
         f"  if ({names.warp} == 0) {{",
         f"    const bool {names.valid} = {names.lane} < (blockDim.x + 31u) / 32u;",
+        *(
+            f"    {lane.value} = {names.valid} ? {lane.shared}[{names.lane}] : "
+            f"static_cast<{lane.type}>({lane.empty});"
+            for lane in lanes
+        ),
+        *_shuffle_down(names, "    "),
+        f"    if ({names.lane} == 0) {{",
+        *(f"      {_atomic(lane, names.cas)}" for lane in lanes),
+        "    }",
+        "  }",
+        "}",
     ]
-    for r in reductions:
-        empty = "0" if r.op is ReductionOp.SUM else names.initial[r.var]
-        lines.append(
-            f"    {r.var} = {names.valid} ? {names.shared[r.var]}[{names.lane}] : "
-            f"static_cast<{r.type}>({empty});"
-        )
-    lines.append(f"    for (int {names.offset} = 16; {names.offset} > 0; {names.offset} >>= 1) {{")
-    for r in reductions:
-        shuffled = f"__shfl_down_sync(0xffffffffu, {r.var}, {names.offset})"
-        lines.append(
-            f"      {{ const {r.type} {names.other} = {shuffled}; {_combine(r, names.other)} }}"
-        )
-    lines.append("    }")
-    lines.append(f"    if ({names.lane} == 0) {{")
-    for r in reductions:
-        lines.append(f"      {_atomic(r, names.accumulator[r.var], r.var, names.cas)}")
-    lines += ["    }", "  }", "}"]
     helpers = [_cas_function(name, _op(key), key.split(":")[1]) for key, name in names.cas.items()]
     return "\n\n".join([*helpers, "\n".join(lines)])
 
@@ -249,10 +308,11 @@ class ParallelReduction(RefusingRewriter):
             raise Refusal("the loop reduces nothing into a scalar; use parallelization instead")
         source = reduction_candidate(found, block, per_sm)
         what = ", ".join(f"{r.op} of `{r.var}`" for r in found.facts.reductions)
+        parts = any(complex_part(r.type) for r in found.facts.reductions)
         return [
             RewriteCandidate(
                 source,
                 f"reduced the loop ({what}) with a grid-stride kernel, warp shuffles and one "
-                "atomic per block",
+                f"atomic per block{' and complex part' if parts else ''}",
             )
         ]

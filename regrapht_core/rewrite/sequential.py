@@ -1,9 +1,11 @@
 """The entry's sequential loop, found and analysed: what the loop rewriters start from.
 
-An entry over containers is first split into its pointer form
-(:mod:`regrapht_core.rewrite.pointer_form`), so the map, the reduction and the scaffold
-rewriters all see a function of pointers and sizes; an entry with several top-level loops
-is mapped loop by loop (:func:`analysed_loop` with ``loop=k``).
+An entry whose body only calls a function of its file hands its work to a concrete copy
+of that function (:mod:`regrapht_core.rewrite.delegation`); an entry over containers is
+then split into its pointer form (:mod:`regrapht_core.rewrite.pointer_form`), so the map,
+the reduction and the scaffold rewriters all see a function of pointers and sizes; an
+entry with several top-level loops is mapped loop by loop (:func:`analysed_loop` with
+``loop=k``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from regrapht_core.rewrite.assemble import (
     kernel_interface,
     loop_var_type,
 )
+from regrapht_core.rewrite.delegation import delegated
 from regrapht_core.rewrite.hostcode import DeviceBuffer, buffer_plan
 from regrapht_core.rewrite.pointer_form import pointer_form
 from regrapht_core.rewrite.protocol import RewriteContext
@@ -62,8 +65,10 @@ class SequentialLoop:
 
 
 def split_entry(code: str, task: Task) -> tuple[str, Task]:
-    """The code and task the loop rewriters work on: the pointer form when the entry
-    takes containers or references, else the code as it is."""
+    """The code and task the loop rewriters work on: the callee's concrete copy when the
+    entry only calls a function of the file, then its pointer form when it takes
+    containers or references, else the code as it is."""
+    code, task = delegated(code, task)
     split = pointer_form(code, task)
     return (code, task) if split is None else (split.code, split.task)
 
