@@ -14,12 +14,12 @@ bring numpy or networkx load on the first call that needs them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import import_module
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING
 
-from regrapht_core.contracts.task import SourceLanguage, Task
+from regrapht_core.contracts.task import LoopSelection, SourceLanguage, Task
 from regrapht_core.cxx.document import (
     Document,
     DocumentCache,
@@ -30,6 +30,7 @@ from regrapht_core.cxx.document import (
     comment_block,
     line_starts,
 )
+from regrapht_core.cxx.entry import top_level_for_loops
 from regrapht_core.cxx.functions import function_name, unqualified
 from regrapht_core.cxx.merge import (
     FileChanges,
@@ -43,6 +44,7 @@ from regrapht_core.cxx.merge import (
 from regrapht_core.cxx.merge import sidecar_path as _sidecar_path
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import TaskError
+from regrapht_core.files import read_source
 from regrapht_core.optimize.record import ResultRecord, header_rows
 
 if TYPE_CHECKING:
@@ -62,6 +64,7 @@ __all__ = [
     "Function",
     "FunctionKind",
     "JobSettings",
+    "LoopSelection",
     "Offer",
     "OptimizeOutcome",
     "Optimizer",
@@ -91,7 +94,9 @@ __all__ = [
     "learn",
     "line_starts",
     "locate",
+    "loop_row",
     "merge_result",
+    "read_source_text",
     "release_children",
     "relocate",
     "sidecar_path",
@@ -122,7 +127,8 @@ _LAZY = {
 editor's start (code actions, hover) never needs."""
 
 ReadFile = Callable[[str], str | None]
-"""Text of a file named relative to the document, ``None`` if it cannot be read."""
+"""Text of a file named relative to the document; ``None`` if there is none there, and a
+:class:`TaskError` saying why when it cannot be read as source text."""
 
 
 def __getattr__(name: str) -> object:
@@ -132,6 +138,13 @@ def __getattr__(name: str) -> object:
 
 
 # -- documents and functions ---------------------------------------------------------------
+
+
+def read_source_text(path: Path, limit: int) -> str:
+    """The text of a C, C++ or CUDA file of at most ``limit`` bytes, in any encoding a
+    source file comes in; a :class:`TaskError` names the file when it is no source text (a
+    FIFO, a device, too large, binary), an ``OSError`` when it cannot be read at all."""
+    return read_source(path, limit).text
 
 
 def document_language(path: str, language_id: str | None) -> SourceLanguage | None:
@@ -167,26 +180,40 @@ def extract(
     document: Document,
     function: Function,
     *,
+    loop: int | None = None,
     origin: str = "<source>",
     validate: bool | None = None,
 ) -> Task:
-    """The task for ``function``; a :class:`TaskError` says why there is none. ``validate``
-    as for ``tasks.extract.extract_task`` (``None``: inferred specs run under ASan)."""
+    """The task for ``function``; a :class:`TaskError` says why there is none. ``loop``: a
+    row of the function inside one of its top-level loops, the only one to optimize (a row
+    elsewhere, or ``None``: the whole function). ``validate`` as for
+    ``tasks.extract.extract_task`` (``None``: inferred specs run under ASan)."""
     from regrapht_core.tasks.extract import extract_task  # numpy: loaded on first use
 
+    inside = loop is not None and function.span.start.row <= loop <= function.span.end.row
     return extract_task(
         document.text,
         document.language,
-        line=function.span.start.row,
+        line=loop if inside else function.span.start.row,
         origin=origin,
         validate=validate,
     )
 
 
+def loop_row(document: Document, function: Function, loop: LoopSelection) -> int | None:
+    """The first row of the ``loop`` of ``function`` (to ask for it again, as ``extract``'s
+    ``loop``); ``None`` when the function no longer has the loops it was counted among."""
+    loops = top_level_for_loops(document.definition(function))
+    if len(loops) != loop.count:
+        return None
+    return loops[loop.index].start_point.row
+
+
 def relocate(document: Document, function: Function, task: Task) -> Function | None:
     """``function`` in the document as it is now, if a result for ``task`` still fits it:
     same text (lines above may have moved), and the same task (a constant or helper it
-    uses may have changed above it). The spec is compared, not validated again: ``task``
+    uses may have changed above it). The same text has the same loops, so the loop the
+    task selects is still the same. The spec is compared, not validated again: ``task``
     passed its validation when the job started."""
     found = document.find(function.name, function.text)
     if found is None:
@@ -195,7 +222,7 @@ def relocate(document: Document, function: Function, task: Task) -> Function | N
         now = extract(document, found, validate=False)
     except TaskError:
         return None
-    return found if now == task else None
+    return found if replace(now, loop=task.loop) == task else None
 
 
 # -- a finished job -------------------------------------------------------------------------
@@ -253,9 +280,8 @@ def judge(outcome: OptimizeOutcome, *, allow_unverified: bool) -> Offer | Refusa
             "true to get compiled-only code.",
             f"ReGraphT: nothing verified (no GPU): {outcome.failure_summary()}",
         )
-    record = ResultRecord.of(
-        outcome.task, answer, outcome.search.path, model=outcome.model, candidates_tried=tried
-    )
+    record = outcome.record()
+    assert record is not None  # there is an answer
     return Offer(entry, answer.code, record)
 
 
@@ -350,7 +376,10 @@ def _elsewhere(document: Document, row: int, target: str, read_file: ReadFile) -
     fn = document.definition_at(Position(row, len(line) - len(line.lstrip())))
     written = function_name(fn) if fn is not None else None
     name = unqualified(written) if written is not None else None
-    text = read_file(target)
+    try:
+        text = read_file(target)
+    except TaskError as err:
+        return f"**ReGraphT**: the CUDA version is in `{target}`, which cannot be read: {err}"
     if name is None or text is None:
         return f"**ReGraphT**: the CUDA version is in `{target}`, which cannot be read now."
     cuda = Document(text, SourceLanguage.CUDA)

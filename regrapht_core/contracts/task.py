@@ -17,6 +17,7 @@ __all__ = [
     "ArgSpec",
     "Distribution",
     "LaunchSpec",
+    "LoopSelection",
     "ParamKind",
     "Record",
     "RecordField",
@@ -178,6 +179,32 @@ class LaunchSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class LoopSelection:
+    """The one top-level loop of the entry to optimize (``regrapht optimize --loop LINE``, a
+    code action on a loop); the rest of the entry stays on the host as written.
+
+    Named by its place among the entry's top-level ``for`` loops (range-for loops included),
+    not by a line: the candidate code changes with every step, and the pointer form
+    (:mod:`regrapht_core.rewrite.pointer_form`) moves the body into a function of its own,
+    but keeps those loops, in their order (a range-for becomes a counted loop).
+    """
+
+    index: int
+    """Zero-based, among the entry's top-level ``for`` loops in source order."""
+    count: int
+    """How many top-level ``for`` loops the entry has. Code whose entry has another number
+    no longer shows which loop is meant: the selected one was mapped already, or the code
+    was restructured."""
+    header: str
+    """The loop's head as written, on one line (``for (int i = 0; i < n; ++i)``): what
+    messages and prompts show."""
+
+    def describe(self) -> str:
+        """``top-level loop 2 of 3 (`for (...)`)``: for people and models."""
+        return f"top-level loop {self.index + 1} of {self.count} (`{self.header}`)"
+
+
+@dataclass(frozen=True, slots=True)
 class Task:
     """A sequential reference and everything needed to check and time a replacement."""
 
@@ -219,6 +246,10 @@ class Task:
     is value-initialized (``Owner regrapht_object{};``)."""
     owner_static: bool = False
     """The entry is a ``static`` member function: called as ``Owner::entry(...)``, no object."""
+    loop: LoopSelection | None = None
+    """The only loop of the entry to optimize; ``None``: the whole entry. The task is still
+    the whole entry (what is verified and timed); the selection tells the rewriters and the
+    model which loop to map."""
 
     def arg(self, name: str) -> ArgSpec:
         for spec in self.args:

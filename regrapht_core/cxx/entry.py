@@ -3,14 +3,16 @@
 The entry's body is split into a *prelude* (host code before the loop), the *loop* and a
 *postlude* (host code after it). Only the loop moves to the GPU; prelude and postlude stay on
 the host verbatim, which is what lets ``float s = 0; for (...) s += x[i]; return s;`` and
-``for (...) y[i] = ...;`` share one wrapper shape.
+``for (...) y[i] = ...;`` share one wrapper shape. The loop is the entry's only top-level
+``for`` loop, the one the task selects (:class:`~regrapht_core.contracts.task.LoopSelection`),
+or the one a caller numbers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regrapht_core.contracts.task import ParamKind, Task, TaskMode
+from regrapht_core.contracts.task import LoopSelection, ParamKind, Task, TaskMode
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.params import Parameter, parameters
@@ -18,7 +20,9 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["EntryFunction", "Local", "entry_function", "top_level_loops"]
+__all__ = ["EntryFunction", "Local", "entry_function", "top_level_for_loops", "top_level_loops"]
+
+_FOR_LOOPS = frozenset({"for_statement", "for_range_loop"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,15 +112,33 @@ def _find_entry(root: Node, entry: str) -> Node:
     return matches[0]
 
 
+def top_level_for_loops(definition: Node) -> list[Node]:
+    """The ``for`` loops (range-for loops included) at the top level of a function's body,
+    in order: what a :class:`~regrapht_core.contracts.task.LoopSelection` counts."""
+    body = definition.child_by_field_name("body")
+    return [c for c in (body.named_children if body else []) if c.type in _FOR_LOOPS]
+
+
 def top_level_loops(root: Node, task: Task) -> int:
-    """How many ``for`` statements the entry's body holds at its top level."""
-    body = _find_entry(root, task.entry).child_by_field_name("body")
-    return sum(1 for c in (body.named_children if body else []) if c.type == "for_statement")
+    """How many ``for`` loops the entry's body holds at its top level."""
+    return len(top_level_for_loops(_find_entry(root, task.entry)))
+
+
+def _selected(selection: LoopSelection, entry: str, found: int) -> int:
+    """The selected loop's number, when the code still has the loops it was counted among."""
+    if found != selection.count:
+        raise Refusal(
+            f"the loop to optimize, {selection.describe()}, cannot be told apart any more: "
+            f"`{entry}` has {found} top-level for loops here, not {selection.count} (it was "
+            "mapped already, or the code was restructured)"
+        )
+    return selection.index
 
 
 def entry_function(root: Node, task: Task, number: int | None = None) -> EntryFunction:
     """The entry split around its top-level loop number ``number`` (0-based), or why it
-    cannot be. ``None`` asks for the only loop: several are then a refusal."""
+    cannot be. ``None`` asks for the loop the task selects, else the only loop: several are
+    then a refusal."""
     if task.mode is TaskMode.KERNEL_TO_KERNEL:
         raise Refusal("the task replaces a kernel; there is no sequential loop to map")
     definition = _find_entry(root, task.entry)
@@ -128,9 +150,11 @@ def entry_function(root: Node, task: Task, number: int | None = None) -> EntryFu
     params = tuple(_checked(p, task) for p in declared)
     body = definition.child_by_field_name("body")
     statements = tuple(c for c in (body.named_children if body else []) if c.type != "comment")
-    loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]
+    loops = [i for i, s in enumerate(statements) if s.type in _FOR_LOOPS]
     if not loops:
         raise Refusal(f"`{task.entry}` has no top-level for loop to parallelize")
+    if number is None and task.loop is not None:
+        number = _selected(task.loop, task.entry, len(loops))
     if number is None and len(loops) > 1:
         raise Refusal(
             f"`{task.entry}` has {len(loops)} top-level loops; parallelization maps them one by one"

@@ -7,9 +7,10 @@ same name are replaced where they stand, new ones go above the function, and the
 itself is replaced with the header directly above it (where hover looks).
 
 CUDA documents (``.cu``, ``.cuh``) are changed in place. A C or C++ file cannot hold CUDA,
-so its result goes to ``<stem>.regrapht.cu`` beside it (merged the same way when several
-functions of one file are optimized) and the original function gets a one-line comment
-pointing there.
+so its result goes to ``<stem>.regrapht.cu`` beside it: made from the file itself with the
+result merged in (so it is the whole file, ready to build instead of it; the CLI writes the
+same), merged into again when other functions of the file are optimized, and the original
+function gets a one-line comment pointing there.
 """
 
 from __future__ import annotations
@@ -21,7 +22,14 @@ from functools import partial
 from pathlib import PurePath
 
 from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.document import Document, Function, Position, Span, comment_block
+from regrapht_core.cxx.document import (
+    Document,
+    Function,
+    Position,
+    Span,
+    comment_block,
+    line_starts,
+)
 from regrapht_core.cxx.functions import function_name, unqualified
 from regrapht_core.cxx.parse import Node, node_text, parse_source
 
@@ -35,6 +43,7 @@ __all__ = [
     "TextChange",
     "Unit",
     "merge_unit",
+    "merged_text",
     "pointer_comment",
     "pointer_target",
     "sidecar_path",
@@ -135,8 +144,8 @@ def merge_unit(
     cuda = sidecar.document
     if cuda is None:
         start = Position(0, 0)
-        unit_text = TextChange(Span(start, start), _new_unit(unit))
-        files.append(FileChanges(Target.SIDECAR, (unit_text,), create=True))
+        whole = merged_text(document, document.definition(function), unit)
+        files.append(FileChanges(Target.SIDECAR, (TextChange(Span(start, start), whole),), True))
     else:
         same = cuda.definitions(unit.entry)
         merged = _merge(cuda, same[0] if len(same) == 1 else None, unit)
@@ -144,6 +153,20 @@ def merge_unit(
     pointer = _pointer(document, function, sidecar.name, unit.brief)
     files.append(FileChanges(Target.DOCUMENT, (pointer,)))
     return tuple(files)
+
+
+def merged_text(document: Document, anchor: Node, unit: Unit) -> str:
+    """The text of ``document`` with the unit merged in place of ``anchor``: the user's whole
+    file with the result, nothing else of it lost (a kernel's launcher, other functions)."""
+    starts = line_starts(document.text)
+    text = document.text
+
+    def offset(at: Position) -> int:
+        return starts[at.row] + at.column if at.row < len(starts) else len(text)
+
+    for change in reversed(_coalesce(_merge(document, anchor, unit))):
+        text = text[: offset(change.span.start)] + change.text + text[offset(change.span.end) :]
+    return text
 
 
 def _name(node: Node) -> str | None:
@@ -172,31 +195,42 @@ def _items(root: Node) -> list[_Item]:
     return items
 
 
-def _entry_index(items: list[_Item], entry: str) -> int | None:
-    found = [i for i, item in enumerate(items) if item.key == ("function_definition", entry)]
+def _entry_index(items: list[_Item], key: tuple[str, str]) -> int | None:
+    found = [i for i, item in enumerate(items) if item.key == key]
     return found[-1] if found else None
+
+
+def _replaced(anchor: Node) -> Node:
+    """What the result replaces: the function, or the file-scope class it is defined in (the
+    unit carries that class with the member changed; the helpers it adds belong above the
+    class, not inside it)."""
+    members = anchor.parent
+    owner = members.parent if members is not None else None
+    if (
+        members is None
+        or members.type != "field_declaration_list"
+        or owner is None
+        or owner.parent is None
+        or owner.parent.type != "translation_unit"
+    ):
+        return anchor
+    return owner
 
 
 def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def _new_unit(unit: Unit) -> str:
-    """The whole unit, with the header moved directly above the entry function."""
-    code = unit.code.encode()
-    items = _items(parse_source(unit.code, SourceLanguage.CUDA).root_node)
-    index = _entry_index(items, unit.entry)
-    if index is None:
-        return unit.header + unit.code
-    at = items[index].node.start_byte
-    return code[:at].decode() + unit.header + code[at:].decode()
-
-
 def _merge(document: Document, anchor: Node | None, unit: Unit) -> list[TextChange]:
     """Changes that put the unit into ``document``, replacing ``anchor`` if given (else
     appending the entry at the end)."""
     items = _items(parse_source(unit.code, SourceLanguage.CUDA).root_node)
-    index = _entry_index(items, unit.entry)
+    anchor = None if anchor is None else _replaced(anchor)
+    name = None if anchor is None else _name(anchor)
+    key = ("function_definition", unit.entry)
+    if anchor is not None and name is not None:
+        key = (anchor.type, name)
+    index = _entry_index(items, key)
     if index is None:  # nothing to merge by: the unit replaces the function whole
         ahead, entry, behind = [], unit.code, []
     else:
@@ -223,7 +257,10 @@ def _merge(document: Document, anchor: Node | None, unit: Unit) -> list[TextChan
         start = _row(old_header.start)
     else:
         start = _row(row) if indented else document.position(anchor.start_point)
-    end = document.position(anchor.end_point)
+    closing = anchor.next_sibling  # the `;` after a class, which the unit's text of it has
+    end = document.position(
+        closing.end_point if closing is not None and closing.type == ";" else anchor.end_point
+    )
     if before:
         changes.append(_insert(_row(block.start if block else row), before))
     changes.append(TextChange(Span(start, end), body))

@@ -83,11 +83,14 @@ def build_step_prompt(
     description: str,
     examples: Sequence[EdgeExample] = (),
     feedback: str | None = None,
+    loop: str | None = None,
     budget_tokens: int,
     count_tokens: Callable[[str], int] = approx_token_count,
 ) -> StepPrompt:
     """Build the messages for one search step.
 
+    ``loop`` names the one loop of the entry the user asked to optimize (``top-level loop 2
+    of 3 (`for (...)`)``); the rules then keep the rest of the entry on the host.
     ``budget_tokens`` is what the prompt may use: the model's context minus the tokens kept
     for the answer. Examples come in retrieval order; each is included whole if it fits,
     else without its reasoning, else dropped, so the required parts are never cut.
@@ -96,15 +99,24 @@ def build_step_prompt(
         f"Apply the CUDA optimization technique **{technique}** to the code below.\n"
         f"Technique: {description.strip()}\n"
     )
-    contract = (
-        "Rules:\n"
-        f"- Keep the entry function with exactly this signature: `{entry_signature.strip()}`\n"
-        "- It must still compute the same results; it allocates, copies and frees any "
-        "device memory it needs.\n"
-        "- Write the full code: every kernel, helper and the entry function. Do not omit "
-        "anything and do not write placeholders such as `...`.\n"
-        "- Answer with the code in one ```cuda block."
+    only = (
+        [
+            f"- Optimize only the entry function's {loop.strip()}; keep its other loops and "
+            "code on the host exactly as written."
+        ]
+        if loop
+        else []
     )
+    rules = [
+        f"- Keep the entry function with exactly this signature: `{entry_signature.strip()}`",
+        "- It must still compute the same results; it allocates, copies and frees any "
+        "device memory it needs.",
+        *only,
+        "- Write the full code: every kernel, helper and the entry function. Do not omit "
+        "anything and do not write placeholders such as `...`.",
+        "- Answer with the code in one ```cuda block.",
+    ]
+    contract = "Rules:\n" + "\n".join(rules)
     tail = f"Current code:\n```cuda\n{code.strip()}\n```\n"
     if feedback:
         tail += (

@@ -1,4 +1,5 @@
-"""``regrapht optimize FILE --function NAME``: the main job, from the terminal.
+"""``regrapht optimize FILE --function NAME`` (or ``--loop LINE``): the main job, from the
+terminal. It writes FILE with the result in place of the function (``FILE.regrapht.cu``).
 
 The search runs in a worker thread so Ctrl-C only sets the cancel event: the search stops
 between candidates and the best verified result so far is still written. Everything for a
@@ -19,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from regrapht_core.contracts.proposal import SearchProgress
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import Task, TaskMode
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import GraphError, ReGraphTError, TaskError
 from regrapht_core.files import SourceText, atomic_write, read_source
@@ -43,13 +44,19 @@ _SUFFIX = ".regrapht.cu"
 @click.command()
 @click.argument("file", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option("--function", "function", help="The function to optimize.")
-@click.option("--loop", "loop", type=click.IntRange(min=1), help="A line inside the loop instead.")
+@click.option(
+    "--loop",
+    "loop",
+    type=click.IntRange(min=1),
+    help="Instead: a line inside one top-level loop of a function; only that loop is "
+    "optimized, the rest of the function stays on the host as written.",
+)
 @click.option(
     "--out",
     type=click.Path(path_type=Path, dir_okay=False),
-    help=f"Where the CUDA version of the function goes, with its result header (FILE itself "
-    f"is never changed). Default: FILE with the suffix {_SUFFIX} (smooth.cpp -> "
-    f"smooth{_SUFFIX}).",
+    help=f"Where FILE goes with the CUDA version of the function (with its result header) in "
+    f"place of the original; the rest of FILE is kept, and FILE itself is never changed. "
+    f"Default: FILE with the suffix {_SUFFIX} (smooth.cpp -> smooth{_SUFFIX}).",
 )
 @click.option(
     "--trace",
@@ -110,7 +117,7 @@ def optimize(
         trace.parent.mkdir(parents=True, exist_ok=True)
         write_trace(outcome.search.candidates, trace)
     _summary(console, outcome)
-    code = outcome.annotated_code()
+    code = outcome.annotated_file(source.text)
     target = None if code is None else out or file.with_suffix(_SUFFIX)
     if code is not None and target is not None:
         try:
@@ -145,7 +152,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _extract(source: SourceText, file: Path, function: str | None, loop: int | None) -> Task:
     try:
-        return extract_task(
+        task = extract_task(
             source.text,
             language_for_path(file),
             function=function,
@@ -157,6 +164,12 @@ def _extract(source: SourceText, file: Path, function: str | None, loop: int | N
             f"{file}: the code nests too deeply to analyse (an expression or block hundreds "
             "of levels deep); simplify it or move that part out of the function"
         ) from None
+    if loop is not None and task.loop is None and task.mode is TaskMode.SEQUENTIAL_TO_CUDA:
+        raise TaskError(
+            f"{file}:{loop}: not inside a top-level for loop of {task.entry!r}; name a line "
+            f"of the loop to optimize, or the whole function with --function {task.entry}"
+        )
+    return task
 
 
 def _report(console: Console, outcome: OptimizeOutcome, target: Path | None) -> None:

@@ -23,8 +23,13 @@ from regrapht_core.contracts.proposal import (
     SearchProgress,
     SearchResult,
 )
-from regrapht_core.contracts.task import Task
-from regrapht_core.optimize.record import render_header
+from regrapht_core.contracts.task import SourceLanguage, Task
+from regrapht_core.cxx.document import Document
+from regrapht_core.cxx.functions import signature_text
+from regrapht_core.cxx.merge import Unit, merged_text
+from regrapht_core.cxx.parse import Node
+from regrapht_core.errors import TaskError
+from regrapht_core.optimize.record import ResultRecord, header_rows
 from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
 from regrapht_core.search import run_search
 from regrapht_core.search.answer import answer_of
@@ -80,31 +85,57 @@ class OptimizeOutcome:
         """What to offer the user: the faster verified code, else (no GPU) compiled code."""
         return self.faster or (None if self.gpu else self.search.best_unmeasured)
 
-    def annotated_code(self) -> str | None:
+    def record(self) -> ResultRecord | None:
+        """What the answer's header says; ``None`` when there is no answer."""
         answer = self.answer
         if answer is None:
             return None
-        header = render_header(
-            self.task,
-            answer,
-            self.search.path,
-            model=self.model,
-            candidates_tried=len(self.search.candidates),
+        tried = len(self.search.candidates)
+        return ResultRecord.of(
+            self.task, answer, self.search.path, model=self.model, candidates_tried=tried
         )
-        return header + answer.code
+
+    def annotated_file(self, source: str) -> str | None:
+        """``source``, the file the task came from, with the answer in place of the entry's
+        definition (its header directly above it, the kernels and helpers it adds next to
+        it, includes with the file's own): what is written for the user. The rest of the
+        file stays as it is, a kernel's launcher and ``main`` included; the answer alone is
+        only the reference unit, the entry and what it uses. ``None`` without an answer."""
+        answer, record = self.answer, self.record()
+        if answer is None or record is None:
+            return None
+        document = Document(source, SourceLanguage.CUDA)
+        unit = Unit(self.task.entry, answer.code, record.render(), header_rows, record.brief)
+        return merged_text(document, _definition(document, self.task), unit)
 
     def failure_summary(self) -> str:
         """Why there is no answer, from the statuses the verifier gave, most common first,
-        and the first problem that says something about the code (a technique without a
-        rewriter does not)."""
+        whether the copies alone rule a faster answer out (the best verified candidate is
+        copy-bound), and the first problem that says something about the code (a technique
+        without a rewriter does not)."""
         counts: dict[str, int] = {}
         for candidate in self.search.candidates:
             counts[candidate.result.status] = counts.get(candidate.result.status, 0) + 1
         ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
         parts = ", ".join(f"{count} {status}" for status, count in ranked) or "no candidates"
+        best = self.search.best
+        timing = best.result.timing if best is not None else None
+        if timing is not None and timing.copy_bound:
+            parts += f"; copy-bound (best {timing.speedup:.2f}x): {timing.copy_bound_note()}"
         said = [c.result.feedback for c in self.search.candidates if c.result.feedback]
         first = next((f for f in said if f != NO_REWRITER), said[0] if said else "")
         return f"{parts}" + (f"; first problem: {first}" if first else "")
+
+
+def _definition(document: Document, task: Task) -> Node:
+    """The definition ``task`` was extracted from: its name and its signature as written."""
+    same = [fn for fn in document.definitions(task.entry) if signature_text(fn) == task.signature]
+    if len(same) != 1:
+        raise TaskError(
+            f"cannot tell which of the {len(same)} definitions of `{task.signature}` in the "
+            "file to replace with the result"
+        )
+    return same[0]
 
 
 def optimize_task(

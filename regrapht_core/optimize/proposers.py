@@ -73,6 +73,7 @@ class ModelProposer:
             description=description,
             examples=self._examples(request),
             feedback=request.feedback or None,
+            loop=None if request.task.loop is None else request.task.loop.describe(),
             budget_tokens=self.model.context_tokens - self.max_tokens,
             count_tokens=self.model.count_tokens,
         )

@@ -26,7 +26,6 @@ __all__ = [
     "ResultRecord",
     "Step",
     "header_rows",
-    "render_header",
 ]
 
 HEADER_MARK = "// ReGraphT:"
@@ -263,17 +262,3 @@ def header_rows(lines: Sequence[str], block: range) -> range | None:
     while end < block.stop and lines[end].lstrip().startswith(CONTINUATION):
         end += 1
     return range(start, end)
-
-
-def render_header(
-    task: Task,
-    answer: Candidate,
-    path: Sequence[StepRecord],
-    *,
-    model: str,
-    candidates_tried: int,
-) -> str:
-    """The header for ``answer`` (what ``OptimizeOutcome.annotated_code`` puts on top)."""
-    return ResultRecord.of(
-        task, answer, path, model=model, candidates_tried=candidates_tried
-    ).render()

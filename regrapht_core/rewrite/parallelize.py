@@ -5,14 +5,17 @@ most. The loop must pass :func:`~regrapht_core.cxx.dependence.analyse_loop` with
 reduction (those go to :mod:`regrapht_core.rewrite.reduction`). The kernel gets the loop
 body verbatim under a bounds guard; the wrapper keeps the entry's signature and moves data.
 A perfectly nested pair of independent loops is also offered as a 2-D launch (x over the
-inner loop, for coalescing; y strided so any row count fits the grid limit).
+inner loop, for coalescing; y strided so any row count fits the grid limit). An entry with
+several top-level loops has them mapped one by one, unless the task selects one: then that
+loop alone is mapped, like an only loop (a reduction by the reduction rewriter, which the
+registry asks next), and the others stay on the host.
 
 Parameters: ``block_size`` (1-D threads per block, default 256).
 """
 
 from __future__ import annotations
 
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import LoopSelection, Task
 from regrapht_core.cxx.affine import affine
 from regrapht_core.cxx.dependence import LoopFacts
 from regrapht_core.cxx.entry import top_level_loops
@@ -198,10 +201,11 @@ class Parallelize(RefusingRewriter):
         if not 32 <= block <= 1024:
             raise Refusal(f"block_size {block} is outside 32..1024")
         split, task = split_entry(code, context.task)
-        if top_level_loops(parse(split).root_node, task) > 1:
+        if task.loop is None and top_level_loops(parse(split).root_node, task) > 1:
             return [_loop_by_loop(split, task, block)]
         found = as_map(analysed_loop(split, task))
         var = found.entry.loop.var
+        alone = "" if task.loop is None else f" ({_only(task.loop)})"
         candidates = []
         inner = _two_dimensional(found)
         if inner is not None:
@@ -209,17 +213,21 @@ class Parallelize(RefusingRewriter):
                 RewriteCandidate(
                     _candidate_2d(found, inner),
                     f"mapped the nested loops over `{var}` and `{inner.var}` onto a 2-D "
-                    "grid of 32x8 blocks, one thread per element",
+                    f"grid of 32x8 blocks, one thread per element{alone}",
                 )
             )
         candidates.append(
             RewriteCandidate(
                 candidate_1d(found, block),
                 f"mapped each iteration of the loop over `{var}` to one CUDA thread "
-                f"({block} threads per block, bounds-guarded)",
+                f"({block} threads per block, bounds-guarded){alone}",
             )
         )
         return candidates
+
+
+def _only(selection: LoopSelection) -> str:
+    return f"only the selected {selection.describe()}; the rest stays on the host"
 
 
 def _loop_by_loop(code: str, task: Task, block: int) -> RewriteCandidate:

@@ -19,6 +19,7 @@ from regrapht_core.contracts.task import (
     ArgSpec,
     Distribution,
     LaunchSpec,
+    LoopSelection,
     ParamKind,
     Record,
     Role,
@@ -28,6 +29,7 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.cxx.entry import top_level_for_loops
 from regrapht_core.cxx.functions import (
     function_declarator,
     function_name,
@@ -90,6 +92,11 @@ def extract_task(
 ) -> Task:
     """The task for ``function``, or for the function around zero-based ``line``.
 
+    A ``line`` inside one of a host function's top-level ``for`` loops (at any depth in it)
+    selects that loop (``Task.loop``): only it is to be optimized, the rest of the function
+    stays on the host. A line elsewhere in the function, and any line of a kernel, selects
+    the whole function.
+
     A spec that inference completed (any pointer or vector whose length or role the
     annotation does not give) is checked by running the reference under AddressSanitizer
     (:func:`~regrapht_core.tasks.validate.validate_task`): ``validate=None`` does so when a
@@ -150,6 +157,7 @@ def extract_task(
         owner=member.name if member is not None else "",
         owner_args=member.args if member is not None else (),
         owner_static=member.static if member is not None else False,
+        loop=None if line is None or kernel else _loop_at(fn, line),
     )
     _check_annotation_names(task, note, where)
     dims = [k for k in sizes if k not in derived and _is_size(k, args)]
@@ -235,6 +243,15 @@ def _find_function(
         hint = f" The file has a syntax error at {problem}." if problem else ""
         raise TaskError(f"{origin}: no definition of {what}.{hint}")
     return matches[0]
+
+
+def _loop_at(fn: Node, line: int) -> LoopSelection | None:
+    """The top-level ``for`` loop of ``fn`` that zero-based ``line`` falls in, or ``None``."""
+    loops = top_level_for_loops(fn)
+    for index, loop in enumerate(loops):
+        if loop.start_point.row <= line <= loop.end_point.row:
+            return LoopSelection(index, len(loops), signature_text(loop))  # its head
+    return None
 
 
 def _functions(root: Node, language: SourceLanguage) -> dict[str, Node]:

@@ -12,15 +12,14 @@ makes a parse not yet started unnecessary. Documents over :data:`MAX_PARSED` are
 
 Files named by a document (the ``.regrapht.cu`` a pointer comment names) are read only as
 plain files in the document's own folder, regular, and not too large (finding 8):
-:func:`read_beside`.
+:func:`read_beside`; in any encoding a source file comes in, and a file that is no text is
+one line saying so (:func:`read_file`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import queue
-import stat
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -32,6 +31,7 @@ from pygls.workspace import TextDocument
 
 from regrapht_core import api
 from regrapht_core.api import SourceLanguage
+from regrapht_core.errors import TaskError
 from regrapht_server.positions import column_from_client
 
 __all__ = ["MAX_PARSED", "MAX_READ", "EditorText", "Parses", "read_beside", "read_file"]
@@ -171,28 +171,19 @@ class Parses:
 
 
 def read_file(path: Path, limit: int = MAX_READ) -> str | None:
-    """The text of a regular file of at most ``limit`` bytes; ``None`` for anything else.
+    """The text of the source file at ``path``, at most ``limit`` bytes, whatever its
+    encoding (UTF-8; UTF-16 or UTF-32 with a byte-order mark; else Windows-1252 or Latin-1);
+    ``None`` when there is no file there.
 
-    Opened without blocking (a FIFO would wait for a writer forever) and checked on the open
-    descriptor (a device such as ``/dev/zero`` never ends)."""
+    Anything else raises ``TaskError``, one line naming the file: a FIFO (opened without
+    blocking: it would wait for a writer forever) or a device (checked on the open
+    descriptor: ``/dev/zero`` never ends), a file too large, binary bytes, no permission."""
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        return api.read_source_text(path, limit)
+    except FileNotFoundError:
         return None
-    with os.fdopen(descriptor, "rb") as file:
-        try:
-            status = os.fstat(descriptor)
-            if not stat.S_ISREG(status.st_mode) or status.st_size > limit:
-                return None
-            data = file.read(limit + 1)
-        except OSError:
-            return None
-    if len(data) > limit:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
+    except OSError as err:
+        raise TaskError(f"{path}: cannot be read ({err.strerror or err})") from None
 
 
 def read_beside(folder: Path, name: str, read: Callable[[Path], str | None]) -> str | None:

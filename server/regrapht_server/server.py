@@ -91,6 +91,10 @@ class OptimizeTarget:
     function: str
     line: int | None = None
     """Zero-based first line of the function: tells overloads apart."""
+    loop: int | None = None
+    """Zero-based line inside one of the function's top-level loops, the only one to optimize
+    (the rest stays on the host); ``None``, or a line outside them: the whole function. The
+    code action writes the cursor's line."""
     job: str | None = None
     """The client's id for the job, also its progress token; the server makes one
     (``regrapht-job-N``) without it. The code action leaves it null: a client fills it in."""
@@ -291,7 +295,7 @@ class ReGraphTServer(LanguageServer):
             return Status.NOT_A_TASK, None
         document, parsed = found
         self.clear_finding(target.uri, region.name)
-        extract = partial(api.extract, parsed, region, origin=document.path)
+        extract = partial(api.extract, parsed, region, loop=target.loop, origin=document.path)
         try:  # off the event loop: an inferred spec is run under AddressSanitizer
             task = await asyncio.get_running_loop().run_in_executor(None, extract)
         except TaskError as err:
@@ -476,12 +480,23 @@ class ReGraphTServer(LanguageServer):
         if choice is None or choice.title != RERUN:
             return Status.STALE
         try:
-            target = OptimizeTarget(origin.uri, origin.function.name)
+            line = await self.loop_line(origin)
+            target = OptimizeTarget(origin.uri, origin.function.name, loop=line)
             status, _ = await self.optimize(target)
         except JsonRpcInvalidParams:
             self.show(types.MessageType.Warning, f"ReGraphT: open {origin.uri} to re-run.")
             return Status.STALE
         return status
+
+    async def loop_line(self, origin: _Origin) -> int | None:
+        """A line of the loop the job optimized, in its function as it is now: a re-run
+        optimizes the same loop. ``None``: the whole function, or that loop is gone."""
+        selected = origin.task.loop
+        found = None if selected is None else await self.snapshot(origin.uri)
+        region = api.locate(found[1], origin.function.name) if found else None
+        if selected is None or found is None or region is None:
+            return None
+        return api.loop_row(found[1], region, selected)
 
     def cancel_jobs(self, ids: list[str] | None) -> list[str]:
         cancelled = self.engine.cancel(ids)
@@ -564,7 +579,8 @@ async def code_actions(
     if region is None:
         return []
     uri = params.text_document.uri
-    target = OptimizeTarget(uri, region.name, region.span.start.row)
+    loop = None if region.kind is api.FunctionKind.KERNEL else start.row
+    target = OptimizeTarget(uri, region.name, region.span.start.row, loop)
     busy = ls.engine.has_job(uri, region.name)
     return [
         types.CodeAction(

@@ -70,6 +70,47 @@ def test_a_result_still_fits_only_the_same_function_and_task() -> None:
     assert api.relocate(api.Document(edited, SourceLanguage.CPP), smooth, task) is None
 
 
+TWO_LOOPS = """\
+// regrapht: n = 1<<10; x[n] in; y[n] out
+void two(int n, const float* x, float* y) {
+    for (int i = 0; i < n; ++i) y[i] = x[i];
+    for (int i = 0; i < n; ++i) y[i] += 1.0f;
+}
+"""
+
+
+def test_a_row_in_a_loop_selects_it_and_a_result_for_it_follows_the_function() -> None:
+    document = api.Document(TWO_LOOPS, SourceLanguage.CPP)
+    two = api.locate(document, "two")
+    assert two is not None
+    whole = api.extract(document, two, validate=False)
+    second = api.extract(document, two, loop=3, validate=False)
+    assert whole.loop is None and second.loop == api.LoopSelection(
+        1, 2, "for (int i = 0; i < n; ++i)"
+    )
+    assert api.extract(document, two, loop=99, validate=False) == whole, "outside: the whole"
+    moved = api.Document("// a new line\n" + TWO_LOOPS, SourceLanguage.CPP)
+    found = api.relocate(moved, two, second)
+    assert found is not None and api.loop_row(moved, found, second.loop) == 4
+    fewer = api.Document(
+        TWO_LOOPS.replace("    for (int i = 0; i < n; ++i) y[i] = x[i];\n", ""), SourceLanguage.CPP
+    )
+    changed = api.locate(fewer, "two")
+    assert changed is not None and api.loop_row(fewer, changed, second.loop) is None
+
+
+def test_a_pointer_comment_naming_a_file_that_is_no_text_says_why() -> None:
+    def unreadable(name: str) -> str | None:
+        raise TaskError(f"/w/{name}: contains NUL bytes; expected C, C++ or CUDA source text")
+
+    document = api.Document(CPP, SourceLanguage.CPP)
+    text = api.hover_record(document, api.Position(1, 5), unreadable)
+    assert text == (
+        "**ReGraphT**: the CUDA version is in `f.regrapht.cu`, which cannot be read: "
+        "/w/f.regrapht.cu: contains NUL bytes; expected C, C++ or CUDA source text"
+    )
+
+
 def test_a_function_that_is_no_task_says_why() -> None:
     source = "void f(int n, float* v) { for (int i = 0; i < n; ++i) v[i] = ; }\n"
     document = api.Document(source, SourceLanguage.CPP)
@@ -108,11 +149,20 @@ def test_verified_faster_code_is_offered_with_its_speedup_and_device() -> None:
     assert offer.record.steps == (Step("parallelization", 3.2), Step("shared_memory_tiling", 8.1))
 
 
-def test_the_offered_header_is_the_one_the_job_writes() -> None:
+def test_the_offered_edit_makes_the_file_the_job_writes() -> None:
+    """The editor's document after the edit is what ``regrapht optimize`` writes: the whole
+    file with the result in place of the function, the header directly above it."""
     result = outcome([verified(3.2), verified(8.1)], gpu=True)
     offer = api.judge(result, allow_unverified=False)
-    assert isinstance(offer, api.Offer)
-    assert result.annotated_code() == offer.header + offer.code
+    assert isinstance(offer, api.Offer) and offer.record == result.record()
+    text = EXAMPLE.read_text()
+    document = api.Document(text, SourceLanguage.CUDA)
+    smooth = api.locate(document, "smooth")
+    assert smooth is not None
+    (changes,) = api.merge_result(document, smooth, offer)
+    written = result.annotated_file(text)
+    assert written == apply(text, changes.changes)
+    assert f"{offer.header}void smooth(int n" in written
 
 
 def test_without_a_gpu_compiled_code_needs_permission() -> None:
@@ -180,6 +230,9 @@ def test_a_cpp_document_gets_a_sidecar_and_a_pointer() -> None:
     assert (create.target, create.create) == (api.Target.SIDECAR, True)
     result = apply(document.text, pointer.changes)
     assert "// ReGraphT CUDA version: smooth.regrapht.cu (8.10x faster" in result
+    assert apply("", create.changes) == outcome(
+        [verified(3.2), verified(8.1)], gpu=True
+    ).annotated_file(document.text), "the sidecar is the file `regrapht optimize` writes"
 
 
 def test_learning_merges_an_applied_verified_chain_into_the_snapshot(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ line breaks, large documents and hostile file names (#15 findings 7, 8, 11 and 1
 from __future__ import annotations
 
 import asyncio
+import codecs
 import os
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from regrapht_server.documents import (
 )
 
 from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.errors import TaskError
 
 from .conftest import open_file
 from .test_server import OPTIMIZED, actions_at, hover_at
@@ -225,17 +227,24 @@ async def test_hover_reads_only_a_small_regular_file_beside_the_document(
 
 
 def test_reading_refuses_what_is_not_a_small_regular_file(tmp_path: Path) -> None:
-    """Finding 8 of #15, without a server: the checks themselves, quickly."""
+    """Finding 8 of #15, without a server: the checks themselves, quickly. A file that is
+    there but no source text is one line saying so, naming it; no file is ``None``."""
     regular = tmp_path / "a.regrapht.cu"
     regular.write_text("int x;\n")
     assert read_file(regular) == "int x;\n"
-    assert read_file(regular, limit=3) is None
+    with pytest.raises(TaskError, match=r"a\.regrapht\.cu: larger than 3 bytes"):
+        read_file(regular, limit=3)
     os.mkfifo(tmp_path / "fifo")
-    assert read_file(tmp_path / "fifo") is None
-    assert read_file(Path("/dev/zero")) is None
+    with pytest.raises(TaskError, match=r"fifo: a FIFO \(named pipe\), not a file"):
+        read_file(tmp_path / "fifo")
+    with pytest.raises(TaskError, match=r"/dev/zero: a device, not a file"):
+        read_file(Path("/dev/zero"))
     assert read_file(tmp_path / "missing") is None
-    (tmp_path / "bad").write_bytes(b"\xff\xfe")
-    assert read_file(tmp_path / "bad") is None
+    (tmp_path / "locked").write_text("int x;\n")
+    (tmp_path / "locked").chmod(0)
+    if not os.access(tmp_path / "locked", os.R_OK):  # root reads it anyway
+        with pytest.raises(TaskError, match=r"locked: cannot be read \(Permission denied\)"):
+            read_file(tmp_path / "locked")
     assert read_beside(tmp_path, "a.regrapht.cu", read_file) == "int x;\n"
     inner = tmp_path / "inner"
     inner.mkdir()
@@ -243,3 +252,44 @@ def test_reading_refuses_what_is_not_a_small_regular_file(tmp_path: Path) -> Non
         assert read_beside(inner, name, read_file) is None, name
     (inner / "link.regrapht.cu").symlink_to(regular)
     assert read_beside(inner, "link.regrapht.cu", read_file) is None
+
+
+TEXT = "// caf\u00e9 \u2014 r\u00e9sum\u00e9\nint x;\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (TEXT.encode("utf-8"), TEXT),
+        (TEXT.replace("\u2014", "-").encode("latin-1"), TEXT.replace("\u2014", "-")),
+        (TEXT.encode("cp1252"), TEXT),
+        (TEXT.encode("utf-16"), TEXT),
+        (codecs.BOM_UTF8 + TEXT.replace("\n", "\r\n").encode("utf-8"), TEXT),
+    ],
+    ids=["utf-8", "latin-1", "windows-1252", "utf-16 with BOM", "utf-8 BOM CRLF"],
+)
+def test_a_file_in_any_encoding_reads_as_its_text(tmp_path: Path, data: bytes, text: str) -> None:
+    path = tmp_path / "a.regrapht.cu"
+    path.write_bytes(data)
+    assert read_file(path) == text
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (bytes(range(256)) * 4, "contains NUL bytes"),
+        (TEXT.encode("utf-16-le"), "contains NUL bytes; expected C, C++ or CUDA source text (a "),
+        (codecs.BOM_UTF16_LE + b"\x00\xd8", "starts with a UTF-16-LE byte-order mark but is not"),
+        (b"\x1b[1m\x07\x08" * 100, "are control characters"),
+    ],
+    ids=["binary", "utf-16 without BOM", "broken utf-16", "control characters"],
+)
+def test_a_file_that_is_no_text_is_one_line_naming_it(
+    tmp_path: Path, data: bytes, problem: str
+) -> None:
+    path = tmp_path / "a.regrapht.cu"
+    path.write_bytes(data)
+    with pytest.raises(TaskError) as raised:
+        read_file(path)
+    assert str(raised.value).startswith(f"{path}: ") and problem in str(raised.value)
+    assert "\n" not in str(raised.value)

@@ -61,15 +61,22 @@ def line_of(path: Path, text: str) -> int:
 async def test_a_loop_offers_the_action(client: LanguageClient, tmp_path: Path) -> None:
     path = copy_source(EXAMPLE, tmp_path)
     uri = open_file(client, path, "cpp")
-    actions = await actions_at(client, uri, line_of(path, "acc += x[j]"), 8)
+    cursor = line_of(path, "acc += x[j]")
+    actions = await actions_at(client, uri, cursor, 8)
     assert [a.title for a in actions] == ["Optimize to CUDA (ReGraphT)"]
     action = actions[0]
     assert action.kind == types.CodeActionKind.RefactorRewrite
     assert list(action.tags or []) == [types.CodeActionTag.LlmGenerated]
     assert action.command is not None and action.command.command == OPTIMIZE
     assert list(action.command.arguments or []) == [
-        {"uri": uri, "function": "smooth", "line": line_of(path, "void smooth("), "job": None}
-    ]  # the client names the job when it runs the command
+        {
+            "uri": uri,
+            "function": "smooth",
+            "line": line_of(path, "void smooth("),
+            "loop": cursor,  # the loop around the cursor is the one to optimize
+            "job": None,  # the client names the job when it runs the command
+        }
+    ]
 
 
 async def test_a_kernel_offers_the_action_and_plain_code_does_not(
@@ -84,6 +91,7 @@ async def test_a_kernel_offers_the_action_and_plain_code_does_not(
             "uri": uri,
             "function": "fused_kernel",
             "line": line_of(path, "void fused_kernel("),
+            "loop": None,  # a kernel is optimized whole
             "job": None,
         }
     ]

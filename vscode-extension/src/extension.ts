@@ -43,6 +43,8 @@ interface OptimizeTarget {
   uri: string;
   function: string;
   line?: number;
+  /** A line inside the one loop to optimize (the cursor's, from the code action). */
+  loop?: number | null;
   /** The job's id, chosen here; the server's code action leaves it null. */
   job?: string | null;
 }

@@ -132,6 +132,37 @@ def test_a_changed_helper_is_replaced_where_it_stands() -> None:
     assert result.index("#define BLOCK") < result.index("fmaf") < result.index("fused_kernel")
 
 
+GAIN = """\
+#include <cmath>
+
+class GainStage {
+public:
+    explicit GainStage(float db) : gain_(std::pow(10.0f, db / 20.0f)) {}
+    void apply(const float* in, float* out, int n) const {
+        for (int i = 0; i < n; ++i) out[i] = in[i] * gain_;
+    }
+private:
+    float gain_;
+};
+
+int main() { return 0; }
+"""
+GAIN_IMPL = "static void apply_impl(const float* in, float* out, int n, float gain_) {}"
+
+
+def test_a_member_defined_in_its_class_replaces_the_class_with_helpers_above_it() -> None:
+    """The unit has the class with the member changed, and the implementation before it:
+    merged member by member, the helper would land inside the class."""
+    changed = GAIN[GAIN.index("class") : GAIN.index("int main")].replace(
+        "for (int i = 0; i < n; ++i) out[i] = in[i] * gain_;", "apply_impl(in, out, n, gain_);"
+    )
+    result = in_place(GAIN, "apply", unit(f"#include <cmath>\n\n{GAIN_IMPL}\n\n{changed}", "apply"))
+    assert result.count("class GainStage") == 1 and result.count("apply_impl(") == 2
+    assert result.index(GAIN_IMPL) < result.index("// ReGraphT: ") < result.index("class Gain")
+    assert "    float gain_;\n};\n" in result and ";;" not in result
+    assert result.endswith("\n\nint main() { return 0; }\n")
+
+
 def test_changes_are_one_per_start_in_order() -> None:
     text = EXAMPLE.read_text()
     document = Document(text, SourceLanguage.CUDA)
@@ -149,13 +180,16 @@ def beside(text: str, merged: Unit, cuda: Document | None) -> tuple[FileChanges,
     return cuda_changes, pointer
 
 
-def test_beside_creates_the_cuda_file_and_points_at_it() -> None:
-    text = EXAMPLE.read_text()
+def test_beside_creates_the_cuda_file_from_the_source_and_points_at_it() -> None:
+    text = EXAMPLE.read_text() + "\nint main() { return 0; }\n"
     cuda, pointer = beside(text, unit(), None)
     (whole,) = cuda.changes
-    assert whole.text.startswith("#include <cuda_runtime.h>")
-    assert "}\n\n// ReGraphT: 8.10x" in whole.text
+    assert whole.text == in_place(text, "smooth", unit()), "the whole file, merged"
+    assert whole.text.startswith(text[: text.index("#include")])
+    assert "#include <cstddef>\n#include <cuda_runtime.h>\n" in whole.text
+    assert "// regrapht: n = 1<<22; x[n] in; y[n] out\n// ReGraphT: 8.10x" in whole.text
     assert "candidates tried: 2\n//   record: " in whole.text
+    assert whole.text.endswith("}\n\nint main() { return 0; }\n")
     result = apply(text, pointer.changes)
     lines = result.splitlines()
     row = lines.index("void smooth(int n, const float* x, float* y) {")

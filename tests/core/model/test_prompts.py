@@ -118,6 +118,16 @@ def test_no_feedback_section_on_a_first_attempt() -> None:
     assert "previous attempt" not in build()
 
 
+def test_a_selected_loop_is_named_in_the_rules_and_the_rest_kept_on_the_host() -> None:
+    assert "Optimize only" not in build()
+    rules = build(loop="top-level loop 2 of 3 (`for (int i = 0; i < n; ++i)`)").split("Rules:")[1]
+    assert (
+        "- Optimize only the entry function's top-level loop 2 of 3 "
+        "(`for (int i = 0; i < n; ++i)`); keep its other loops and code on the host exactly "
+        "as written.\n"
+    ) in rules
+
+
 def test_fenced_code_with_prose_around_it() -> None:
     answer = f"Sure! Here is the optimized code:\n```cuda\n{KERNEL}\n{HOST}\n```\nThis is faster."
     result = parse_response(answer, entry_name="vec_add")

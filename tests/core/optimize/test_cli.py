@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -49,9 +50,11 @@ def test_without_gpu_rewriters_give_compile_only_code(example: Path, tmp_path: P
     assert code == 0, err
     assert "No GPU found" in err and "compiled only - not run, not timed" in err
     written = out.read_text()
-    assert written.startswith(f"{HEADER_MARK} compiled only - not run, not timed")
-    assert "techniques: Parallelization" in written
-    assert "__global__" in written and "void smooth(int n, const float* x, float* y)" in written
+    assert written.startswith(EXAMPLE.read_text().split("#include")[0]), "the file, whole"
+    header = f"{HEADER_MARK} compiled only - not run, not timed"
+    assert header in written
+    assert written.index(header) < written.index("void smooth(int n, const float* x, float* y)")
+    assert "techniques: Parallelization" in written and "__global__" in written
     records = trace_of(trace)
     # The budget counts candidates; a rewriter's outright refusal is recorded, not counted.
     # The rewriters' reach from this example is smaller than the budget.
@@ -116,8 +119,8 @@ def test_on_the_gpu_the_bundled_example_gets_verified_faster_code(
         "--snapshot", str(snapshot), "--learn",
     )  # fmt: skip
     assert code == 0, err
-    header = out.read_text().splitlines()[0]
-    assert header.startswith(HEADER_MARK) and "x faster than the sequential smooth" in header
+    header = next(line for line in out.read_text().splitlines() if line.startswith(HEADER_MARK))
+    assert "x faster than the sequential smooth" in header
     assert "verified on" in header
     assert "verified step(s) into" in err
     learned = load_snapshot(snapshot)
@@ -162,8 +165,9 @@ def test_a_kernel_is_optimized_as_a_kernel_from_the_edges_after_parallelization(
     assert records and all(r["technique"] != "parallelization" for r in records)
     assert {r["result"]["status"] for r in records} <= {"not_run", "no_code"}  # type: ignore[index]
     written = out.read_text()
-    assert written.startswith(f"{HEADER_MARK} compiled only - not run, not timed")
-    assert "__global__ void saxpy_kernel(" in written and "cudaMalloc" not in written
+    header = f"{HEADER_MARK} compiled only - not run, not timed"
+    assert written.index(header) < written.index("__global__ void saxpy_kernel(")
+    assert "cudaMalloc" not in written
 
 
 @pytest.mark.gpu
@@ -179,6 +183,93 @@ def test_on_the_gpu_a_kernel_candidate_is_verified_against_the_original_kernel(
         assert "kernel_only" in out.read_text()
     else:
         assert code == EXIT_NOTHING_FOUND and "verified" in err
+
+
+LAUNCHED = """\
+#include <cuda_runtime.h>
+
+// regrapht: n = 1<<20; a = 2.5; x[n] in; y[n] inout
+__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+
+void saxpy(int n, float a, const float* d_x, float* d_y) {
+  saxpy_kernel<<<(n + 255) / 256, 256>>>(n, a, d_x, d_y);
+}
+
+int main() { return 0; }
+"""
+
+TWO_LOOPS = """\
+// regrapht: n = 1<<20; x[n] in; y[n] out; z[n] out
+void two_loops(int n, const float* x, float* y, float* z) {
+  for (int i = 0; i < n; ++i) {
+    y[i] = 2.0f * x[i];
+  }
+  for (int i = 0; i < n; ++i) {
+    z[i] = x[i] + 1.0f;
+  }
+}
+
+float first(int n, const float* x) { return n > 0 ? x[0] : 0.0f; }
+
+int main() { return 0; }
+"""
+
+
+def line_of(text: str, marker: str) -> int:
+    """One-based, as ``--loop`` takes it."""
+    return next(n for n, line in enumerate(text.splitlines(), start=1) if marker in line)
+
+
+def assert_compiles(path: Path) -> None:
+    done = subprocess.run(
+        ["nvcc", "-std=c++17", "-c", path.name, "-o", f"{path.stem}.o"],
+        cwd=path.parent, capture_output=True, text=True, check=False, timeout=240,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+@needs_no_gpu
+def test_a_kernel_is_replaced_in_the_users_file_and_its_launcher_kept(tmp_path: Path) -> None:
+    source = tmp_path / "launch.cu"
+    source.write_text(LAUNCHED)
+    code, err = optimize(str(source), "--function", "saxpy_kernel", "--no-model", "--budget", "3")
+    assert code == 0, err
+    written = (tmp_path / "launch.regrapht.cu").read_text()
+    before, kernel = written.split(HEADER_MARK)
+    assert before == LAUNCHED[: LAUNCHED.index("__global__")], "the file above stays as it was"
+    assert kernel.count("__global__ void saxpy_kernel(") == 1
+    assert kernel.endswith(LAUNCHED[LAUNCHED.index("\nvoid saxpy(") :]), "launcher and main kept"
+    assert_compiles(tmp_path / "launch.regrapht.cu")
+
+
+@needs_no_gpu
+def test_loop_maps_that_loop_alone_in_the_users_file(tmp_path: Path) -> None:
+    source = tmp_path / "loops.cpp"
+    source.write_text(TWO_LOOPS)
+    line = line_of(TWO_LOOPS, "z[i] = x[i]")
+    code, err = optimize(str(source), "--loop", str(line), "--no-model", "--budget", "2")
+    assert code == 0, err
+    written = (tmp_path / "loops.regrapht.cu").read_text()
+    assert written.count("__global__") == 1 and "z[i] = x[i] + 1.0f;" in written
+    host = written[written.index("void two_loops(") :]
+    assert "for (int i = 0; i < n; ++i) {\n    y[i] = 2.0f * x[i];\n  }" in host
+    assert host.endswith(TWO_LOOPS[TWO_LOOPS.index("\nfloat first(") :]), "the rest kept"
+    assert_compiles(tmp_path / "loops.regrapht.cu")
+
+
+def test_loop_on_a_line_outside_the_loops_is_a_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "loops.cpp"
+    source.write_text(TWO_LOOPS)
+    line = line_of(TWO_LOOPS, "void two_loops(")
+    code, err = optimize(str(source), "--loop", str(line), "--no-model")
+    assert code == EXIT_USER_ERROR and "Traceback" not in err
+    assert f"loops.cpp:{line}: not inside a top-level for loop of 'two_loops'" in " ".join(
+        err.split()
+    )
+    assert "--function two_loops" in err
 
 
 def test_without_nvcc_the_job_stops_before_any_budget_is_spent(

@@ -53,7 +53,7 @@ def outcome(candidates: list[Candidate], *, gpu: bool) -> OptimizeOutcome:
 
 def test_a_verified_faster_answer_carries_speedup_device_sizes_and_mode() -> None:
     result = outcome([candidate(0, verified(8.1))], gpu=True)
-    code = result.annotated_code()
+    code = result.annotated_file(TASK.source)
     assert code is not None
     header = code.splitlines()
     assert header[0] == "// ReGraphT: 8.10x faster than the sequential scale (verified on " + (
@@ -68,13 +68,13 @@ def test_a_verified_faster_answer_carries_speedup_device_sizes_and_mode() -> Non
 
 def test_a_verified_but_slower_candidate_is_not_an_answer() -> None:
     result = outcome([candidate(0, verified(0.7))], gpu=True)
-    assert result.faster is None and result.annotated_code() is None
+    assert result.faster is None and result.annotated_file(TASK.source) is None
 
 
 def test_without_a_gpu_compiled_code_is_offered_as_compiled_only() -> None:
     not_run = Evaluation(Status.NOT_RUN, "h", feedback="no GPU on this machine")
     result = outcome([candidate(0, not_run)], gpu=False)
-    code = result.annotated_code()
+    code = result.annotated_file(TASK.source)
     assert code is not None
     assert "compiled only - not run, not timed" in code
     assert "faster" not in code
@@ -82,7 +82,7 @@ def test_without_a_gpu_compiled_code_is_offered_as_compiled_only() -> None:
 
 def test_with_a_gpu_unmeasured_code_is_never_offered() -> None:
     not_run = Evaluation(Status.NOT_RUN, "h")
-    assert outcome([candidate(0, not_run)], gpu=True).annotated_code() is None
+    assert outcome([candidate(0, not_run)], gpu=True).annotated_file(TASK.source) is None
 
 
 def test_the_failure_summary_counts_statuses_and_quotes_the_first_problem() -> None:
@@ -93,6 +93,17 @@ def test_the_failure_summary_counts_statuses_and_quotes_the_first_problem() -> N
     ]
     summary = outcome(failures, gpu=True).failure_summary()
     assert summary == "2 compile_error, 1 wrong_output; first problem: error: x undeclared"
+
+
+def test_a_copy_bound_best_candidate_says_why_nothing_is_faster() -> None:
+    slower = verified(0.3)
+    assert slower.timing is not None
+    bound = replace(slower, timing=replace(slower.timing, copy_floor_ms=8.0))
+    summary = outcome([candidate(0, bound)], gpu=True).failure_summary()
+    assert "1 verified; copy-bound (best 0.30x): copying the arguments" in summary
+    assert "at least 8 ms" in summary and "takes 3 ms" in summary
+    cheap = replace(slower, timing=replace(slower.timing, copy_floor_ms=1.0))
+    assert "copy-bound" not in outcome([candidate(0, cheap)], gpu=True).failure_summary()
 
 
 class RecordingVerifier:

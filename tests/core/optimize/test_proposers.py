@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import LoopSelection, Task
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling, TokenSink
@@ -188,3 +188,15 @@ def test_the_job_proposer_tries_rewriter_then_scaffold_then_the_whole_model() ->
     propose = step_proposer(model, ReGraph())
     assert propose(hole_request(cases.SAXPY)).producer == "rewriter:parallelization"
     assert propose(hole_request(cases.HISTOGRAM)).producer.startswith("scaffold:")
+
+
+def test_the_model_is_told_which_loop_the_user_selected() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    selected = dataclasses.replace(TASK, loop=LoopSelection(1, 2, "for (int j = 0; j < n; ++j)"))
+    ModelProposer(model, graph_with_example())(
+        ProposeRequest(selected, "sequential", "parallelization", TASK.source)
+    )
+    ModelProposer(model, graph_with_example())(request())
+    chosen, whole = model.prompts
+    assert "Optimize only the entry function's top-level loop 2 of 2 (`for (int j" in chosen
+    assert "Optimize only" not in whole

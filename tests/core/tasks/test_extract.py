@@ -10,6 +10,7 @@ import pytest
 
 from regrapht_core.contracts.task import (
     LaunchSpec,
+    LoopSelection,
     ParamKind,
     Role,
     SourceLanguage,
@@ -131,10 +132,21 @@ def test_syntax_error_is_reported_with_its_position() -> None:
 
 
 def test_select_by_a_line_inside_a_loop() -> None:
+    """The line's function is the task; the top-level loop around the line (however deep
+    in it) is the one selected to optimize."""
     path = source_path("stencil.c")
     line = next(i for i, ln in enumerate(path.read_text().splitlines()) if "dst[i * w" in ln)
     task = extract_task(path.read_text(), SourceLanguage.CPP, line=line, origin="stencil.c")
     assert task.entry == "jacobi2d"
+    assert task.loop == LoopSelection(0, 1, "for (int i = 1; i < h - 1; ++i)")
+    assert extract("stencil.c", "jacobi2d").loop is None, "named: the whole function"
+
+
+def test_a_line_in_a_kernel_selects_the_kernel() -> None:
+    text = source_path("kernels.cu").read_text()
+    line = next(i for i, ln in enumerate(text.splitlines()) if "c[i] = fused(" in ln)
+    task = extract_task(text, SourceLanguage.CUDA, line=line, validate=False)
+    assert (task.entry, task.mode, task.loop) == ("fused_kernel", TaskMode.KERNEL_TO_KERNEL, None)
 
 
 def test_unsupported_parameters_are_named() -> None:
