@@ -16,12 +16,23 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import ArgSpec, ParamKind, SizeBinding, Task
 from regrapht_core.cxx.parse import node_text, walk
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import parse
+from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
+from regrapht_core.tasks.extract import extract_task
 
-__all__ = ["compile_cuda", "requires_nvcc", "run_on_cpu", "run_on_gpu"]
+__all__ = [
+    "compile_cuda",
+    "first_step",
+    "launches_to_calls",
+    "requires_nvcc",
+    "run_on_cpu",
+    "run_on_gpu",
+    "unvalidated_task",
+]
 
 EMULATOR = Path(__file__).parent / "emulator"
 _INTEGERS = frozenset(
@@ -42,6 +53,19 @@ NVCC = shutil.which("nvcc")
 requires_nvcc = pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 
 
+def unvalidated_task(source: str, function: str) -> Task:
+    """A test's C++ function as the extractor makes it, without the AddressSanitizer run."""
+    return extract_task(source, "cpp", function=function, validate=False)
+
+
+def first_step(task: Task) -> tuple[str | None, str]:
+    """The rewriters' parallelization step from the sequential code: its code and message."""
+    proposal = rewriter_propose_fn()(
+        ProposeRequest(task, "sequential", "parallelization", task.source)
+    )
+    return proposal.code, proposal.message
+
+
 def compile_cuda(code: str, work: Path) -> None:
     """Fail the test with nvcc's log unless ``code`` compiles for sm_90."""
     assert NVCC is not None
@@ -52,7 +76,7 @@ def compile_cuda(code: str, work: Path) -> None:
     assert done.returncode == 0, f"nvcc failed:\n{done.stderr}\n--- code ---\n{code}"
 
 
-def _launches_to_calls(code: str) -> str:
+def launches_to_calls(code: str) -> str:
     edits = []
     for node in walk(parse(code).root_node):
         syntax = next((c for c in node.children if c.type == "kernel_call_syntax"), None)
@@ -195,7 +219,7 @@ def _build_and_run(
 
 def run_on_cpu(task: Task, candidate: str, work: Path) -> str:
     """``PASS`` when the emulated candidate agrees with the reference on every size."""
-    emulated = _launches_to_calls(candidate)
+    emulated = launches_to_calls(candidate)
     prefix = ["g++", "-std=c++20", "-O1", "-pthread", f"-I{EMULATOR}", "-x", "c++"]
     _build_and_run(prefix, task, emulated, work, "cpp")
     link = [

@@ -14,13 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import Role, Task
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.delegation import delegated
-from regrapht_core.tasks.extract import extract_task
-from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
+from tests.core.rewrite.support import (
+    compile_cuda,
+    first_step,
+    requires_nvcc,
+    run_on_cpu,
+    unvalidated_task,
+)
 
 EXPLICIT = """template <typename T>
 void axpy(T a, const T* x, T* y, int n) {
@@ -66,20 +69,9 @@ CASES = {
 }
 
 
-def _task(source: str, function: str) -> Task:
-    return extract_task(source, "cpp", function=function, validate=False)
-
-
-def _first_step(task: Task) -> tuple[str | None, str]:
-    proposal = rewriter_propose_fn()(
-        ProposeRequest(task, "sequential", "parallelization", task.source)
-    )
-    return proposal.code, proposal.message
-
-
 def _candidate(function: str) -> str:
-    task = _task(CASES[function], function)
-    code, message = _first_step(task)
+    task = unvalidated_task(CASES[function], function)
+    code, message = first_step(task)
     assert code is not None, message
     signature = " ".join(task.signature.split("{")[0].split())
     assert signature in " ".join(code.split()), "the entry keeps its signature"
@@ -87,7 +79,7 @@ def _candidate(function: str) -> str:
 
 
 def test_an_explicit_instantiation_becomes_a_concrete_copy_the_entry_calls() -> None:
-    code, task = delegated(EXPLICIT, _task(EXPLICIT, "saxpy"))
+    code, task = delegated(EXPLICIT, unvalidated_task(EXPLICIT, "saxpy"))
     assert "static void axpy_for_saxpy(float a, const float* x, float* y, int n) {" in code
     assert "{ axpy_for_saxpy(a, x, y, n); }" in code
     assert code.index("axpy_for_saxpy(float a") < code.index("void saxpy(")
@@ -147,15 +139,15 @@ float run(const std::vector<float>& v) { return sum(v); }
 def test_deduction_follows_the_language(case: str) -> None:
     """A by-value argument's ``const`` is dropped; a bare ``T&`` given a const one keeps it."""
     source, header = DEDUCED[case]
-    task = _task(source, "run")
+    task = unvalidated_task(source, "run")
     code, _ = delegated(task.source, task)
     assert header + " {" in code
-    proposed, message = _first_step(task)
+    proposed, message = first_step(task)
     assert proposed is not None, message
 
 
 def test_a_chain_of_calls_is_followed_to_the_loop() -> None:
-    code, task = delegated(CHAIN, _task(CHAIN, "run"))
+    code, task = delegated(CHAIN, unvalidated_task(CHAIN, "run"))
     assert task.entry == "scale_for_middle_for_run"
     assert [a.name for a in task.args] == ["y", "x", "k", "n"]
     assert "{ middle_for_run(y, x, k, n); }" in code
@@ -166,7 +158,7 @@ def test_an_entry_that_does_more_than_call_is_left_alone() -> None:
     source = EXPLICIT.replace(
         "{ axpy<float>(a, x, y, n); }", "{ axpy<float>(a, x, y, n); y[0] = 0; }"
     )
-    task = _task(source, "saxpy")
+    task = unvalidated_task(source, "saxpy")
     assert delegated(source, task) == (source, task)
 
 
@@ -263,11 +255,11 @@ void run(float* y, int n, int m) { fill(y, n, m); }
 @pytest.mark.parametrize("case", sorted(REFUSED))
 def test_what_a_copy_cannot_stand_for_is_refused_with_the_construct(case: str) -> None:
     source, reason = REFUSED[case]
-    task = _task(source, "run")
+    task = unvalidated_task(source, "run")
     with pytest.raises(Refusal) as refused:
         delegated(task.source, task)
     assert reason in refused.value.reason
-    code, message = _first_step(task)
+    code, message = first_step(task)
     assert code is None and reason in message
 
 
@@ -278,7 +270,7 @@ def test_a_type_spelled_in_two_words_is_refused_where_a_value_is_expected() -> N
 void run(unsigned int* y, int n) { fill(y, n); }
 """
     with pytest.raises(Refusal, match=r"`T\(7\)` uses `T` as a value"):
-        delegated(source, _task(source, "run"))
+        delegated(source, unvalidated_task(source, "run"))
 
 
 def _small(task: Task) -> Task:
@@ -296,5 +288,5 @@ def test_the_candidates_compile_with_nvcc(function: str, tmp_path: Path) -> None
 @pytest.mark.slow
 @pytest.mark.parametrize("function", ["saxpy", "total", "run"])
 def test_the_candidates_compute_what_the_reference_computes(function: str, tmp_path: Path) -> None:
-    task = _small(_task(CASES[function], function))
+    task = _small(unvalidated_task(CASES[function], function))
     assert run_on_cpu(task, _candidate(function), tmp_path) == "PASS"

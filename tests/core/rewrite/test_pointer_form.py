@@ -13,12 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
 from regrapht_core.rewrite.pointer_form import pointer_form
-from regrapht_core.tasks.extract import extract_task
+from tests.core.rewrite.support import first_step, unvalidated_task
 
 SCALE = """#include <vector>
 #include <cstddef>
@@ -125,28 +123,22 @@ CASES = {
 }
 
 
-def _task(source: str, function: str) -> Task:
-    return extract_task(source, "cpp", function=function, validate=False)
-
-
 def _first_step(task: Task) -> str:
-    proposal = rewriter_propose_fn()(
-        ProposeRequest(task, "sequential", "parallelization", task.source)
-    )
-    assert proposal.code is not None, proposal.message
-    return proposal.code
+    code, message = first_step(task)
+    assert code is not None, message
+    return code
 
 
 @pytest.mark.parametrize("function", sorted(CASES))
 def test_candidate_keeps_the_signature_and_moves_the_loop(function: str) -> None:
-    task = _task(CASES[function], function)
+    task = unvalidated_task(CASES[function], function)
     code = _first_step(task)
     assert task.signature.split("{")[0].strip() in code
     assert "__global__" in code and "<<<" in code
 
 
 def test_the_split_passes_data_and_sizes_and_keeps_setup_on_the_host() -> None:
-    task = _task(RESIZES, "twice")
+    task = unvalidated_task(RESIZES, "twice")
     split = pointer_form(task.source, task)
     assert split is not None
     assert "y.resize(x.size());" in split.code
@@ -157,7 +149,7 @@ def test_the_split_passes_data_and_sizes_and_keeps_setup_on_the_host() -> None:
 
 
 def test_a_scalar_reference_becomes_a_returned_local() -> None:
-    task = _task(SUM_INTO, "sum_into")
+    task = unvalidated_task(SUM_INTO, "sum_into")
     split = pointer_form(task.source, task)
     assert split is not None
     assert "total = sum_into_impl(x.data(), x.size(), total);" in split.code
@@ -166,33 +158,33 @@ def test_a_scalar_reference_becomes_a_returned_local() -> None:
 
 
 def test_a_range_for_is_spelled_by_index() -> None:
-    task = _task(RANGE_FOR, "clampAll")
+    task = unvalidated_task(RANGE_FOR, "clampAll")
     split = pointer_form(task.source, task)
     assert split is not None
     assert "for (size_t k = 0; k < v_size; ++k) (v[k]) = (v[k]) > hi ? hi : (v[k]);" in split.code
 
 
 def test_vector_of_bool_travels_as_bytes() -> None:
-    split = pointer_form(MASKED, _task(MASKED, "masked"))
+    split = pointer_form(MASKED, unvalidated_task(MASKED, "masked"))
     assert split is not None
     assert "std::vector<unsigned char> keep_bytes(keep.begin(), keep.end());" in split.code
     assert "reinterpret_cast<const bool*>(keep_bytes.data())" in split.code
 
 
 def test_several_loops_each_get_a_kernel() -> None:
-    code = _first_step(_task(NORMALIZE, "l2_normalize"))
+    code = _first_step(unvalidated_task(NORMALIZE, "l2_normalize"))
     assert code.count("__global__") == 2
     assert "atomicAdd" in code and "inv" in code
 
 
 def test_growing_a_container_in_the_loop_is_refused_with_the_line() -> None:
-    task = _task(PUSH_BACK, "positives")
+    task = unvalidated_task(PUSH_BACK, "positives")
     with pytest.raises(Refusal, match=r"`out\.push_back\(x\[i\]\)` changes"):
         pointer_form(task.source, task)
 
 
 def test_complex_code_gets_the_libcu_spelling_and_the_caller_keeps_std_complex() -> None:
-    split = pointer_form(COMPLEX_GAIN, _task(COMPLEX_GAIN, "apply_gain"))
+    split = pointer_form(COMPLEX_GAIN, unvalidated_task(COMPLEX_GAIN, "apply_gain"))
     assert split is not None
     assert split.code.startswith("#include <cuda/std/complex>")
     assert "cuda::std::conj(x[i]) * gain + cuda::std::complex<double>(0.0, 1.0)" in split.code
@@ -201,24 +193,24 @@ def test_complex_code_gets_the_libcu_spelling_and_the_caller_keeps_std_complex()
     )
     assert "reinterpret_cast<cuda::std::complex<double>*>(x.data())" in split.code
     assert "cuda::std::complex<double>((gain).real(), (gain).imag())" in split.code
-    code = _first_step(_task(MAGNITUDE, "magnitude"))
+    code = _first_step(unvalidated_task(MAGNITUDE, "magnitude"))
     assert "cuda::std::abs(z[i])" in code
 
 
 def test_a_member_function_passes_the_members_it_reads() -> None:
-    split = pointer_form(MEMBER, _task(MEMBER, "apply"))
+    split = pointer_form(MEMBER, unvalidated_task(MEMBER, "apply"))
     assert split is not None
     assert split.code.index("static void apply_impl(") < split.code.index("class Damper")
     assert "out[i] = v[i] * drag_ + drag_;" in split.code, "this->drag_ is the parameter"
     assert "      apply_impl(v, out, n, drag_);\n    }" in split.code
     written = MEMBER.replace("out[i] = v[i]", "drag_ = 1; out[i] = v[i]")
     with pytest.raises(Refusal, match="changes the data member `drag_`"):
-        pointer_form(written, _task(MEMBER, "apply"))
+        pointer_form(written, unvalidated_task(MEMBER, "apply"))
 
 
 def test_plain_pointer_entries_are_left_alone() -> None:
     source = "void f(const float* x, float* y, int n) { for (int i = 0; i < n; ++i) y[i] = x[i]; }"
-    assert pointer_form(source, _task(source, "f")) is None
+    assert pointer_form(source, unvalidated_task(source, "f")) is None
 
 
 @pytest.mark.slow
@@ -226,7 +218,7 @@ def test_plain_pointer_entries_are_left_alone() -> None:
 def test_every_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
     for function, source in CASES.items():
         path = tmp_path / f"{function}.cu"
-        path.write_text(_first_step(_task(source, function)), encoding="utf-8")
+        path.write_text(_first_step(unvalidated_task(source, function)), encoding="utf-8")
         done = subprocess.run(
             ["nvcc", "-std=c++17", "-c", "-o", str(tmp_path / f"{function}.o"), str(path)],
             capture_output=True,

@@ -15,16 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.contracts.proposal import ProposeRequest
-from regrapht_core.contracts.task import Task
-from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
-from regrapht_core.tasks.extract import extract_task
 from tests.core.rewrite.support import (
     EMULATOR,
     NVCC,
-    _launches_to_calls,
     compile_cuda,
+    first_step,
+    launches_to_calls,
     requires_nvcc,
+    unvalidated_task,
 )
 
 DOTC = """#include <complex>
@@ -75,19 +73,8 @@ RUNS = {
 """How the emulator test calls each entry ``f`` (``a`` and ``b`` are vectors of ``C``)."""
 
 
-def _task(source: str, function: str) -> Task:
-    return extract_task(source, "cpp", function=function, validate=False)
-
-
-def _first_step(task: Task) -> tuple[str | None, str]:
-    proposal = rewriter_propose_fn()(
-        ProposeRequest(task, "sequential", "parallelization", task.source)
-    )
-    return proposal.code, proposal.message
-
-
 def _candidate(function: str) -> str:
-    code, message = _first_step(_task(SUMS[function], function))
+    code, message = first_step(unvalidated_task(SUMS[function], function))
     assert code is not None, message
     return code
 
@@ -123,7 +110,7 @@ def test_a_thread_starts_its_complex_sum_at_zero() -> None:
 )
 def test_other_complex_updates_are_refused_as_not_sums(update: str) -> None:
     source = DOTC.replace("acc += std::conj(a[i]) * b[i]", update)
-    code, message = _first_step(_task(source, "dotc"))
+    code, message = first_step(unvalidated_task(source, "dotc"))
     assert code is None
     assert "a complex accumulator is reduced only as a sum" in message, message
     assert f"`{update.replace('std::', 'cuda::std::')}`" in message, "quoted as device code"
@@ -182,7 +169,7 @@ int main() {{
 
 def _run_on_cpu(function: str, candidate: str, work: Path) -> str:
     """``PASS`` when the emulated candidate agrees with the reference on every size."""
-    (work / "candidate.cpp").write_text(_launches_to_calls(candidate))
+    (work / "candidate.cpp").write_text(launches_to_calls(candidate))
     (work / "reference.cpp").write_text(SUMS[function])
     (work / "main.cpp").write_text(_main(function))
     gxx = ["g++", "-std=c++20", "-O1", "-pthread"]
