@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.contracts.evaluation import copy_bound
 from regrapht_core.contracts.proposal import ProposeFn
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
@@ -136,11 +137,6 @@ _UNCOMPILED = frozenset({"no_code", "gate_rejected", "compile_error"})
 """Statuses of a candidate that never became a program; any other status compiled."""
 
 
-def _copy_bound(record: dict[str, Any]) -> bool:
-    floor, reference = record.get("copy_floor_ms"), record.get("reference_ms")
-    return floor is not None and reference is not None and floor >= reference
-
-
 def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """pass@1 (a verified, faster answer) and speedup@1 statistics per method, how many
     tasks got any candidate compiled (on a machine without a GPU, the most it can say), and
@@ -156,7 +152,9 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         summary[method] = {
             "tasks": len(rows),
             "compiled": len(compiled),
-            "copy_bound": sum(1 for row in rows if _copy_bound(row)),
+            "copy_bound": sum(
+                1 for row in rows if copy_bound(row.get("copy_floor_ms"), row.get("reference_ms"))
+            ),
             "passed": len(speedups),
             "pass_at_1": round(len(speedups) / len(rows), 4),
             "geomean_speedup_passed": (

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from regrapht_core.contracts.task import SizeBinding, TimingMode
 
-__all__ = ["DeviceInfo", "Evaluation", "Status", "Timing", "speedup_reward"]
+__all__ = ["DeviceInfo", "Evaluation", "Status", "Timing", "copy_bound", "speedup_reward"]
 
 
 class Status(StrEnum):
@@ -47,6 +47,12 @@ class DeviceInfo:
     arch: str
 
 
+def copy_bound(copy_floor_ms: float | None, reference_ms: float | None) -> bool:
+    """The copies alone take longer than the sequential code: end to end, no CUDA version
+    that moves the data per call can be faster, on this machine."""
+    return copy_floor_ms is not None and reference_ms is not None and copy_floor_ms >= reference_ms
+
+
 @dataclass(frozen=True, slots=True)
 class Timing:
     """Medians and spread of interleaved timed calls, in milliseconds."""
@@ -69,9 +75,7 @@ class Timing:
 
     @property
     def copy_bound(self) -> bool:
-        """The copies alone take longer than the sequential code: end to end, no CUDA version
-        that moves the data per call can be faster, on this machine."""
-        return self.copy_floor_ms is not None and self.copy_floor_ms >= self.reference_ms
+        return copy_bound(self.copy_floor_ms, self.reference_ms)
 
     def copy_bound_note(self) -> str:
         """Why a faster end-to-end answer cannot exist here, for the user."""
