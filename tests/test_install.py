@@ -10,7 +10,7 @@ that environment's site-packages: a plain path line adds the folder to ``sys.pat
 runs none of the ``.pth`` files inside it, so the development install's editable finder
 for ``regrapht`` stays inactive and every ``regrapht_core``/``regrapht_server`` import is
 served by the wheel's own files. That proves the wheel complete without rebuilding its
-dependencies (llama-cpp-python alone is a 15-minute source build).
+dependencies (the embedded model alone is 477 MB of packages).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ __all__ = [
     "bm25_scores",
     "rank_all_examples",
     "rank_examples",
+    "rank_step_examples",
     "tokenize",
 ]
 
@@ -75,6 +76,24 @@ def rank_examples(
     the order the examples were merged in. Raises ``GraphError`` when there is no such edge.
     """
     return _most_similar(graph.examples(node, candidate), code, limit)
+
+
+def rank_step_examples(
+    graph: ReGraph, node: str, technique: str, code: str, *, limit: int
+) -> tuple[EdgeExample, ...]:
+    """What to show the model for the step ``node`` → ``technique``, best first.
+
+    The edge's own examples, most similar first; then, where it has fewer than ``limit``,
+    those of the other edges into ``technique`` (the same technique applied after another
+    one), most similar first; only when no edge into ``technique`` has any, the most
+    similar of the whole graph. A small model follows a shown example far better than a
+    description, so every step it takes gets one where the graph has any.
+    """
+    own = rank_examples(graph, node, technique, code) if graph.has_edge(node, technique) else ()
+    into = graph.predecessors(technique) if graph.has_node(technique) else ()
+    others = [e for u in into if u != node for e in graph.examples(u, technique)]
+    ranked = (*own, *_most_similar(others, code, None))[:limit]
+    return ranked or rank_all_examples(graph, code, limit=limit)
 
 
 def rank_all_examples(graph: ReGraph, code: str, *, limit: int) -> tuple[EdgeExample, ...]:

@@ -32,10 +32,14 @@ def model() -> None:
 )
 @click.option("--server-model", default="", help="Model name on the server (default: first).")
 @click.option("--allow-remote", is_flag=True, help="Accept a server that is not on loopback.")
-@click.option("--n-ctx", type=click.IntRange(min=256), default=_LLAMA.n_ctx, show_default=True)
+@click.option(
+    "--n-ctx",
+    type=click.IntRange(min=256),
+    default=None,
+    help="Context tokens. Default: the model's own, at most 8192.",
+)
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Default: llama.cpp's.")
 @click.option("--gpu-layers", type=int, default=_LLAMA.n_gpu_layers, show_default=True)
-@click.option("--chat-format", default=None, help="For GGUF files without a chat template.")
 @click.option("--prompt", default=CHECK_PROMPT, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -50,10 +54,9 @@ def check(
     spec: str | None,
     server_model: str,
     allow_remote: bool,
-    n_ctx: int,
+    n_ctx: int | None,
     threads: int | None,
     gpu_layers: int,
-    chat_format: str | None,
     prompt: str,
     max_tokens: int,
     seed: int,
@@ -62,9 +65,7 @@ def check(
     """Print which model is used and where it comes from, then time a short answer."""
     settings = ModelSettings(
         model=spec,
-        llama=LlamaSettings(
-            n_ctx=n_ctx, n_threads=threads, n_gpu_layers=gpu_layers, chat_format=chat_format
-        ),
+        llama=LlamaSettings(n_ctx=n_ctx, n_threads=threads, n_gpu_layers=gpu_layers),
         server=ServerSettings(model=server_model, allow_remote=allow_remote),
     )
 

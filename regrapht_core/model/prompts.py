@@ -9,14 +9,17 @@ a ``NoCode`` value the search scores like any failed candidate, never an excepti
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.model.protocol import ChatMessage, approx_token_count
+from regrapht_core.model.repair import repair
 
 __all__ = [
+    "EXAMPLE_TOKENS",
     "SYSTEM_PROMPT",
     "NoCode",
     "ParsedCode",
@@ -63,11 +66,19 @@ class StepPrompt:
     """False when even the prompt without examples exceeds the budget: do not send it."""
 
 
+EXAMPLE_TOKENS = 2000
+"""The most one example may take (a diff over it loses whole hunks): two fit an 8,192-token
+context beside a task's CUDA code and the answer's 1,536 tokens, and the largest single
+change in the shipped graph (a kernel rewritten whole, ~1,400 tokens) still fits."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedCode:
     code: str
     functions: tuple[str, ...]
     """Names of the functions the code defines, in order."""
+    fixes: tuple[str, ...] = ()
+    """What :func:`~regrapht_core.model.repair.repair` changed in the answer's code."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +97,17 @@ def build_step_prompt(
     loop: str | None = None,
     budget_tokens: int,
     count_tokens: Callable[[str], int] = approx_token_count,
+    example_tokens: int = EXAMPLE_TOKENS,
 ) -> StepPrompt:
     """Build the messages for one search step.
 
     ``loop`` names the one loop of the entry the user asked to optimize (``top-level loop 2
     of 3 (`for (...)`)``); the rules then keep the rest of the entry on the host.
     ``budget_tokens`` is what the prompt may use: the model's context minus the tokens kept
-    for the answer. Examples come in retrieval order; each is included whole if it fits,
-    else without its reasoning, else dropped, so the required parts are never cut.
+    for the answer. Examples come in retrieval order and are added until the budget is
+    used; each in the first of its forms (:func:`_example_forms`) that takes at most
+    ``example_tokens`` and fits what is left, else dropped, so the required parts (code,
+    rules, signature) are never cut and one long example cannot crowd out the next.
     """
     head = (
         f"Apply the CUDA optimization technique **{technique}** to the code below.\n"
@@ -114,6 +128,9 @@ def build_step_prompt(
         *only,
         "- Write the full code: every kernel, helper and the entry function. Do not omit "
         "anything and do not write placeholders such as `...`.",
+        "- Use only the CUDA runtime API and the C++ standard library. Define every macro, "
+        "constant and helper you use (the examples' CUDA_CHECK, DeviceBuffer or kBlockSize "
+        "are not available); no `main` function.",
         "- Answer with the code in one ```cuda block.",
     ]
     contract = "Rules:\n" + "\n".join(rules)
@@ -127,21 +144,22 @@ def build_step_prompt(
     def total(body: str) -> int:
         return count_tokens(SYSTEM_PROMPT) + count_tokens(body)
 
-    body = head + "\n" + tail
-    fits = total(body) <= budget_tokens
-    used = 0
+    fits = total(_assemble(head, [], tail)) <= budget_tokens
     shown: list[str] = []
-    if fits:
-        for example in examples:
-            for text in (_format_example(example, full=True), _format_example(example, False)):
-                candidate = _assemble(head, [*shown, text], tail)
-                if total(candidate) <= budget_tokens:
-                    shown.append(text)
-                    used += 1
-                    body = candidate
-                    break
+
+    def room(text: str) -> bool:
+        """``text`` is short enough and fits beside the examples already shown."""
+        return count_tokens(text) <= example_tokens and (
+            total(_assemble(head, [*shown, text], tail)) <= budget_tokens
+        )
+
+    for example in examples if fits else ():
+        text = next(filter(room, _example_forms(example)), None)
+        if text is not None:
+            shown.append(text)
+    body = _assemble(head, shown, tail)
     messages = (ChatMessage("system", SYSTEM_PROMPT), ChatMessage("user", body))
-    return StepPrompt(messages, total(body), used, fits)
+    return StepPrompt(messages, total(body), len(shown), fits)
 
 
 _HOLE_SYSTEM = (
@@ -198,27 +216,149 @@ def parse_statements(text: str) -> str | NoCode:
 
 
 def _assemble(head: str, shown: Sequence[str], tail: str) -> str:
+    """The user message. The examples are not called "of this technique": where the graph
+    has none of it, retrieval shows the nearest steps of other techniques."""
     if not shown:
         return head + "\n" + tail
-    return head + "\nVerified examples of this technique:\n\n" + "\n".join(shown) + "\n" + tail
+    return head + "\nVerified examples:\n\n" + "\n".join(shown) + "\n" + tail
 
 
-def _format_example(example: EdgeExample, full: bool) -> str:
-    why = f"Why: {example.think.strip()}\n" if full and example.think.strip() else ""
-    what = f"What changed: {example.detail.strip()}\n" if example.detail.strip() else ""
+def _example_forms(example: EdgeExample) -> Iterator[str]:
+    """The renderings of an example, most complete first, made as they are asked for.
+
+    The whole before/after pair is the shape the answer should have, so it comes first
+    where it is about as short as the diff: a step that rewrote most of the code (the
+    sequential loop into a CUDA file). Otherwise the lines the technique changed, as a
+    diff without the host boilerplate around them, then fewer of its changes (whole
+    hunks, from the end). An example that changed nothing has nothing to show.
+    """
+    diff = _diff(example.before, example.after)
+    if diff.changed_lines > (1 - _DIFF_SAVING) * diff.pair_lines:
+        yield _format_example(example)
+    for count in range(len(diff.hunks), 0, -1):
+        yield _format_diff(example, diff, count)
+
+
+_DIFF_SAVING = 0.25
+"""The diff stands in for the whole pair only where it saves at least this share of lines."""
+
+
+def _format_example(example: EdgeExample) -> str:
     return (
-        f"Example ({example.task}):\n{why}{what}"
+        f"{_example_head(example)}"
         f"Before:\n```cuda\n{example.before.strip()}\n```\n"
         f"After:\n```cuda\n{example.after.strip()}\n```\n"
     )
 
 
-def parse_response(text: str, *, entry_name: str | None = None) -> ParsedCode | NoCode:
+def _example_head(example: EdgeExample) -> str:
+    """The example's name and the gist of its reasoning: a sentence or two each, so the
+    prompt's tokens go to code, which the model follows, rather than to prose."""
+    why = f"Why: {_gist(example.think)}\n" if example.think.strip() else ""
+    what = f"What changed: {_gist(example.detail)}\n" if example.detail.strip() else ""
+    return f"Example ({example.task}):\n{why}{what}"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(_])")
+_GIST_SENTENCES = 2
+
+
+def _gist(text: str) -> str:
+    return " ".join(_SENTENCE_END.split(" ".join(text.split()))[:_GIST_SENTENCES])
+
+
+_DIFF_CONTEXT = 2
+"""Unchanged lines kept on each side of a change: enough to show where it goes."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Hunk:
+    start: int
+    """Index of the hunk's first line in the ``before`` code."""
+    end: int
+    """Index just past its last ``before`` line."""
+    lines: tuple[str, ...]
+    """Diff lines: `` `` unchanged, ``-`` before only, ``+`` after only."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Diff:
+    before_lines: int
+    pair_lines: int
+    """Lines of the whole before/after pair."""
+    hunks: tuple[_Hunk, ...]
+
+    @property
+    def changed_lines(self) -> int:
+        return sum(len(hunk.lines) for hunk in self.hunks)
+
+
+def _diff(before: str, after: str) -> _Diff:
+    """The changes that make ``after`` of ``before``, as unified-diff hunks.
+
+    Hunks closer than ``_DIFF_CONTEXT`` lines are joined: a marker for the few lines
+    between them would cost as much as the lines and break the code the model reads.
+    """
+    old, new = before.strip().splitlines(), after.strip().splitlines()
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    hunks: list[_Hunk] = []
+    for group in matcher.get_grouped_opcodes(_DIFF_CONTEXT):
+        hunk = _Hunk(group[0][1], group[-1][2], tuple(_diff_lines(group, old, new)))
+        if hunks and hunk.start - hunks[-1].end <= _DIFF_CONTEXT:
+            last = hunks.pop()
+            between = [" " + line for line in old[last.end : hunk.start]]
+            hunk = _Hunk(last.start, hunk.end, (*last.lines, *between, *hunk.lines))
+        hunks.append(hunk)
+    return _Diff(len(old), len(old) + len(new), tuple(hunks))
+
+
+def _diff_lines(
+    group: Sequence[tuple[str, int, int, int, int]], old: Sequence[str], new: Sequence[str]
+) -> Iterator[str]:
+    for tag, i1, i2, j1, j2 in group:
+        if tag == "equal":
+            yield from (" " + line for line in old[i1:i2])
+        else:
+            yield from ("-" + line for line in old[i1:i2])
+            yield from ("+" + line for line in new[j1:j2])
+
+
+def _format_diff(example: EdgeExample, diff: _Diff, count: int) -> str:
+    """The first ``count`` hunks as one unified diff, every line left out counted in a
+    marker (with the changes cut at the end, to fit), so it never passes for whole code."""
+    shown: list[str] = []
+    seen = 0
+    for hunk in diff.hunks[:count]:
+        shown += [_omitted(hunk.start - seen), *hunk.lines]
+        seen = hunk.end
+    cut = len(diff.hunks) - count
+    more = f", {cut} more change{'s' if cut > 1 else ''} among them" if cut else ""
+    shown.append(_omitted(diff.before_lines - seen, more))
+    body = "\n".join(line for line in shown if line)
+    return (
+        f"{_example_head(example)}"
+        "The lines it changed, as a diff: `-` lines are before, `+` lines after:\n"
+        f"```diff\n{body}\n```\n"
+    )
+
+
+def _omitted(count: int, more: str = "") -> str:
+    if not count:
+        return ""
+    kind = "" if more else "unchanged "
+    return f"@@ ({count} {kind}line{'s' if count > 1 else ''} omitted{more}) @@"
+
+
+def parse_response(
+    text: str, *, entry_name: str | None = None, truncated: bool = False
+) -> ParsedCode | NoCode:
     """Extract the candidate source from a model answer.
 
     Fenced blocks win over bare code. When several blocks define the entry function (the
     model echoed the input, then rewrote it) the last one is taken, with the other blocks
-    that add functions it lacks (kernels or helpers written separately).
+    that add functions it lacks (kernels or helpers written separately). The syntax slips
+    small models make are repaired before the checks (``truncated``: the answer hit its
+    token limit, so a missing last brace is where it was cut, not a slip).
     """
     if not text.strip():
         return NoCode("the model returned an empty answer")
@@ -228,6 +368,8 @@ def parse_response(text: str, *, entry_name: str | None = None) -> ParsedCode | 
     code = _combine(blocks, entry_name) if blocks else _bare_code(text)
     if not code.strip():
         return NoCode("the answer contains no C/C++/CUDA code")
+    repaired = repair(code, entry_name=entry_name, truncated=truncated)
+    code = repaired.code
     depth = _brace_balance(code)
     if depth != 0:
         return NoCode(
@@ -242,7 +384,7 @@ def parse_response(text: str, *, entry_name: str | None = None) -> ParsedCode | 
         return NoCode("the code defines no function")
     if entry_name is not None and entry_name not in functions:
         return NoCode(f"the code does not define the entry function {entry_name!r}")
-    return ParsedCode(code.strip() + "\n", functions)
+    return ParsedCode(code.strip() + "\n", functions, repaired.fixes)
 
 
 def defined_functions(code: str) -> tuple[str, ...]:

@@ -73,7 +73,7 @@ def _classify(spec: str, origin: Origin) -> ModelSource:
 
 
 def default_cache_dir(env: Mapping[str, str]) -> Path:
-    """Where chunked embedded models are assembled (XDG cache)."""
+    """Where embedded models are joined from their part packages (XDG cache)."""
     base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "regrapht" / "models"
 
@@ -91,9 +91,7 @@ def load_model(
     if source.kind is SourceKind.EMBEDDED:
         embedded = EMBEDDED[source.location]
         path = embedded_path(embedded, cache_dir=cache_dir, find_spec=find_spec)
-        return LlamaCppModel.load(
-            path, settings.llama, chat_format=embedded.chat_format, name=embedded.name
-        )
+        return LlamaCppModel.load(path, settings.llama, name=embedded.name)
     path = Path(source.location).expanduser()
     if path.suffix.lower() != ".gguf" and not path.exists():
         known = ", ".join(EMBEDDED)

@@ -390,7 +390,7 @@ class OpenAIServerModel:
         raise ModelError(
             f"Cannot reach the model server at {self._base} ({last}; "
             f"{self._settings.retries + 1} attempts). Start it (e.g. `ollama serve`, or "
-            "`python -m llama_cpp.server --model FILE.gguf`), or change --model / "
+            "`llama-server -m FILE.gguf`), or change --model / "
             "REGRAPHT_MODEL."
         )
 

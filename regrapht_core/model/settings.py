@@ -1,7 +1,8 @@
 """Model settings, read once at the boundary (CLI flags, editor settings) and then passed in.
 
-Defaults suit a laptop without a GPU: a small context (our step prompts fit in 4k tokens),
-llama.cpp's own thread choice, and no GPU offload (the GPU is busy timing candidates).
+Defaults suit a laptop without a GPU: the model's own context but at most 8k tokens (our
+step prompts fit in 4k), llama.cpp's own thread choice, and no GPU offload (the GPU is busy
+timing candidates).
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ ENV_VAR = "REGRAPHT_MODEL"
 class LlamaSettings:
     """How llama.cpp runs an in-process GGUF model."""
 
-    n_ctx: int = 4096
+    n_ctx: int | None = None
+    """Context tokens shared by prompt and answer; ``None`` takes the model's training
+    context, capped at 8192 (``llama.MAX_AUTO_CONTEXT``) for a laptop's memory and speed."""
     n_threads: int | None = None
     """``None`` lets llama.cpp pick (physical cores)."""
     n_gpu_layers: int = 0
-    """Layers offloaded to the GPU; ``-1`` offloads all (needs a CUDA build of llama.cpp)."""
-    chat_format: str | None = None
-    """Override for GGUF files without a chat template (llama-cpp-python format name)."""
+    """Layers offloaded to the GPU; ``-1`` as many as fit, ``-2`` all. Needs a GPU build of
+    xllamacpp: without one it is ignored with a warning."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ one budget and the trace records who made each.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import logging
 from collections.abc import Sequence
@@ -19,7 +20,7 @@ from regrapht_core.contracts.techniques import PARALLELIZATION
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
-from regrapht_core.graph.retrieval import rank_all_examples, rank_examples
+from regrapht_core.graph.retrieval import rank_all_examples, rank_step_examples
 from regrapht_core.graph.taxonomy import display_name, technique
 from regrapht_core.model.prompts import (
     NoCode,
@@ -29,8 +30,8 @@ from regrapht_core.model.prompts import (
     parse_response,
     parse_statements,
 )
-from regrapht_core.model.protocol import CodeModel, FinishReason, Sampling
-from regrapht_core.optimize.rewriter_proposer import RewriterProposer
+from regrapht_core.model.protocol import CodeModel, Completion, FinishReason, Sampling
+from regrapht_core.optimize.rewriter_proposer import NO_REWRITER, RewriterProposer
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
 
@@ -55,7 +56,7 @@ class ModelProposer:
         graph: ReGraph,
         *,
         max_tokens: int = 1536,
-        temperature: float = 0.7,
+        temperature: float = 0.3,
         examples: int = 2,
         seed: int = 0,
     ) -> None:
@@ -80,13 +81,19 @@ class ModelProposer:
         answer = self._generate(prompt, request)
         if isinstance(answer, Proposal):
             return answer
-        parsed = parse_response(answer, entry_name=request.task.entry)
+        parsed = parse_response(
+            answer.text,
+            entry_name=request.task.entry,
+            truncated=answer.finish_reason is FinishReason.LENGTH,
+        )
         if isinstance(parsed, NoCode):
             return self._none(parsed.reason)
         think = f"{name} ({prompt.examples_used} examples shown)"
+        if parsed.fixes:
+            think += "; repaired: " + "; ".join(parsed.fixes)
         return Proposal(parsed.code, think=think, producer=self.producer)
 
-    def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> str | Proposal:
+    def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> Completion | Proposal:
         """The model's answer, or a proposal without code saying why there is none.
 
         Generation ends when the job's deadline passes (the request carries it), so a
@@ -101,7 +108,7 @@ class ModelProposer:
         )
         if completion.finish_reason in (FinishReason.CANCELLED, FinishReason.TIMEOUT):
             return self._none(f"generation {completion.finish_reason}")
-        return completion.text
+        return completion
 
     def _describe(self, request: ProposeRequest) -> tuple[str, str]:
         """The technique's display name and description for the prompt."""
@@ -110,9 +117,9 @@ class ModelProposer:
         return display_name(request.technique), description
 
     def _examples(self, request: ProposeRequest) -> Sequence[EdgeExample]:
-        if not self.graph.has_edge(request.from_technique, request.technique):
-            return ()
-        return rank_examples(
+        """The step's examples: the edge's, else the technique's from other edges, else the
+        graph's nearest (``rank_step_examples``), so the model always sees one to copy."""
+        return rank_step_examples(
             self.graph,
             request.from_technique,
             request.technique,
@@ -152,7 +159,7 @@ class HoleProposer(ModelProposer):
         answer = self._generate(prompt, request)
         if isinstance(answer, Proposal):
             return answer
-        statements = parse_statements(answer)
+        statements = parse_statements(answer.text)
         if isinstance(statements, NoCode):
             return self._none(statements.reason)
         try:
@@ -196,19 +203,30 @@ class OneShotProposer(ModelProposer):
 
 
 def first_of(*proposers: ProposeFn) -> ProposeFn:
-    """The first proposer that returns code wins; otherwise the last one's refusal.
+    """The first proposer that returns code wins; otherwise the last one's refusal, its
+    message carrying every proposer's reason in order.
 
     Put deterministic rewriters before the model: they are exact and instant where they
-    apply and refuse with a reason where they do not.
+    apply and refuse with a reason where they do not. That reason is what a user can act
+    on (``the loop writes y[i+1]``), so a model that then fails too must not replace it.
     """
 
     def propose(request: ProposeRequest) -> Proposal:
-        refusal = Proposal(None, message="no proposer")
+        refusals: list[Proposal] = []
         for proposer in proposers:
-            refusal = proposer(request)
-            if refusal.code is not None:
-                return refusal
-        return refusal
+            proposal = proposer(request)
+            if proposal.code is not None:
+                return proposal
+            refusals.append(proposal)
+        if not refusals:
+            return Proposal(None, message="no proposer")
+        said = [p for p in refusals if p.message and p.message != NO_REWRITER]
+        if not said:
+            return refusals[-1]
+        if len(said) == 1:
+            return dataclasses.replace(refusals[-1], message=said[0].message)
+        message = "; ".join(f"{p.producer or 'proposer'}: {p.message}" for p in said)
+        return dataclasses.replace(refusals[-1], message=message)
 
     return propose
 

@@ -78,4 +78,4 @@ def outcome(
     )
     reason = "cancelled" if cancelled else "budget"
     search = SearchResult(candidates, best, unmeasured, cancelled, reason, path)
-    return OptimizeOutcome(smooth_task(), search, "smollm2-135m-instruct", gpu=gpu)
+    return OptimizeOutcome(smooth_task(), search, "qwen2.5-coder-0.5b", gpu=gpu)

@@ -103,7 +103,7 @@ MEASURED = Measurement(
     "NVIDIA H100 80GB HBM3", "580.95", "13.0", "end_to_end", 30, 81.0, 10.0, 3, 3, (("n", 1 << 20),)
 )
 STEPS = (Step("parallelization", 3.2), Step("shared_memory_tiling", 8.1))
-HEADER = ResultRecord("scale", STEPS, "smollm2-135m-instruct", 12, MEASURED).render()
+HEADER = ResultRecord("scale", STEPS, "qwen2.5-coder-0.5b", 12, MEASURED).render()
 OPTIMIZED = f"""\
 #include <cuda_runtime.h>
 
@@ -147,7 +147,7 @@ async def test_hover_reads_the_record_back_from_the_header(
         assert "1. Parallelization — 3.20x\n2. Shared-memory tiling — 8.10x" in text
         assert "- timing: end_to_end, median of 30 runs: 81 ms -> 10 ms" in text
         assert "- driver 580.95, nvcc 13.0" in text
-        assert "**Model**: smollm2-135m-instruct; candidates tried: 12" in text
+        assert "**Model**: qwen2.5-coder-0.5b; candidates tried: 12" in text
     for line in (line_of(path, "v[i] = 0;"), line_of(path, "if (i < n)"), 0):
         assert await hover_at(client, uri, line, 4) is None
 

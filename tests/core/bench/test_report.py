@@ -213,11 +213,11 @@ def test_report_states_provenance_and_every_number(
 def test_report_names_the_model_and_says_when_no_run_has_the_curve(
     document: dict[str, Any], tmp_path: Path
 ) -> None:
-    document["config"]["model"] = "gemma3-270m"
+    document["config"]["model"] = "qwen2.5-coder-1.5b"
     for run in document["runs"]:
         run.pop("best_by_candidate", None)
     text = write_report(document, tmp_path).read_text(encoding="utf-8")
-    assert "| **model** | gemma3-270m |" in text
+    assert "| **model** | qwen2.5-coder-1.5b |" in text
     assert "No run records `best_by_candidate`" in text
     svg = ET.parse(tmp_path / "best_vs_candidates.svg").getroot()
     assert "no run records best_by_candidate" in _texts(svg)

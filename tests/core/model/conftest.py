@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import socket
 import subprocess
 import sys
@@ -28,7 +27,8 @@ def embedded_gguf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def small_model(embedded_gguf: Path) -> LlamaCppModel:
-    return LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=2048, n_threads=2))
+    """The embedded model with the default context (the GGUF's, capped), on 2 threads."""
+    return LlamaCppModel.load(embedded_gguf, LlamaSettings(n_threads=2))
 
 
 def _free_port() -> int:
@@ -43,34 +43,35 @@ def unused_port() -> int:
     return _free_port()
 
 
+_SERVE = """
+import signal, sys, xllamacpp
+
+params = xllamacpp.CommonParams()
+params.model.path = sys.argv[1]
+params.port = int(sys.argv[2])
+params.model_alias = {"smollm2"}
+params.n_ctx = 2048
+params.n_parallel = 1
+params.cpuparams.n_threads = params.cpuparams_batch.n_threads = 2
+params.n_gpu_layers = 0
+params.fit_params = False
+params.warmup = False
+params.cache_ram_mib = 0
+params.verbosity = 1
+server = xllamacpp.Server(params)
+signal.pause()  # until terminated
+"""
+
+
 @pytest.fixture(scope="session")
 def llama_server(embedded_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``python -m llama_cpp.server`` on a free loopback port; yields its base URL."""
-    if importlib.util.find_spec("uvicorn") is None:
-        pytest.fail("llama-cpp-python[server] is not installed: `pip install -e '.[test]'`")
+    """llama.cpp's HTTP server (xllamacpp's) in a child process on a free loopback port,
+    serving the embedded model as ``smollm2`` without an API key; yields its base URL."""
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as sink:
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "llama_cpp.server",
-                "--model",
-                str(embedded_gguf),
-                "--model_alias",
-                "smollm2",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--n_ctx",
-                "2048",
-                "--n_threads",
-                "2",
-                "--verbose",
-                "False",
-            ],
+            [sys.executable, "-c", _SERVE, str(embedded_gguf), str(port)],
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
@@ -78,12 +79,12 @@ def llama_server(embedded_gguf: Path, tmp_path_factory: pytest.TempPathFactory) 
     try:
         deadline = time.monotonic() + 60
         while True:
-            try:
+            try:  # answers 503 while the model loads
                 with urllib.request.urlopen(f"{base}/models", timeout=1):
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"llama_cpp.server did not start:\n{log.read_text()[-2000:]}")
+                    pytest.fail(f"llama.cpp's server did not start:\n{log.read_text()[-2000:]}")
                 time.sleep(0.2)
         yield base
     finally:

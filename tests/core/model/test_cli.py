@@ -8,6 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from regrapht_core.model.cli import model
+from regrapht_core.model.embedded import EMBEDDED
 
 SHORT = ["check", "--max-tokens", "6", "--n-ctx", "512", "--threads", "2"]
 
@@ -21,7 +22,8 @@ def test_check_embedded_default() -> None:
     code, out = run(SHORT)
     assert code == 0, out
     assert "source:   embedded (embedded default)" in out
-    assert "SmolLM2-135M-Instruct.Q4_1.gguf" in out
+    assert "location: qwen2.5-coder-0.5b: " in out
+    assert "model:    qwen2.5-coder-0.5b (context 512 tokens)" in out
     assert "first token" in out
     assert "tokens/s" in out
 
@@ -60,6 +62,8 @@ def test_check_json_is_one_parsable_document() -> None:
     assert code == 0, out
     document = json.loads(out)
     assert (document["source"], document["origin"]) == ("embedded", "embedded default")
-    assert document["location"].endswith("SmolLM2-135M-Instruct.Q4_1.gguf")
+    assert document["model"] == "qwen2.5-coder-0.5b"
+    assert document["location"].endswith(EMBEDDED["qwen2.5-coder-0.5b"].filename)
+    assert document["tokensPerSecond"] > 0
     assert document["tokens"] >= 1 and isinstance(document["answer"], str)
     assert document["contextTokens"] == 512 and document["loadSeconds"] > 0

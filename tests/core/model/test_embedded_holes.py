@@ -1,6 +1,6 @@
 """The embedded model on a scaffold's hole: the real model, real parsing, real splicing.
 
-Whether SmolLM2 gets the atomics right is for the verifier (and the H100 suite) to say;
+Whether the model gets the atomics right is for the verifier (and the H100 suite) to say;
 here the model must be asked the short question and its answer either spliced into the
 scaffold, the rest of the candidate untouched, or refused with a reason.
 """

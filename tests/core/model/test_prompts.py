@@ -1,16 +1,26 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+
 import pytest
 
+from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
 from regrapht_core.datatypes import EdgeExample
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.paths import shipped_snapshot
+from regrapht_core.graph.retrieval import rank_step_examples
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.model.prompts import (
     SYSTEM_PROMPT,
     NoCode,
     ParsedCode,
+    StepPrompt,
     build_step_prompt,
     defined_functions,
     parse_response,
 )
+from regrapht_core.model.protocol import approx_token_count
 
 SOURCE = """void vec_add(const float* a, const float* b, float* c, int n) {
   for (int i = 0; i < n; ++i) c[i] = a[i] + b[i];
@@ -35,6 +45,25 @@ def example(task: str, size: int = 1) -> EdgeExample:
         detail="One thread per element.",
         before=SOURCE,
         after=KERNEL + "\n" + HOST,
+    )
+
+
+TASKS = Path(__file__).parents[3] / "benchmarks" / "tasks"
+CONTEXT, ANSWER = 8192, 1536
+"""Qwen2.5-Coder-0.5B's context and the answer the model proposer reserves."""
+MODEL_EXAMPLES = 2
+"""How many examples the model proposer retrieves."""
+
+
+def real_step_prompt(task: Path, examples: Sequence[EdgeExample]) -> StepPrompt:
+    """The step prompt for a benchmark task's code at the model's context."""
+    return build_step_prompt(
+        code=task.read_text(),
+        entry_signature="void f()",
+        technique="t",
+        description="d",
+        examples=examples,
+        budget_tokens=CONTEXT - ANSWER,
     )
 
 
@@ -97,8 +126,111 @@ def test_examples_are_trimmed_to_the_budget_in_retrieval_order() -> None:
     assert 0 < prompt.examples_used < 5
     user = prompt.messages[1].content
     assert "Example (task0)" in user
-    assert "Iterations are independent." not in user  # reasoning dropped to fit
     assert SOURCE in user.split("Current code:")[1]
+
+
+def test_reasoning_is_cut_to_its_first_two_sentences() -> None:
+    user = build(examples=[example("saxpy", size=40)])
+    assert "Why: Iterations are independent. Iterations are independent.\n" in user
+
+
+BOILERPLATE = [f"// host helper line {i}: unchanged by the technique" for i in range(60)]
+TILED = """__global__ void add_kernel(const float* a, const float* b, float* c, int n) {
+  __shared__ float tile[256];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) tile[threadIdx.x] = a[i];
+  __syncthreads();
+  if (i < n) c[i] = tile[threadIdx.x] + b[i];
+}"""
+
+
+def long_example(task: str = "tiled", changes: int = 1) -> EdgeExample:
+    """A kernel between 60 lines of boilerplate, tiled, then ``changes - 1`` more edits
+    30 lines apart below it."""
+    before = [*BOILERPLATE, KERNEL, *BOILERPLATE, HOST]
+    after = [*BOILERPLATE, TILED, *BOILERPLATE, HOST]
+    for change in range(1, changes):
+        after[60 + 30 * change] = f"// changed host line {change}"
+    return EdgeExample(task, "Reuse. Tiles.", "Stage a tile.", "\n".join(before), "\n".join(after))
+
+
+def test_a_long_example_shows_the_lines_it_changed_as_a_marked_diff() -> None:
+    user = build(examples=[long_example()], example_tokens=400)
+    assert "Before:" not in user and "// host helper line 30" not in user
+    diff = user.split("```diff\n")[1].split("```")[0].splitlines()
+    assert diff[0] == "@@ (59 unchanged lines omitted) @@"
+    assert diff[2] == " " + KERNEL.splitlines()[0]
+    assert diff[3:6] == [
+        "+  __shared__ float tile[256];",
+        "   int i = blockIdx.x * blockDim.x + threadIdx.x;",
+        "-  if (i < n) c[i] = a[i] + b[i];",
+    ]
+    assert diff[-1] == "@@ (65 unchanged lines omitted) @@"  # 59 + 1 + 65 = the 125 before
+    assert "`-` lines are before, `+` lines after" in user
+
+
+def test_a_diff_over_the_example_budget_loses_whole_hunks_from_the_end() -> None:
+    whole = build(examples=[long_example(changes=3)], example_tokens=1000)
+    cut = build(examples=[long_example(changes=3)], example_tokens=300)
+    whole_lines = whole.split("```diff\n")[1].split("```")[0].splitlines()
+    cut_lines = cut.split("```diff\n")[1].split("```")[0].splitlines()
+    assert "+// changed host line 2" in whole_lines
+    assert "+  __shared__ float tile[256];" in cut_lines
+    assert "+// changed host line 2" not in cut_lines
+    assert cut_lines[-1] == "@@ (65 lines omitted, 2 more changes among them) @@"
+    assert set(cut_lines[:-1]) <= set(whole_lines)  # never a line cut in two
+
+
+def real_graph() -> ReGraph:
+    return load_snapshot(shipped_snapshot()).graph
+
+
+def test_a_2000_token_edge_example_fits_compactly_beside_a_real_task() -> None:
+    tiling = real_graph().examples(PARALLELIZATION, "shared_memory_tiling")
+    sgemm = next(e for e in tiling if e.task == "sgemm")
+    assert approx_token_count(sgemm.before + sgemm.after) >= 1900
+    prompt = real_step_prompt(TASKS / "dense_sgemm.cpp", [sgemm])
+    assert prompt.examples_used == 1
+    user = prompt.messages[1].content
+    assert "```diff" in user and "+  __shared__ float As[kTile][kTile];" in user
+    assert prompt.prompt_tokens <= CONTEXT - ANSWER
+
+
+def edges_and_steps_without_an_edge() -> list[tuple[str, str]]:
+    """Every edge of the committed graph, and a step into each of its targets from a node
+    with no edge there (the fallback to the technique's other edges)."""
+    graph = real_graph()
+    targets = sorted({v for _, v in graph.edges})
+    return [*graph.edges, *((SEQUENTIAL, v) for v in targets if not graph.has_edge(SEQUENTIAL, v))]
+
+
+@pytest.mark.parametrize(("node", "technique"), edges_and_steps_without_an_edge())
+def test_every_step_into_a_technique_of_the_graph_shows_an_example(
+    node: str, technique: str
+) -> None:
+    task = TASKS / "stencil_jacobi2d.cpp"
+    examples = rank_step_examples(
+        real_graph(), node, technique, task.read_text(), limit=MODEL_EXAMPLES
+    )
+    assert real_step_prompt(task, examples).examples_used >= 1
+
+
+@pytest.mark.parametrize("budget", [400, 500, 800, 1500, 3000])
+def test_the_code_rules_and_signature_are_never_cut(budget: int) -> None:
+    examples = [long_example(f"e{i}", changes=3) for i in range(3)]
+    prompt = build_step_prompt(
+        code=SOURCE,
+        entry_signature=SIGNATURE,
+        technique="t",
+        description="d",
+        examples=examples,
+        budget_tokens=budget,
+    )
+    user = prompt.messages[1].content
+    assert prompt.fits and prompt.prompt_tokens <= budget
+    assert f"Current code:\n```cuda\n{SOURCE}\n```" in user
+    assert f"exactly this signature: `{SIGNATURE}`" in user
+    assert user.rstrip().endswith("- Answer with the code in one ```cuda block.")
 
 
 def test_prompt_over_budget_says_it_does_not_fit() -> None:

@@ -1,4 +1,4 @@
-"""The OpenAI-compatible HTTP backend against a real ``python -m llama_cpp.server``."""
+"""The OpenAI-compatible HTTP backend against a real llama.cpp server (xllamacpp's)."""
 
 from __future__ import annotations
 

@@ -95,7 +95,8 @@ def test_nothing_compiled_exits_non_zero_with_the_reasons(tmp_path: Path) -> Non
 @pytest.mark.slow
 @needs_no_gpu
 def test_embedded_model_and_rewriters_share_one_search(example: Path, tmp_path: Path) -> None:
-    """The real SmolLM2 answers the steps no rewriter can; its answers are checked like any."""
+    """The real embedded model answers the steps no rewriter can; its answers are checked
+    like any."""
     out, trace = tmp_path / "smooth.cu", tmp_path / "trace.jsonl"
     code, err = optimize(
         str(example), "--function", "smooth", "--budget", "4", "--time-limit", "240",
@@ -104,8 +105,8 @@ def test_embedded_model_and_rewriters_share_one_search(example: Path, tmp_path: 
     assert code == 0, err
     producers = [str(r["producer"]) for r in trace_of(trace)]
     assert producers[0] == "rewriter:parallelization"
-    assert "model:smollm2-135m-instruct" in producers
-    assert "model: smollm2-135m-instruct" in out.read_text()
+    assert "model:qwen2.5-coder-0.5b" in producers
+    assert "model: qwen2.5-coder-0.5b" in out.read_text()
 
 
 @pytest.mark.gpu

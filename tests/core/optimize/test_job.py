@@ -48,7 +48,7 @@ def outcome(candidates: list[Candidate], *, gpu: bool) -> OptimizeOutcome:
         else ()
     )
     search = SearchResult(tuple(candidates), best, unmeasured, False, "budget", path)
-    return OptimizeOutcome(TASK, search, "SmolLM2", gpu=gpu)
+    return OptimizeOutcome(TASK, search, "qwen2.5-coder-0.5b", gpu=gpu)
 
 
 def test_a_verified_faster_answer_carries_speedup_device_sizes_and_mode() -> None:

@@ -21,7 +21,7 @@ NOT_RUN = Evaluation(Status.NOT_RUN, "h", feedback="no GPU on this machine")
 
 
 def step(index: int, parent: int | None, technique: str, result: Evaluation) -> Candidate:
-    producer = "rewriter:x" if index % 2 == 0 else "model:smollm2-135m-instruct"
+    producer = "rewriter:x" if index % 2 == 0 else "model:qwen2.5-coder-0.5b"
     return Candidate(index, parent, technique, "expand", producer, f"// code {index}", "", result)
 
 
@@ -38,7 +38,7 @@ def test_the_path_to_the_best_becomes_a_trajectory_with_each_steps_speedup() -> 
     assert [s.method for s in found.steps] == ["parallelization", "grid_stride_loop"]
     assert [s.speedup for s in found.steps] == [3.0, 4.5]
     assert [s.code for s in found.steps] == ["// code 0", "// code 1"]
-    assert found.steps[1].detail == "produced by model:smollm2-135m-instruct"
+    assert found.steps[1].detail == "produced by model:qwen2.5-coder-0.5b"
     assert found.verified_on == "NVIDIA H100 80GB HBM3" and found.source == "void smooth();"
 
 

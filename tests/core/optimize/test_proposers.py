@@ -20,6 +20,7 @@ from regrapht_core.optimize.proposers import (
     first_of,
     step_proposer,
 )
+from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
 from tests.core.rewrite import cases
 from tests.core.search.test_mcgs import TASK
 
@@ -99,10 +100,10 @@ def test_each_call_gets_the_next_seed_so_samples_differ_but_replay() -> None:
     assert model.seeds == [100, 101]
 
 
-def test_an_edge_the_graph_lacks_gets_no_examples_but_still_a_prompt() -> None:
+def test_a_technique_the_graph_has_no_example_of_still_gets_the_nearest_example() -> None:
     model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
     ModelProposer(model, graph_with_example())(request("loop_unrolling"))
-    assert "void saxpy_seq() {}" not in model.prompts[0]
+    assert "void saxpy_seq() {}" in model.prompts[0]
     assert "Loop unrolling" in model.prompts[0]
 
 
@@ -142,6 +143,24 @@ def test_first_of_takes_the_first_proposer_with_code() -> None:
     assert first_of(refuse, answer)(request()).producer == "model:y"
     assert first_of(answer, refuse)(request()).producer == "model:y"
     assert first_of(refuse)(request()).message == "loop-carried dependence"
+
+
+def test_a_failed_model_step_keeps_the_rewriters_refusal_in_the_message() -> None:
+    def refuse(_: ProposeRequest) -> Proposal:
+        return Proposal(None, producer="rewriter:x", message="the loop writes y[i+1]")
+
+    def unwritten(_: ProposeRequest) -> Proposal:
+        return Proposal(None, producer="rewriter:y", message=NO_REWRITER, retryable=False)
+
+    def no_code(_: ProposeRequest) -> Proposal:
+        return Proposal(None, producer="model:m", message="the answer contains no code")
+
+    both = first_of(refuse, no_code)(request())
+    assert both.message == (
+        "rewriter:x: the loop writes y[i+1]; model:m: the answer contains no code"
+    )
+    assert both.producer == "model:m" and both.retryable
+    assert first_of(unwritten, no_code)(request()).message == "the answer contains no code"
 
 
 def test_one_shot_styles_differ_only_in_reasoning_and_retrieved_examples() -> None:

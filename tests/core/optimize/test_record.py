@@ -25,7 +25,7 @@ def test_a_verified_header_keeps_its_prose_lines() -> None:
         "//   driver 580.95, nvcc 13.0",
         "//   checked: 3 sizes x 3 seeds; timed at n=4194304",
         "//   techniques: Parallelization (3.20x) -> Shared-memory tiling (8.10x)",
-        "//   model: smollm2-135m-instruct; candidates tried: 2",
+        "//   model: qwen2.5-coder-0.5b; candidates tried: 2",
     ]
     assert lines[6].startswith('//   record: {"schema":1,') and len(lines) == 7
 
@@ -78,7 +78,7 @@ def test_hover_markdown_comes_from_the_fields() -> None:
     assert "- timing: end_to_end, median of 30 runs: 81 ms -> 10 ms" in markdown
     assert "- driver 580.95, nvcc 13.0" in markdown
     assert "- checked: 3 sizes x 3 seeds; timed at n=4194304" in markdown
-    assert "**Model**: smollm2-135m-instruct; candidates tried: 2" in markdown
+    assert "**Model**: qwen2.5-coder-0.5b; candidates tried: 2" in markdown
     assert "record:" not in markdown
     compiled = record(gpu=False).markdown()
     assert compiled.startswith("**ReGraphT**: compiled only - not run, not timed")

@@ -10,7 +10,7 @@ function candidate(index: number, status: string, speedup: number | null, feedba
     parent: index ? index - 1 : null,
     technique: techniques[index],
     techniqueName: names[index],
-    producer: index ? "model:smollm2-135m-instruct" : "rewriter:parallelization",
+    producer: index ? "model:qwen2.5-coder-0.5b" : "rewriter:parallelization",
     phase: "expand",
     status,
     speedup,
@@ -25,7 +25,7 @@ function result(overrides: Partial<JobResult> = {}): JobResult {
     function: "smooth",
     state: "done",
     gpu: true,
-    model: "smollm2-135m-instruct",
+    model: "qwen2.5-coder-0.5b",
     stopReason: "budget",
     offered: 2,
     verified: true,
@@ -68,8 +68,8 @@ describe("the results view", () => {
     expect(time.description).toBe("42 s: propose 3.0 s · compile 30 s · run 8.1 s · search 1.1 s");
     expect(candidates.map((c) => [c.label, c.description, c.icon])).toEqual([
       ["#0 Parallelization", "verified 2.50x · rewriter:parallelization", "pass"],
-      ["#1 Shared-memory tiling", "compile error · model:smollm2-135m-instruct", "error"],
-      ["#2 Loop unrolling", "verified 8.13x · model:smollm2-135m-instruct", "star-full"],
+      ["#1 Shared-memory tiling", "compile error · model:qwen2.5-coder-0.5b", "error"],
+      ["#2 Loop unrolling", "verified 8.13x · model:qwen2.5-coder-0.5b", "star-full"],
     ]);
     expect(candidates[1].tooltip).toContain("error: identifier 'tile' is undefined");
     expect(candidates[1].tooltip).toContain("applied to #0");
