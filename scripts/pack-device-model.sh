@@ -4,7 +4,7 @@
 # xllamacpp wheel for the machine's Python 3.12 into .whl/.
 #
 # The device tool carries at most 64 MiB per call and Qwen2.5-Coder-0.5B's GGUF is 491 MB,
-# so it travels in parts of 60 MiB, one folder per back-to-back call (`carry: [".dev/K"]`).
+# so it travels in parts of 59 MiB (with the 4.5 MB checkout under the cap), one folder per back-to-back call (`carry: [".dev/K"]`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GGUF=$(.venv/bin/python -c '
@@ -16,7 +16,7 @@ print(embedded_path(EMBEDDED[DEFAULT_EMBEDDED], cache_dir=default_cache_dir(os.e
 rm -rf .dev && mkdir -p .dev
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-split -b 60M -d -a 2 "$GGUF" "$TMP/part."
+split -b 59M -d -a 2 "$GGUF" "$TMP/part."
 count=0
 for part in "$TMP"/part.*; do
     count=$((count + 1))

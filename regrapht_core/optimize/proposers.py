@@ -22,6 +22,7 @@ from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_step_examples
 from regrapht_core.graph.taxonomy import display_name, technique
+from regrapht_core.model.borrow import borrow_definitions
 from regrapht_core.model.prompts import (
     NoCode,
     StepPrompt,
@@ -67,12 +68,13 @@ class ModelProposer:
 
     def __call__(self, request: ProposeRequest) -> Proposal:
         name, description = self._describe(request)
+        examples = self._examples(request)
         prompt = build_step_prompt(
             code=request.code,
             entry_signature=request.task.signature,
             technique=name,
             description=description,
-            examples=self._examples(request),
+            examples=examples,
             feedback=request.feedback or None,
             loop=None if request.task.loop is None else request.task.loop.describe(),
             budget_tokens=self.model.context_tokens - self.max_tokens,
@@ -88,10 +90,13 @@ class ModelProposer:
         )
         if isinstance(parsed, NoCode):
             return self._none(parsed.reason)
+        borrowed = borrow_definitions(parsed.code, [e.after for e in examples])
         think = f"{name} ({prompt.examples_used} examples shown)"
         if parsed.fixes:
             think += "; repaired: " + "; ".join(parsed.fixes)
-        return Proposal(parsed.code, think=think, producer=self.producer)
+        if borrowed.names:
+            think += "; the examples' definitions of " + ", ".join(borrowed.names) + " added"
+        return Proposal(borrowed.code, think=think, producer=self.producer)
 
     def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> Completion | Proposal:
         """The model's answer, or a proposal without code saying why there is none.
