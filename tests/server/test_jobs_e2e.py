@@ -65,10 +65,13 @@ def reports(client: LanguageClient, job: str) -> list[Any]:
 
 
 async def first_report(client: LanguageClient) -> str:
-    """The id of the running job, once it has evaluated a candidate."""
+    """The id of the running job, once its search has started. Not its first candidate:
+    on a two-core CI machine the embedded model's first answer can take a minute, and a
+    cancel that lands mid-answer is the case these tests should cover anyway."""
     await wait_for(
         lambda: any(
-            isinstance(r, types.WorkDoneProgressReport) and "candidates" in (r.message or "")
+            isinstance(r, types.WorkDoneProgressReport)
+            and (r.message or "").startswith(("searching", "1/"))
             for rs in client.progress_reports.values()
             for r in rs
         )
