@@ -53,6 +53,10 @@ class RewriterProposer:
             self._offered[key] = (found, "; ".join(dict.fromkeys(r for r in reasons if r)))
         return self._offered[key]
 
+    def answers(self, request: ProposeRequest) -> bool:
+        """Whether a rewriter has a candidate for this step, without handing one out."""
+        return bool(self._registry.get(request.technique)) and bool(self._candidates(request)[0])
+
     def __call__(self, request: ProposeRequest) -> Proposal:
         producer = f"rewriter:{request.technique}"
         rewriters = self._registry.get(request.technique, ())

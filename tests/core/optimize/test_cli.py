@@ -92,20 +92,50 @@ def test_nothing_compiled_exits_non_zero_with_the_reasons(tmp_path: Path) -> Non
     assert "dependence" in err or "depends" in err
 
 
+RUNNING_TOTAL = """#include <vector>
+
+void running_total(const std::vector<float>& x, std::vector<float>& out) {
+  out[0] = x[0];
+  for (int i = 1; i < (int)x.size(); ++i) out[i] = out[i - 1] + x[i];
+}
+"""
+
+
 @pytest.mark.slow
 @needs_no_gpu
-def test_embedded_model_and_rewriters_share_one_search(example: Path, tmp_path: Path) -> None:
-    """The real embedded model answers the steps no rewriter can; its answers are checked
-    like any."""
-    out, trace = tmp_path / "smooth.cu", tmp_path / "trace.jsonl"
+def test_the_embedded_model_takes_the_step_no_rewriter_can(tmp_path: Path) -> None:
+    """Each element of a running total needs the one before: no rewriter parallelizes it,
+    so the real embedded model answers the step, and its answer is checked like any."""
+    source, out, trace = tmp_path / "scan.cpp", tmp_path / "scan.cu", tmp_path / "trace.jsonl"
+    source.write_text(RUNNING_TOTAL)
     code, err = optimize(
-        str(example), "--function", "smooth", "--budget", "4", "--time-limit", "240",
+        str(source), "--function", "running_total", "--budget", "1", "--time-limit", "240",
         "--out", str(out), "--trace", str(trace),
     )  # fmt: skip
+    (step,) = trace_of(trace)
+    assert step["producer"] == "model:qwen2.5-coder-0.5b"
+    assert step["technique"] == "parallelization"
+    if code == 0:  # the answer compiled: offered as compiled only, naming the model
+        assert "model: qwen2.5-coder-0.5b" in out.read_text()
+    else:
+        assert code == EXIT_NOTHING_FOUND and not out.exists(), err
+
+
+@needs_no_gpu
+def test_with_the_embedded_model_the_rewriters_take_every_step_they_can(
+    example: Path, tmp_path: Path
+) -> None:
+    """On the bundled example a rewriter acts at every state the search reaches within the
+    budget, so the model, loaded, is never asked (``RewritersFirst``)."""
+    out, trace = tmp_path / "smooth.cu", tmp_path / "trace.jsonl"
+    code, err = optimize(
+        str(example), "--function", "smooth", "--budget", "4", "--out", str(out),
+        "--trace", str(trace),
+    )  # fmt: skip
     assert code == 0, err
-    producers = [str(r["producer"]) for r in trace_of(trace)]
-    assert producers[0] == "rewriter:parallelization"
-    assert "model:qwen2.5-coder-0.5b" in producers
+    producers = {str(r["producer"]) for r in trace_of(trace)}
+    assert "rewriter:parallelization" in producers
+    assert all(p.startswith("rewriter:") for p in producers)
     assert "model: qwen2.5-coder-0.5b" in out.read_text()
 
 

@@ -3,25 +3,34 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
-from regrapht_core.contracts.task import LoopSelection, Task
+from regrapht_core.contracts.task import LoopSelection, Task, TimingMode
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.paths import shipped_snapshot
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling, TokenSink
 from regrapht_core.optimize.proposers import (
     HoleProposer,
     ModelProposer,
     OneShotProposer,
+    RewritersFirst,
     first_of,
     step_proposer,
 )
-from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
+from regrapht_core.optimize.rewriter_proposer import NO_REWRITER, RewriterProposer
+from regrapht_core.rewrite.registry import registry_of
+from regrapht_core.search import run_search
+from regrapht_core.search.config import SearchConfig
 from tests.core.rewrite import cases
+from tests.core.rewrite.support import first_step
 from tests.core.search.test_mcgs import TASK
 
 KERNEL = """__global__ void k(int n, float* x) { int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -219,3 +228,84 @@ def test_the_model_is_told_which_loop_the_user_selected() -> None:
     chosen, whole = model.prompts
     assert "Optimize only the entry function's top-level loop 2 of 2 (`for (int j" in chosen
     assert "Optimize only" not in whole
+
+
+def parallel_graph() -> ReGraph:
+    """The steps the graph offers after parallelization: two with rewriters, one without."""
+    graph = ReGraph()
+    steps = ("grid_stride_loop", "loop_unrolling", "shared_memory_tiling")
+    for node in ("parallelization", *steps):
+        graph.add_node(node)
+    graph.add_edges(("parallelization", step, ()) for step in steps)
+    return graph
+
+
+def after_parallelization(task: Task, technique: str) -> ProposeRequest:
+    code, message = first_step(task)
+    assert code is not None, message
+    return ProposeRequest(task, "parallelization", technique, code)
+
+
+def test_where_a_rewriter_acts_the_model_is_not_asked_and_the_refusal_is_free() -> None:
+    model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
+    propose = step_proposer(model, parallel_graph())
+    tiling = propose(after_parallelization(cases.SAXPY, "shared_memory_tiling"))
+    assert tiling.code is None and not tiling.retryable and tiling.message == NO_REWRITER
+    assert propose(after_parallelization(cases.SAXPY, "grid_stride_loop")).code is not None
+    assert not model.prompts
+
+
+def test_where_no_rewriter_acts_the_model_takes_the_step() -> None:
+    step = after_parallelization(cases.SAXPY, "shared_memory_tiling")
+    model = ScriptedModel(f"```cuda\n{step.code}\n```")
+    graph = parallel_graph()
+    propose = RewritersFirst(RewriterProposer(registry_of(())), model_step(model), graph.successors)
+    proposal = propose(step)
+    assert proposal.producer == "model:scripted" and proposal.code is not None
+    assert len(model.prompts) == 1
+
+
+def test_a_rewriter_probed_for_the_state_still_hands_out_its_first_candidate() -> None:
+    """Deciding whether a rewriter acts must not use up the candidates it hands out."""
+    rewriters = RewriterProposer()
+    propose = RewritersFirst(rewriters, model_step(ScriptedModel("")), parallel_graph().successors)
+    step = after_parallelization(cases.SAXPY, "grid_stride_loop")
+    assert propose.rewriter_acts(step)
+    assert propose(step).code == RewriterProposer()(step).code is not None
+
+
+def test_a_failed_model_step_at_a_rewriter_free_state_keeps_the_rewriters_reason() -> None:
+    model = ScriptedModel("I cannot do that.")
+    propose = step_proposer(model, ReGraph())
+    proposal = propose(hole_request(cases.EARLY_BREAK))
+    assert proposal.code is None and model.prompts
+    assert "break" in proposal.message
+    assert "the answer contains no C/C++/CUDA code" in proposal.message
+
+
+def model_step(model: ScriptedModel) -> ModelProposer:
+    return ModelProposer(model, ReGraph())
+
+
+def test_at_equal_budget_the_model_leaves_the_rewriters_their_steps() -> None:
+    """A search on the shipped graph: with a model that never helps, the rewriters still
+    take a second technique within budget 3, and the model is never asked."""
+    graph = load_snapshot(shipped_snapshot()).graph
+    model = ScriptedModel("I cannot do that.")
+
+    def verified(code: str) -> Evaluation:
+        timing = Timing(TimingMode.END_TO_END, 2.0, 1.0, 0.0, 0.0, 30)
+        return Evaluation(Status.VERIFIED, "h", timing=timing)
+
+    result = run_search(
+        cases.SAXPY,
+        graph,
+        propose_fn=step_proposer(model, graph),
+        evaluate_fn=verified,
+        config=SearchConfig(budget=3),
+        rng=random.Random(0),
+    )
+    spent = [c for c in result.candidates if c.code]
+    assert len(spent) == 3 and not model.prompts
+    assert {c.producer for c in spent} <= {f"rewriter:{t}" for t in graph.nodes}
+    assert len({c.technique for c in spent}) >= 2
