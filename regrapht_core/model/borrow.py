@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from regrapht_core.cxx.declared import declared_names
 from regrapht_core.cxx.functions import function_name
 from regrapht_core.cxx.parse import Node, node_text, parse_isolated, walk
 from regrapht_core.cxx.syntax import declared_name
@@ -22,9 +23,6 @@ from regrapht_core.cxx.syntax import declared_name
 __all__ = ["Borrowed", "borrow_definitions"]
 
 _NAMES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
-_DECLARATORS = frozenset(
-    {"declaration", "parameter_declaration", "field_declaration", "optional_parameter_declaration"}
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,14 +158,9 @@ def _declarator_names(node: Node) -> set[str]:
 
 def _declared(root: Node) -> set[str]:
     """Every name the answer declares anywhere: its own helpers, parameters and locals."""
-    names: set[str] = set()
+    names = declared_names(root)
     for node in _file_scope(root):
         names |= _defines(node)
-    for node in walk(root):
-        if node.type in _DECLARATORS:
-            names |= _declarator_names(node)
-        elif node.type in ("template_parameter_list", "type_parameter_declaration"):
-            names |= {node_text(n) for n in node.named_children if n.type == "type_identifier"}
     return names
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "NoCode",
     "ParsedCode",
     "StepPrompt",
+    "answer_code",
     "build_hole_prompt",
     "build_step_prompt",
     "defined_functions",
@@ -362,10 +363,7 @@ def parse_response(
     """
     if not text.strip():
         return NoCode("the model returned an empty answer")
-    blocks = [
-        body for tag, body in _FENCE.findall(text) if tag.lower() in _CODE_TAGS and body.strip()
-    ]
-    code = _combine(blocks, entry_name) if blocks else _bare_code(text)
+    code = answer_code(text, entry_name)
     if not code.strip():
         return NoCode("the answer contains no C/C++/CUDA code")
     repaired = repair(code, entry_name=entry_name, truncated=truncated)
@@ -392,6 +390,15 @@ def defined_functions(code: str) -> tuple[str, ...]:
     bare = _STRINGS_AND_COMMENTS.sub(" ", code)
     names = [m.group(1) for m in _FUNC_DEF.finditer(bare) if m.group(1) not in _NOT_FUNCTIONS]
     return tuple(dict.fromkeys(names))
+
+
+def answer_code(text: str, entry_name: str | None = None) -> str:
+    """The code of an answer as the model wrote it, before any repair: its code blocks
+    combined (``parse_response`` says how), else its bare code without the prose."""
+    blocks = [
+        body for tag, body in _FENCE.findall(text) if tag.lower() in _CODE_TAGS and body.strip()
+    ]
+    return _combine(blocks, entry_name) if blocks else _bare_code(text)
 
 
 def _combine(blocks: list[str], entry_name: str | None) -> str:

@@ -33,11 +33,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from regrapht_core.cxx.declarators import declarator_name
+from regrapht_core.cxx.declared import declared_names, declared_types
 from regrapht_core.cxx.functions import function_name, signature_text
 from regrapht_core.cxx.parse import Node, node_text, parse_isolated, walk
 from regrapht_core.cxx.signatures import Signature, signature_of
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block
-from regrapht_core.cxx.syntax import declared_name
 
 __all__ = ["Repaired", "repair"]
 
@@ -66,18 +66,6 @@ class _Parsed:
 
 
 _EXECUTION_SPACES = frozenset({"__global__", "__device__", "__host__"})
-_DECLARING = frozenset(
-    {
-        "declaration",
-        "parameter_declaration",
-        "optional_parameter_declaration",
-        "field_declaration",
-        "for_range_loop",
-    }
-)
-_TYPE_SPECIFIERS = frozenset(
-    {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
-)
 _NOT_REPEATABLE = frozenset(
     {"comment", "optional_parameter_declaration", "optional_type_parameter_declaration"}
 )
@@ -334,41 +322,13 @@ def _dedented(node: Node, source: bytes) -> str:
 def _captures(nested: Node, host: Node) -> bool:
     """``nested`` uses a name it does not declare but ``host`` does: at file scope that name
     would mean something else (or nothing), so it must stay where the model wrote it."""
-    own = _declared(nested)
+    own = declared_names(nested)
     used = {
         node_text(n)
         for n in walk(nested)
         if n.type in ("identifier", "type_identifier") and node_text(n) not in own
     }
-    return bool(used & _declared(host))
-
-
-def _declared(node: Node) -> set[str]:
-    """Every variable, parameter and type name declared anywhere inside ``node``."""
-    names = _declared_types(node)
-    for child in walk(node):
-        if child.type in _DECLARING:
-            for declarator in child.children_by_field_name("declarator"):
-                found = declared_name(declarator)
-                if found is not None:
-                    names.add(node_text(found))
-    return names
-
-
-def _declared_types(node: Node) -> set[str]:
-    """Type names (classes, enums, typedefs, aliases) declared anywhere inside ``node``."""
-    names: set[str] = set()
-    for child in walk(node):
-        defines = child.type in _TYPE_SPECIFIERS and child.child_by_field_name("body") is not None
-        if defines or child.type == "alias_declaration":
-            name = child.child_by_field_name("name")
-        elif child.type == "type_definition":
-            name = next(iter(child.children_by_field_name("declarator")), None)
-        else:
-            continue
-        if name is not None:
-            names.add(node_text(name))
-    return names
+    return bool(used & declared_names(host))
 
 
 # --- (c) Echoed definitions ---------------------------------------------------------------
@@ -485,7 +445,7 @@ def _prototype(owner: Node, definition: Node, parsed: _Parsed, caller: Node) -> 
         for c in parsed.root.named_children
         if caller.start_byte <= c.start_byte < owner.start_byte
     )
-    if any(used & _declared_types(c) for c in between):
+    if any(used & declared_types(c) for c in between):
         return None
     body = definition.child_by_field_name("body")
     end = body.start_byte if body is not None else definition.end_byte

@@ -49,7 +49,7 @@ import signal, sys, xllamacpp
 params = xllamacpp.CommonParams()
 params.model.path = sys.argv[1]
 params.port = int(sys.argv[2])
-params.model_alias = {"smollm2"}
+params.model_alias = {"qwen2.5-coder-0.5b"}
 params.n_ctx = 2048
 params.n_parallel = 1
 params.cpuparams.n_threads = params.cpuparams_batch.n_threads = 2
@@ -66,7 +66,7 @@ signal.pause()  # until terminated
 @pytest.fixture(scope="session")
 def llama_server(embedded_gguf: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """llama.cpp's HTTP server (xllamacpp's) in a child process on a free loopback port,
-    serving the embedded model as ``smollm2`` without an API key; yields its base URL."""
+    serving the embedded model as ``qwen2.5-coder-0.5b`` without an API key; yields its base URL."""
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "server.log"
     with log.open("wb") as sink:

@@ -39,7 +39,7 @@ def test_check_local_server_from_the_flag(llama_server: str) -> None:
     code, out = run([*SHORT, "--model", llama_server])
     assert code == 0, out
     assert "source:   server (setting)" in out
-    assert f"smollm2 @ {llama_server}" in out
+    assert f"qwen2.5-coder-0.5b @ {llama_server}" in out
 
 
 def test_check_refuses_a_remote_server() -> None:

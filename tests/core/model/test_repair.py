@@ -3,7 +3,6 @@ the real answers of the embedded model (``answers/``) before and after repair.""
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 import tomllib
@@ -15,12 +14,11 @@ import pytest
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import parse_source
 from regrapht_core.model import prompts
-from regrapht_core.model.prompts import ParsedCode, defined_functions, parse_response
+from regrapht_core.model.prompts import ParsedCode, answer_code, defined_functions, parse_response
 from regrapht_core.model.repair import Repaired, repair
 from regrapht_core.verify.device import DEFAULT_ARCH
 
 ANSWERS = Path(__file__).parent / "answers"
-_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 
 
 def parses(code: str) -> bool:
@@ -406,25 +404,6 @@ def test_the_entry_signature_is_never_changed() -> None:
 
 
 # --- real answers --------------------------------------------------------------------------
-
-
-def answer_code(text: str, entry: str) -> str:
-    """The code :func:`parse_response` takes from an answer, before it checks the braces
-    (where repair is meant to run): of the fenced blocks, the last that defines the entry,
-    after the other blocks that add functions it lacks."""
-    blocks = [b for b in _FENCE.findall(text) if b.strip()]
-    defining = [b for b in blocks if entry in defined_functions(b)]
-    if not defining:
-        return "\n".join(blocks)
-    chosen = defining[-1]
-    have = set(defined_functions(chosen))
-    extra = []
-    for block in blocks:
-        new = set(defined_functions(block)) - have
-        if block not in defining and new:
-            extra.append(block)
-            have |= new
-    return "\n".join([*extra, chosen])
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ ASK = [ChatMessage("user", "Write a CUDA kernel that adds two float arrays.")]
 
 def test_streams_a_seeded_answer_from_a_real_server(llama_server: str) -> None:
     model = OpenAIServerModel.connect(llama_server, ServerSettings())
-    assert model.name == f"smollm2 @ {llama_server}"
+    assert model.name == f"qwen2.5-coder-0.5b @ {llama_server}"
     pieces: list[str] = []
     done = model.generate(ASK, Sampling(16, temperature=0.7, seed=5), on_token=pieces.append)
     again = model.generate(ASK, Sampling(16, temperature=0.7, seed=5))
@@ -40,13 +40,13 @@ def test_streams_a_seeded_answer_from_a_real_server(llama_server: str) -> None:
 
 def test_base_url_without_path_gets_v1(llama_server: str) -> None:
     root = llama_server.removesuffix("/v1")
-    model = OpenAIServerModel.connect(root, ServerSettings(model="smollm2"))
+    model = OpenAIServerModel.connect(root, ServerSettings(model="qwen2.5-coder-0.5b"))
     assert model.generate(ASK, Sampling(2)).tokens > 0
 
 
 def test_unknown_model_name_lists_what_the_server_has(llama_server: str) -> None:
-    with pytest.raises(ModelError, match="no model 'qwen'; it lists smollm2"):
-        OpenAIServerModel.connect(llama_server, ServerSettings(model="qwen"))
+    with pytest.raises(ModelError, match=r"no model 'starcoder'; it lists qwen2\.5-coder-0\.5b"):
+        OpenAIServerModel.connect(llama_server, ServerSettings(model="starcoder"))
 
 
 def test_cancellation_stops_a_streamed_answer_within_a_second(llama_server: str) -> None:
