@@ -44,7 +44,7 @@ _CONTINUE_TARGETS = _BREAK_TARGETS - {"switch_statement"}
 class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
     index_values: IndexValues
 
-    def run(self, prove_ownership: bool) -> LoopFacts:
+    def run(self, prove_ownership: bool, atomic: frozenset[str]) -> LoopFacts:
         self.bounds()
         self.control_flow()
         self.inner_loops()
@@ -56,7 +56,7 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         self.calls(self.loop.body, self.body_locals | {self.loop.var}, "the loop")
         self.reductions(candidates)
         try:
-            self.ownership()
+            self.ownership(atomic)
         except Refusal as refusal:
             if prove_ownership:
                 raise
@@ -327,12 +327,18 @@ def _called(function: Node) -> bool:
 
 
 def analyse_loop(
-    entry: EntryFunction, symbols: FileSymbols, *, prove_ownership: bool = True
+    entry: EntryFunction,
+    symbols: FileSymbols,
+    *,
+    prove_ownership: bool = True,
+    atomic: frozenset[str] = frozenset(),
 ) -> LoopFacts:
     """What the loop reads, writes and reduces, or a :class:`Refusal` saying what blocks it.
 
     ``prove_ownership=False`` does not refuse when the proof that iterations touch disjoint
     elements fails; ``LoopFacts.unowned`` says why instead. A scaffold whose body the model
     rewrites for concurrency (atomics) needs every other fact, and the verifier judges it.
+    ``atomic`` names arrays the caller will update atomically (``rewrite.atomics``): the
+    proof leaves them out.
     """
-    return _Analysis(entry, symbols).run(prove_ownership)
+    return _Analysis(entry, symbols).run(prove_ownership, atomic)

@@ -60,9 +60,10 @@ class OwnershipAnalysis(LoopScope):
                 return True
         return False
 
-    def ownership(self) -> None:
+    def ownership(self, atomic: frozenset[str] = frozenset()) -> None:
+        """Refuses unless every written array but the ``atomic`` ones is owned per iteration."""
         var = self.loop.var
-        for array in sorted(self.facts.written):
+        for array in sorted(self.facts.written - atomic):
             accesses = [a for a in self.facts.accesses if a.array == array]
             forms: list[tuple[Access, Affine]] = []
             for access in accesses:

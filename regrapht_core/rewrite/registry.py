@@ -2,8 +2,9 @@
 
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
-parallelization node lists the map rewriter and then the reduction rewriter, because the
-same first step turns either kind of loop into CUDA and only one of them will accept it.
+parallelization node lists the map rewriter, the reduction rewriter and the atomic-updates
+rewriter, because the same first step turns any of those loops into CUDA and only one of
+them will accept it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.rewrite.atomics import AtomicUpdates
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
@@ -40,10 +42,11 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 
 def default_registry() -> Registry:
-    reduction = ParallelReduction()
+    reduction, atomics = ParallelReduction(), AtomicUpdates()
     rewriters: list[Rewriter] = [
         Parallelize(),
         reduction,
+        atomics,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -53,5 +56,5 @@ def default_registry() -> Registry:
         PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
-    pairs.append(("parallelization", reduction))
+    pairs += [("parallelization", reduction), ("parallelization", atomics)]
     return registry_of(pairs)

@@ -74,13 +74,19 @@ def split_entry(code: str, task: Task) -> tuple[str, Task]:
 
 
 def analysed_loop(
-    code: str, task: Task, *, loop: int | None = None, prove_ownership: bool = True
+    code: str,
+    task: Task,
+    *,
+    loop: int | None = None,
+    prove_ownership: bool = True,
+    atomic: frozenset[str] = frozenset(),
 ) -> SequentialLoop:
     """Top-level loop number ``loop`` of ``task``'s entry in ``code`` (already split);
-    ``None``: the only one."""
+    ``None``: the only one. ``atomic``: arrays left out of the ownership proof
+    (:func:`~regrapht_core.cxx.dependence.analyse_loop`)."""
     root = parse(code).root_node
     entry = entry_function(root, task, loop)
-    facts = analyse_loop(entry, file_symbols(root), prove_ownership=prove_ownership)
+    facts = analyse_loop(entry, file_symbols(root), prove_ownership=prove_ownership, atomic=atomic)
     loop_var_type(entry)
     return SequentialLoop(code, task, root, entry, facts)
 

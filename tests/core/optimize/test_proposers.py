@@ -212,10 +212,16 @@ def test_loops_the_rewriter_handles_alone_get_no_scaffold_and_no_model_call() ->
 
 
 def test_the_job_proposer_tries_rewriter_then_scaffold_then_the_whole_model() -> None:
-    model = ScriptedModel("```cuda\natomicAdd(&h[x[i]], 1);\n```")
+    """A histogram's counts are additions (the atomics rewriter's); a bin set to the
+    iteration that saw it last is not, so its loop body is the model's to write."""
+    model = ScriptedModel("```cuda\natomicMax(&h[x[i]], i);\n```")
     propose = step_proposer(model, ReGraph())
+    last_seen = dataclasses.replace(
+        cases.HISTOGRAM, source=cases.HISTOGRAM.source.replace("h[x[i]]++", "h[x[i]] = i")
+    )
     assert propose(hole_request(cases.SAXPY)).producer == "rewriter:parallelization"
-    assert propose(hole_request(cases.HISTOGRAM)).producer.startswith("scaffold:")
+    assert propose(hole_request(cases.HISTOGRAM)).producer == "rewriter:atomics"
+    assert propose(hole_request(last_seen)).producer.startswith("scaffold:")
 
 
 def test_the_model_is_told_which_loop_the_user_selected() -> None:

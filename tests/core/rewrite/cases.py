@@ -148,6 +148,7 @@ HISTOGRAM = make_task(
         _pointer("h", Role.INOUT, "bins", "int"),
         _scalar("bins", value="16"),
     ),
+    sizes=({"n": 1, "bins": 16}, {"n": 1000, "bins": 16}),
 )
 
 PREFIX_SUM = make_task(

@@ -16,17 +16,8 @@ from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
 ATOMIC = "atomicAdd(&h[x[i]], 1);"
 
 
-HISTOGRAM = cases.make_task(
-    cases.HISTOGRAM.name,
-    cases.HISTOGRAM.source,
-    cases.HISTOGRAM.signature,
-    cases.HISTOGRAM.args,
-    sizes=({"n": 1, "bins": 16}, {"n": 1000, "bins": 16}),
-)
-
-
 def histogram_scaffold() -> str:
-    return fill(parallel_scaffold(HISTOGRAM.source, RewriteContext(HISTOGRAM)), ATOMIC)
+    return fill(parallel_scaffold(cases.HISTOGRAM.source, RewriteContext(cases.HISTOGRAM)), ATOMIC)
 
 
 def test_a_loop_refused_for_shared_updates_gets_everything_but_its_body() -> None:
@@ -96,4 +87,4 @@ def test_a_filled_scaffold_compiles(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_a_filled_scaffold_with_atomics_computes_the_histogram(tmp_path: Path) -> None:
-    assert run_on_cpu(HISTOGRAM, histogram_scaffold(), tmp_path) == "PASS"
+    assert run_on_cpu(cases.HISTOGRAM, histogram_scaffold(), tmp_path) == "PASS"
