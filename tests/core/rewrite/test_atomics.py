@@ -13,7 +13,13 @@ from regrapht_core.rewrite.atomics import AtomicUpdates
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.tasks.extract import extract_task
 from tests.core.rewrite import cases
-from tests.core.rewrite.support import compile_cuda, first_step, requires_nvcc, run_on_cpu
+from tests.core.rewrite.support import (
+    compile_cuda,
+    first_step,
+    requires_nvcc,
+    run_on_cpu,
+    run_on_gpu,
+)
 
 SCATTER = extract_task(
     "// regrapht: n = 600; idx[n] in ~ int(0, 15); v[n] in; out[16] inout; "
@@ -109,3 +115,10 @@ def test_the_candidates_compile_with_nvcc(tmp_path: Path) -> None:
 @pytest.mark.parametrize("task", [cases.HISTOGRAM, SCATTER], ids=["histogram", "scatter"])
 def test_the_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
     assert run_on_cpu(task, atomic_candidate(task), tmp_path) == "PASS"
+
+
+@pytest.mark.gpu
+@requires_nvcc
+@pytest.mark.parametrize("task", [cases.HISTOGRAM, SCATTER], ids=["histogram", "scatter"])
+def test_the_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
+    assert run_on_gpu(task, atomic_candidate(task), tmp_path) == "PASS"
