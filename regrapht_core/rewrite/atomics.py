@@ -19,7 +19,7 @@ from regrapht_core.cxx.loop_scope import Access
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
-from regrapht_core.rewrite.parallelize import candidate_1d
+from regrapht_core.rewrite.parallelize import block_size, candidate_1d
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -59,9 +59,7 @@ class AtomicUpdates(RefusingRewriter):
     def build(
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        block = int((params or {}).get("block_size", 256))
-        if not 32 <= block <= 1024:
-            raise Refusal(f"block_size {block} is outside 32..1024")
+        block = block_size(params)
         split, task = split_entry(code, context.task)
         first = as_map(analysed_loop(split, task, prove_ownership=False))
         if not first.facts.unowned:

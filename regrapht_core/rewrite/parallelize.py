@@ -44,7 +44,7 @@ from regrapht_core.rewrite.sequential import (
     split_entry,
 )
 
-__all__ = ["Parallelize", "candidate_1d"]
+__all__ = ["Parallelize", "block_size", "candidate_1d"]
 
 _GRID_Y_MAX = 65535
 
@@ -191,15 +191,21 @@ def _candidate_2d(found: SequentialLoop, inner: CountedLoop) -> str:
     return found.candidate(kernel, lines)
 
 
+def block_size(params: RewriteParams | None) -> int:
+    """The ``block_size`` knob of the one-thread-per-iteration rewriters (default 256)."""
+    block = int((params or {}).get("block_size", 256))
+    if not 32 <= block <= 1024:
+        raise Refusal(f"block_size {block} is outside 32..1024")
+    return block
+
+
 class Parallelize(RefusingRewriter):
     technique = "parallelization"
 
     def build(
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
-        block = int((params or {}).get("block_size", 256))
-        if not 32 <= block <= 1024:
-            raise Refusal(f"block_size {block} is outside 32..1024")
+        block = block_size(params)
         split, task = split_entry(code, context.task)
         if task.loop is None and top_level_loops(parse(split).root_node, task) > 1:
             return [_loop_by_loop(split, task, block)]
