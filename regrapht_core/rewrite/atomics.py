@@ -13,7 +13,7 @@ writes must still pass the ownership proof.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from regrapht_core.cxx.loop_scope import Access
 from regrapht_core.cxx.parse import Node, node_text
@@ -53,6 +53,65 @@ class _Update:
     """What ``+=``/``-=`` add; ``None`` for ``++``/``--``."""
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class AddedLoop:
+    """A loop whose only obstacle to one thread per iteration is additions to shared
+    elements: analysed with those arrays left out of the ownership proof."""
+
+    found: SequentialLoop
+    types: Mapping[str, str]
+    """Element type of each added-to array, by name."""
+
+    def atomic_edits(self, rename: Mapping[str, str] | None = None) -> list[Edit]:
+        """The additions as ``atomicAdd``; ``rename`` makes them target other arrays
+        (private copies) of the same element type."""
+        edits = []
+        for access in self.found.facts.accesses:
+            if access.array in self.types:
+                update = _update_of(access)
+                assert update is not None  # every access to an added-to array is one
+                target = (rename or {}).get(access.array)
+                if target is not None:
+                    array = update.element.child_by_field_name("argument")
+                    assert array is not None
+                    edits.append(Edit.replace(array, target))
+                ctype = self.types[access.array]
+                cast = target is None and ctype in _AS_U64
+                edits += _atomic(update, added_type(ctype), cast)
+        return edits
+
+    def with_edits(self, edits: list[Edit]) -> SequentialLoop:
+        """The loop with ``edits`` applied to its body, after the analysis's own."""
+        facts = dataclasses.replace(self.found.facts, edits=[*self.found.facts.edits, *edits])
+        return dataclasses.replace(self.found, facts=facts)
+
+
+def added_loop(code: str, context: RewriteContext) -> AddedLoop:
+    """The entry's loop as an :class:`AddedLoop`, or the :class:`Refusal` saying why not."""
+    split, task = split_entry(code, context.task)
+    first = as_map(analysed_loop(split, task, prove_ownership=False))
+    if not first.facts.unowned:
+        raise Refusal("the iterations write disjoint elements: no update needs an atomic")
+    shared = frozenset(_added_only(first))
+    if not shared:
+        names = ", ".join(f"`{a}`" for a in sorted(first.facts.written))
+        raise Refusal(
+            f"no atomics: the loop writes {names} other than by adding to an element "
+            "(+=, -=, ++, -- as a statement)"
+        )
+    found = as_map(analysed_loop(split, task, atomic=shared))
+    return AddedLoop(found, {array: _element_type(found, array) for array in sorted(shared)})
+
+
+def added_type(ctype: str) -> str:
+    """The type ``atomicAdd`` adds an element of ``ctype`` as."""
+    return "unsigned long long" if ctype in _AS_U64 else ctype
+
+
+def shared_names(loop: AddedLoop) -> str:
+    return ", ".join(f"`{a}`" for a in loop.types)
+
+
 class AtomicUpdates(RefusingRewriter):
     technique = "atomics"
 
@@ -60,34 +119,14 @@ class AtomicUpdates(RefusingRewriter):
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = block_size(params)
-        split, task = split_entry(code, context.task)
-        first = as_map(analysed_loop(split, task, prove_ownership=False))
-        if not first.facts.unowned:
-            raise Refusal("the iterations write disjoint elements: no update needs an atomic")
-        shared = frozenset(_added_only(first))
-        if not shared:
-            names = ", ".join(f"`{a}`" for a in sorted(first.facts.written))
-            raise Refusal(
-                f"no atomics: the loop writes {names} other than by adding to an element "
-                "(+=, -=, ++, -- as a statement)"
-            )
-        found = as_map(analysed_loop(split, task, atomic=shared))
-        edits = [
-            edit
-            for access in found.facts.accesses
-            if access.array in shared
-            for edit in _atomic(_update_of(access), _element_type(found, access.array))
-        ]
-        atomic = dataclasses.replace(
-            found, facts=dataclasses.replace(found.facts, edits=[*found.facts.edits, *edits])
-        )
-        names = ", ".join(f"`{a}`" for a in sorted(shared))
+        loop = added_loop(code, context)
         return [
             RewriteCandidate(
-                candidate_1d(atomic, block),
-                f"mapped each iteration of the loop over `{found.entry.loop.var}` to one CUDA "
-                f"thread ({block} threads per block); the additions to {names}, whose "
-                "elements several iterations may share, are atomicAdd",
+                candidate_1d(loop.with_edits(loop.atomic_edits()), block),
+                f"mapped each iteration of the loop over `{loop.found.entry.loop.var}` to one "
+                f"CUDA thread ({block} threads per block); the additions to "
+                f"{shared_names(loop)}, whose elements several iterations may share, are "
+                "atomicAdd",
             )
         ]
 
@@ -132,16 +171,14 @@ def _element_type(found: SequentialLoop, array: str) -> str:
     return ctype
 
 
-def _atomic(update: _Update | None, ctype: str) -> list[Edit]:
+def _atomic(update: _Update, added: str, cast: bool) -> list[Edit]:
     """Edits that make the update ``atomicAdd(&element, amount)`` without touching the text
-    inside the element or the value (other edits may change that)."""
-    assert update is not None  # only arrays whose every access is an update get here
+    inside the element or the value (other edits may change that). ``cast``: the element's
+    own type is not ``added`` (a 64-bit integer added as ``unsigned long long``)."""
     element, operator = update.element, update.operator
-    as_u64 = ctype in _AS_U64
-    added = "unsigned long long" if as_u64 else ctype
-    target = "reinterpret_cast<unsigned long long*>(&" if as_u64 else "&"
+    target = "reinterpret_cast<unsigned long long*>(&" if cast else "&"
     open_ = f"atomicAdd({target}"
-    close = ")" if as_u64 else ""
+    close = ")" if cast else ""
     op = node_text(operator)
     if update.value is None:
         one = f"static_cast<{added}>({'1' if op == '++' else '-1'})"

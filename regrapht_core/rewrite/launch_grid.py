@@ -11,10 +11,12 @@ from regrapht_core.cxx.splice import Edit
 from regrapht_core.cxx.syntax import NameAllocator, declared_name
 from regrapht_core.rewrite.kernels import enclosing_function
 
-__all__ = ["capped_grid_edits", "is_dim3"]
+__all__ = ["capped_grid_edits", "capped_grid_helper", "is_dim3"]
 
 
-def _helper(name: str) -> str:
+def capped_grid_helper(name: str) -> str:
+    """A host function ``name(wanted, blocks_per_sm)``: ``wanted`` blocks, at most
+    ``blocks_per_sm`` per multiprocessor of the current device."""
     return "\n".join(
         [
             f"static unsigned int {name}(long long wanted, int blocks_per_sm) {{",
@@ -65,6 +67,6 @@ def capped_grid_edits(
         return []
     helper = names.fresh("capped_grid")
     first = next(c for c in root.named_children if c.type not in ("preproc_include", "comment"))
-    edits = [Edit.insert(first.start_byte, _helper(helper))]
+    edits = [Edit.insert(first.start_byte, capped_grid_helper(helper))]
     edits += [Edit.replace(g, f"{helper}({node_text(g)}, {per_sm})") for g in grids]
     return edits

@@ -44,7 +44,7 @@ from regrapht_core.rewrite.sequential import (
     split_entry,
 )
 
-__all__ = ["Parallelize", "block_size", "candidate_1d"]
+__all__ = ["Parallelize", "block_size", "candidate_1d", "kernel_1d"]
 
 _GRID_Y_MAX = 65535
 
@@ -108,7 +108,7 @@ def _owner(index: Node, outer: CountedLoop, inner: CountedLoop) -> str | None:
     return None
 
 
-def _kernel_1d(
+def kernel_1d(
     found: SequentialLoop, name: str, parameters: tuple[str, ...], body: str | None
 ) -> str:
     loop = found.entry.loop
@@ -164,7 +164,7 @@ def candidate_1d(found: SequentialLoop, block: int = 256, *, body: str | None = 
         f"{host.err} = cudaGetLastError();",
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
-    kernel = _kernel_1d(found, kernel_name, interface.parameters, body)
+    kernel = kernel_1d(found, kernel_name, interface.parameters, body)
     return found.candidate(kernel, lines)
 
 

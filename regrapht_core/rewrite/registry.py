@@ -2,9 +2,10 @@
 
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
-parallelization node lists the map rewriter, the reduction rewriter and the atomic-updates
-rewriter, because the same first step turns any of those loops into CUDA and only one of
-them will accept it.
+parallelization node lists the map rewriter, the reduction rewriter and the two
+shared-update rewriters (privatized first, then plain atomics), because the same first step
+turns any of those loops into CUDA; for a histogram both shared-update rewriters answer, and
+the plain atomics are the next candidate when the privatized one fails.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from regrapht_core.rewrite.atomics import AtomicUpdates
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
+from regrapht_core.rewrite.privatize import PrivatizedUpdates
 from regrapht_core.rewrite.protocol import Rewriter
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
@@ -42,10 +44,11 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 
 def default_registry() -> Registry:
-    reduction, atomics = ParallelReduction(), AtomicUpdates()
+    reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     rewriters: list[Rewriter] = [
         Parallelize(),
         reduction,
+        private,
         atomics,
         GridStrideLoop(),
         LaunchConfiguration(),
@@ -56,5 +59,5 @@ def default_registry() -> Registry:
         PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
-    pairs += [("parallelization", reduction), ("parallelization", atomics)]
+    pairs += [("parallelization", r) for r in (reduction, private, atomics)]
     return registry_of(pairs)
