@@ -15,6 +15,8 @@ Parameters: ``block_size`` (1-D threads per block, default 256).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from regrapht_core.contracts.task import LoopSelection, Task
 from regrapht_core.cxx.affine import affine
 from regrapht_core.cxx.dependence import LoopFacts
@@ -29,7 +31,7 @@ from regrapht_core.rewrite.assemble import (
     loop_var_type,
     thread_index,
 )
-from regrapht_core.rewrite.hostcode import HostNames, gpu_block
+from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, gpu_block
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -150,8 +152,16 @@ def _kernel_2d(
     )
 
 
-def candidate_1d(found: SequentialLoop, block: int = 256, *, body: str | None = None) -> str:
-    """One thread per iteration; ``body`` replaces the loop body in the kernel when given."""
+def candidate_1d(
+    found: SequentialLoop,
+    block: int = 256,
+    *,
+    body: str | None = None,
+    after: Callable[[list[DeviceBuffer], HostNames, NameAllocator], list[str]] | None = None,
+) -> str:
+    """One thread per iteration; ``body`` replaces the loop body in the kernel when given;
+    ``after`` gives the host lines that follow the launch (on the device buffers, before
+    the results come back), chained on the launch's error status."""
     names = NameAllocator(found.root)
     buffers, interface = found.interface(names)
     kernel_name = names.fresh(f"{found.task.entry}_kernel")
@@ -162,6 +172,7 @@ def candidate_1d(found: SequentialLoop, block: int = 256, *, body: str | None = 
         f"static_cast<unsigned int>(({host.count} + {host.block} - 1) / {host.block});",
         f"{kernel_name}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
         f"{host.err} = cudaGetLastError();",
+        *(after(buffers, host, names) if after is not None else ()),
     ]
     lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
     kernel = kernel_1d(found, kernel_name, interface.parameters, body)

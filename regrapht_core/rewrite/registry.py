@@ -2,10 +2,10 @@
 
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
-parallelization node lists the map rewriter, the reduction rewriter and the two
-shared-update rewriters (privatized first, then plain atomics), because the same first step
-turns any of those loops into CUDA; for a histogram both shared-update rewriters answer, and
-the plain atomics are the next candidate when the privatized one fails.
+parallelization node lists the map rewriter, the reduction rewriter, the two shared-update
+rewriters (privatized first, then plain atomics) and the running-total scan, because the
+same first step turns any of those loops into CUDA; for a histogram both shared-update
+rewriters answer, and the plain atomics are the next candidate when the privatized one fails.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from regrapht_core.rewrite.privatize import PrivatizedUpdates
 from regrapht_core.rewrite.protocol import Rewriter
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
+from regrapht_core.rewrite.scan import LibraryScan
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.unroll import LoopUnrolling
 from regrapht_core.rewrite.vectorize import VectorizedAccess
@@ -45,11 +46,13 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
+    scan = LibraryScan()
     rewriters: list[Rewriter] = [
         Parallelize(),
         reduction,
         private,
         atomics,
+        scan,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -59,5 +62,5 @@ def default_registry() -> Registry:
         PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
-    pairs += [("parallelization", r) for r in (reduction, private, atomics)]
+    pairs += [("parallelization", r) for r in (reduction, private, atomics, scan)]
     return registry_of(pairs)

@@ -1,0 +1,34 @@
+// A CPU stand-in for the part of CUB that generated candidates call (test support only).
+//
+// Same contract as the library: a first call with a null temporary storage pointer only
+// reports how many bytes to allocate, the second computes. The scan itself is the
+// sequential one, on the emulator's host-memory "device" buffers; in place when the input
+// and output are the same buffer, as CUB allows.
+#pragma once
+
+#include <cstddef>
+
+#include "../cuda_runtime.h"
+
+namespace cub {
+
+struct DeviceScan {
+  template <typename In, typename Out, typename NumItems>
+  static cudaError_t InclusiveSum(void* temp, std::size_t& bytes, In in, Out out,
+                                  NumItems count) {
+    if (temp == nullptr) {
+      bytes = 16;
+      return cudaSuccess;
+    }
+    if (count <= 0) return cudaSuccess;
+    auto total = in[0];
+    out[0] = total;
+    for (NumItems i = 1; i < count; ++i) {
+      total = total + in[i];
+      out[i] = total;
+    }
+    return cudaSuccess;
+  }
+};
+
+}  // namespace cub

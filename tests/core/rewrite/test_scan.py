@@ -1,0 +1,116 @@
+"""The running-total rewriter: ``acc += term; out[i] = acc;`` becomes a terms kernel and
+CUB's inclusive scan; every other shape of loop-carried total is refused with the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.contracts.task import Task
+from regrapht_core.rewrite.protocol import RewriteContext
+from regrapht_core.rewrite.scan import LibraryScan
+from regrapht_core.tasks.extract import extract_task
+from tests.core.rewrite.support import (
+    compile_cuda,
+    first_step,
+    requires_nvcc,
+    run_on_cpu,
+    run_on_gpu,
+)
+
+SCAN = extract_task(
+    "// regrapht: n = 1000; x[n] in ~ int(-1000, 1000); out[n] out\n"
+    "void inclusive_scan(int n, const int* x, long long* out) {\n"
+    "  long long running = 0;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    running += x[i];\n"
+    "    out[i] = running;\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="inclusive_scan",
+)
+ENERGY = extract_task(
+    "// regrapht: n = 1000; x[n] in; e[n] out\n"
+    "void energy(int n, const float* x, float* e) {\n"
+    "  float total = 1.5f;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    total += x[i] * x[i];  // squared amplitude\n"
+    "    e[i] = total;\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="energy",
+)
+
+
+def scanned(task: Task) -> str:
+    (candidate,) = LibraryScan().apply(task.source, RewriteContext(task))
+    return candidate.code
+
+
+def refusal(body: str, *, before: str = "  float total = 0.0f;\n", after: str = "") -> str:
+    task = extract_task(
+        "// regrapht: n = 1000; x[n] in; e[n] out\n"
+        "void energy(int n, const float* x, float* e) {\n"
+        f"{before}  for (int i = 0; i < n; ++i) {{ {body} }}\n{after}}}\n",
+        "cpp",
+        function="energy",
+    )
+    return LibraryScan().applies(task.source, RewriteContext(task)).reason
+
+
+def test_a_running_total_becomes_a_terms_kernel_and_a_cub_scan() -> None:
+    code, message = first_step(SCAN)
+    assert code is not None, message
+    assert code.startswith("#include <cub/cub.cuh>")
+    assert "out[i] = static_cast<long long>(x[i]);" in code
+    scan = "cub::DeviceScan::InclusiveSum(scan_temp, scan_bytes, d_out, d_out, count);"
+    assert code.count(scan) == 2  # the size query, then the scan
+    assert "cudaMemcpy(d_out, out" not in code  # every element is written: nothing to upload
+
+
+def test_a_start_value_other_than_zero_is_added_to_the_first_term() -> None:
+    code = scanned(ENERGY)
+    assert "(i == 0 ? static_cast<float>(1.5f) + static_cast<float>(x[i] * x[i])" in code
+
+
+@pytest.mark.parametrize(
+    ("body", "before", "after", "reason"),
+    [
+        ("e[i] = total; total += x[i];", "  float total = 0.0f;\n", "", "exclusive scan"),
+        ("total += x[i]; e[i] = total;", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
+        ("total += x[i]; e[i] = total;", "  double total = 0.0;\n", "", "a scan of one type"),
+        ("total += e[i]; e[i] = total;", "  float total = 0.0f;\n", "", "reads the total"),
+        ("total *= x[i]; e[i] = total;", "  float total = 1.0f;\n", "", "not a running total"),
+        ("total += x[i]; e[i] = 2 * total;", "  float total = 0.0f;\n", "", "not a running"),
+    ],
+)
+def test_other_loop_carried_totals_are_refused_with_the_reason(
+    body: str, before: str, after: str, reason: str
+) -> None:
+    assert reason in refusal(body, before=before, after=after)
+
+
+def test_a_total_stored_away_from_the_loop_index_is_refused() -> None:
+    reason = refusal("total += x[i]; e[n - 1 - i] = total;")
+    assert "not at the loop index" in reason
+
+
+@requires_nvcc
+def test_the_candidates_compile_with_nvcc(tmp_path: Path) -> None:
+    compile_cuda(scanned(SCAN), tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task", [SCAN, ENERGY], ids=["integers", "floats"])
+def test_the_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
+    assert run_on_cpu(task, scanned(task), tmp_path) == "PASS"
+
+
+@pytest.mark.gpu
+@requires_nvcc
+@pytest.mark.parametrize("task", [SCAN, ENERGY], ids=["integers", "floats"])
+def test_the_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
+    assert run_on_gpu(task, scanned(task), tmp_path) == "PASS"
