@@ -3,9 +3,10 @@
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
 parallelization node lists the map rewriter, the reduction rewriter, the two shared-update
-rewriters (privatized first, then plain atomics) and the running-total scan, because the
-same first step turns any of those loops into CUDA; for a histogram both shared-update
-rewriters answer, and the plain atomics are the next candidate when the privatized one fails.
+rewriters (privatized first, then plain atomics), the running-total scan and the
+first-match search, because the same first step turns any of those loops into CUDA; for a
+histogram both shared-update rewriters answer, and the plain atomics are the next candidate
+when the privatized one fails.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from types import MappingProxyType
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.rewrite.atomics import AtomicUpdates
+from regrapht_core.rewrite.first_match import FirstMatch
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
@@ -46,13 +48,14 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
-    scan = LibraryScan()
+    scan, search = LibraryScan(), FirstMatch()
     rewriters: list[Rewriter] = [
         Parallelize(),
         reduction,
         private,
         atomics,
         scan,
+        search,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -62,5 +65,5 @@ def default_registry() -> Registry:
         PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
-    pairs += [("parallelization", r) for r in (reduction, private, atomics, scan)]
+    pairs += [("parallelization", r) for r in (reduction, private, atomics, scan, search)]
     return registry_of(pairs)

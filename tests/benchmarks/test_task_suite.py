@@ -34,7 +34,13 @@ from tests.benchmarks.compiling import compile_failures
 TASKS = Path(__file__).resolve().parents[2] / "benchmarks" / "tasks"
 MANIFEST = TASKS / "manifest.toml"
 EXPECTATIONS = ("apply", "refuse")
-PRODUCERS = ("parallelization", "warp_shuffle_reduction", "privatization", "library_call")
+PRODUCERS = (
+    "parallelization",
+    "warp_shuffle_reduction",
+    "privatization",
+    "library_call",
+    "algorithmic_change",
+)
 REFUSALS = ("inherent", "limitation")
 VERIFY_SUBSET = (
     "trans_gelu_tanh",  # 1-D map, helper function made __host__ __device__
@@ -43,6 +49,7 @@ VERIFY_SUBSET = (
     "sparse_spmv_csr",  # data-dependent inner loop, csr inputs, nnz parameter
     "hist_u8",  # data-indexed counts: per-block shared bins, plain atomics as fallback
     "scan_inclusive",  # running total: terms kernel and cub::DeviceScan::InclusiveSum
+    "search_first",  # first match: min-reduction of the matching indices
 )
 """One task per distinct rewriter code path, compiled in CI; the rest when asked."""
 

@@ -283,7 +283,10 @@ def test_a_rewriter_probed_for_the_state_still_hands_out_its_first_candidate() -
 def test_a_failed_model_step_at_a_rewriter_free_state_keeps_the_rewriters_reason() -> None:
     model = ScriptedModel("I cannot do that.")
     propose = step_proposer(model, ReGraph())
-    proposal = propose(hole_request(cases.EARLY_BREAK))
+    past_match = dataclasses.replace(  # the index after the match: no first-match search
+        cases.EARLY_BREAK, source=cases.EARLY_BREAK.source.replace("found = i;", "found = i + 1;")
+    )
+    proposal = propose(hole_request(past_match))
     assert proposal.code is None and model.prompts
     assert "break" in proposal.message
     assert "the answer contains no C/C++/CUDA code" in proposal.message

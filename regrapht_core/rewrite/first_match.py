@@ -1,0 +1,146 @@
+"""First match as a min-reduction: a loop that stops at the first index whose condition
+holds becomes a reduction of the matching indices to their minimum.
+
+``for (i...) if (cond(i)) { found = i; break; }`` (or ``if (cond(i)) return i;``) reads the
+array only up to the match, so as written its iterations cannot run at once: parallelization
+refuses the ``break``. But the index it finds is the smallest ``i`` with ``cond(i)``, whatever
+order the conditions are tested in, which is a minimum over all iterations. The loop is
+rewritten as that reduction in sequential form (the minimum starts one past the last index,
+and the original variable, or the return, takes it only when a match was found) and handed
+to the reduction rewriter. The GPU version tests every element, so it reads the whole array
+where the loop read a prefix: the task's contract gives the array's length, and the verifier
+times what that costs.
+"""
+
+from __future__ import annotations
+
+from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.rewrite.protocol import (
+    RefusingRewriter,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.reduction import reduction_candidate
+from regrapht_core.rewrite.sequential import analysed_loop, split_entry
+
+__all__ = ["FirstMatch"]
+
+_SHAPE = "the loop is not a first-match search (`if (cond) { found = i; break; }`)"
+
+
+class FirstMatch(RefusingRewriter):
+    technique = "algorithmic_change"
+
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        split, task = split_entry(code, context.task)
+        root = parse(split).root_node
+        entry = entry_function(root, task)
+        loop = entry.loop
+        condition, taken = _search(entry)
+        var_type = loop.var_type or _declared_type(entry, loop.var)
+        first = NameAllocator(root).fresh("first")
+        end = f"std::numeric_limits<{var_type}>::max()"
+        indent = " " * loop.node.start_point[1]
+        replacement = f"\n{indent}".join(
+            [
+                f"{var_type} {first} = {end};",
+                _header(loop.node),
+                f"  if ({node_text(condition)}) {{",
+                f"    if ({loop.var} < {first}) {first} = {loop.var};",
+                "  }",
+                "}",
+                f"if ({first} != {end}) {taken.format(first=first)}",
+            ]
+        )
+        searched = "#include <limits>\n" + apply_edits(
+            split.encode("utf-8"), [Edit.replace(loop.node, replacement)]
+        )
+        found = analysed_loop(searched, task)
+        return [
+            RewriteCandidate(
+                reduction_candidate(found),
+                f"the first `{loop.var}` with {node_text(condition)} is the minimum of the "
+                "matching indices: every element is tested at once and the indices are "
+                "min-reduced (warp shuffles, one atomic per block)",
+            )
+        ]
+
+
+def _header(loop: Node) -> str:
+    """The ``for (...) {`` line of ``loop`` as written."""
+    body = loop.child_by_field_name("body")
+    assert body is not None
+    source = loop.text or b""
+    return source[: body.start_byte - loop.start_byte].decode("utf-8").rstrip() + " {"
+
+
+def _search(entry: EntryFunction) -> tuple[Node, str]:
+    """The condition, and the statement that takes the match (``{first}`` in it)."""
+    loop = entry.loop
+    body = _only(loop.body)
+    if body is None or body.type != "if_statement":
+        raise Refusal(_SHAPE)
+    if body.child_by_field_name("alternative") is not None:
+        raise Refusal(_SHAPE)
+    condition = body.child_by_field_name("condition")
+    consequence = body.child_by_field_name("consequence")
+    if condition is None or consequence is None:
+        raise Refusal(_SHAPE)
+    test = strip_parens(condition.named_children[0]) if condition.named_children else None
+    if test is None:
+        raise Refusal(_SHAPE)
+    statements = _statements(consequence)
+    kinds = [s.type for s in statements]
+    if kinds == ["return_statement"]:
+        returned = statements[0].named_children
+        if len(returned) != 1 or node_text(strip_parens(returned[0])) != loop.var:
+            raise Refusal(f"the loop returns {node_text(statements[0])}, not its index")
+        return test, "return {first};"
+    if kinds != ["expression_statement", "break_statement"]:
+        raise Refusal(_SHAPE)
+    assignment = statements[0].named_children[0] if statements[0].named_children else None
+    if assignment is None or assignment.type != "assignment_expression":
+        raise Refusal(_SHAPE)
+    target, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    operator = assignment.child_by_field_name("operator")
+    if (
+        target is None
+        or value is None
+        or operator is None
+        or node_text(operator) != "="
+        or target.type != "identifier"
+        or node_text(strip_parens(value)) != loop.var
+    ):
+        raise Refusal(_SHAPE)
+    found = node_text(target)
+    local = entry.locals.get(found)
+    if local is None or not local.scalar:
+        raise Refusal(f"`{found}` is not a local the code declares before the loop")
+    if any(n.type == "identifier" and node_text(n) == found for n in walk(test)):
+        raise Refusal(f"the condition reads `{found}`, which the search sets")
+    return test, f"{found} = {{first}};"
+
+
+def _only(node: Node) -> Node | None:
+    statements = _statements(node)
+    return statements[0] if len(statements) == 1 else None
+
+
+def _statements(node: Node) -> list[Node]:
+    if node.type == "compound_statement":
+        return [c for c in node.named_children if c.type != "comment"]
+    return [node]
+
+
+def _declared_type(entry: EntryFunction, var: str) -> str:
+    local = entry.locals.get(var)
+    if local is None:
+        raise Refusal(f"cannot tell the type of the loop variable `{var}`")
+    return local.type
