@@ -19,6 +19,7 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.rewrite.parallelize import block_size
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -39,6 +40,7 @@ class FirstMatch(RefusingRewriter):
     def build(
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
+        block = block_size(params)
         split, task = split_entry(code, context.task)
         root = parse(split).root_node
         entry = entry_function(root, task)
@@ -65,10 +67,10 @@ class FirstMatch(RefusingRewriter):
         found = analysed_loop(searched, task)
         return [
             RewriteCandidate(
-                reduction_candidate(found),
+                reduction_candidate(found, block),
                 f"the first `{loop.var}` with {node_text(condition)} is the minimum of the "
-                "matching indices: every element is tested at once and the indices are "
-                "min-reduced (warp shuffles, one atomic per block)",
+                f"matching indices: every element is tested at once and the indices are "
+                f"min-reduced ({block} threads per block, warp shuffles, one atomic per block)",
             )
         ]
 

@@ -3,10 +3,10 @@
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
 parallelization node lists the map rewriter, the reduction rewriter, the two shared-update
-rewriters (privatized first, then plain atomics), the running-total scan and the
-first-match search, because the same first step turns any of those loops into CUDA; for a
-histogram both shared-update rewriters answer, and the plain atomics are the next candidate
-when the privatized one fails.
+rewriters (privatized first, then plain atomics), the running-total scan, the linear
+recurrence and the first-match search, because the same first step turns any of those
+loops into CUDA; for a histogram both shared-update rewriters answer, and the plain atomics
+are the next candidate when the privatized one fails.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from regrapht_core.rewrite.launch_config import LaunchConfiguration
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.privatize import PrivatizedUpdates
 from regrapht_core.rewrite.protocol import Rewriter
+from regrapht_core.rewrite.recurrence import LinearRecurrence
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.scan import LibraryScan
@@ -48,13 +49,14 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
-    scan, search = LibraryScan(), FirstMatch()
+    scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
     rewriters: list[Rewriter] = [
         Parallelize(),
         reduction,
         private,
         atomics,
         scan,
+        recurrence,
         search,
         GridStrideLoop(),
         LaunchConfiguration(),
@@ -65,5 +67,6 @@ def default_registry() -> Registry:
         PinnedMemory(),
     ]
     pairs = [(r.technique, r) for r in rewriters]
-    pairs += [("parallelization", r) for r in (reduction, private, atomics, scan, search)]
+    later = (reduction, private, atomics, scan, recurrence, search)
+    pairs += [("parallelization", r) for r in later]
     return registry_of(pairs)

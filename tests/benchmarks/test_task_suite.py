@@ -50,6 +50,7 @@ VERIFY_SUBSET = (
     "hist_u8",  # data-indexed counts: per-block shared bins, plain atomics as fallback
     "scan_inclusive",  # running total: terms kernel and cub::DeviceScan::InclusiveSum
     "search_first",  # first match: min-reduction of the matching indices
+    "recur_iir",  # linear recurrence: CUB scan of affine maps
 )
 """One task per distinct rewriter code path, compiled in CI; the rest when asked."""
 

@@ -92,11 +92,11 @@ def test_nothing_compiled_exits_non_zero_with_the_reasons(tmp_path: Path) -> Non
     assert "dependence" in err or "depends" in err
 
 
-RUNNING_TOTAL = """#include <vector>
+RUNNING_PRODUCT = """#include <vector>
 
-void running_total(const std::vector<float>& x, std::vector<float>& out) {
+void running_product(const std::vector<float>& x, std::vector<float>& out) {
   out[0] = x[0];
-  for (int i = 1; i < (int)x.size(); ++i) out[i] = out[i - 1] + x[i];
+  for (int i = 1; i < (int)x.size(); ++i) out[i] = out[i - 1] * x[i];
 }
 """
 
@@ -104,12 +104,13 @@ void running_total(const std::vector<float>& x, std::vector<float>& out) {
 @pytest.mark.slow
 @needs_no_gpu
 def test_the_embedded_model_takes_the_step_no_rewriter_can(tmp_path: Path) -> None:
-    """Each element of a running total needs the one before: no rewriter parallelizes it,
-    so the real embedded model answers the step, and its answer is checked like any."""
+    """Each element of a running product needs the one before, through a factor that is
+    data: no rewriter takes it (a running sum has a scan), so the real embedded model
+    answers the step, and its answer is checked like any."""
     source, out, trace = tmp_path / "scan.cpp", tmp_path / "scan.cu", tmp_path / "trace.jsonl"
-    source.write_text(RUNNING_TOTAL)
+    source.write_text(RUNNING_PRODUCT)
     code, err = optimize(
-        str(source), "--function", "running_total", "--budget", "1", "--time-limit", "240",
+        str(source), "--function", "running_product", "--budget", "1", "--time-limit", "240",
         "--out", str(out), "--trace", str(trace),
     )  # fmt: skip
     (step,) = trace_of(trace)

@@ -59,7 +59,7 @@ def test_candidates_are_handed_out_once_each_then_the_step_says_so() -> None:
 
 
 def test_refusals_carry_the_reason() -> None:
-    proposal = rewriter_propose_fn()(_request(cases.PREFIX_SUM))
+    proposal = rewriter_propose_fn()(_request(cases.RUNNING_PRODUCT))
     assert proposal.code is None
     assert proposal.producer == "rewriter:parallelization"
     assert "loop-carried dependence" in proposal.message
@@ -82,8 +82,8 @@ def test_the_model_is_asked_only_when_the_rewriters_have_nothing() -> None:
 
     propose = first_of(rewriter_propose_fn(), model)
     assert propose(_request()).producer == "rewriter:parallelization"
-    assert propose(_request(cases.PREFIX_SUM)).producer == "model:fake"
-    assert asked == ["prefix_sum"]
+    assert propose(_request(cases.RUNNING_PRODUCT)).producer == "model:fake"
+    assert asked == ["running_product"]
 
 
 def test_params_reach_the_rewriter() -> None:
@@ -93,7 +93,7 @@ def test_params_reach_the_rewriter() -> None:
 
 
 def test_a_reason_two_rewriters_share_is_given_once() -> None:
-    proposal = rewriter_propose_fn()(_request(cases.PREFIX_SUM))
+    proposal = rewriter_propose_fn()(_request(cases.RUNNING_PRODUCT))
     assert proposal.code is None and proposal.message
     parts = proposal.message.split("; ")
     assert len(parts) == len(set(parts))

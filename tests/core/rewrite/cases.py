@@ -13,6 +13,7 @@ __all__ = [
     "MATVEC",
     "MAX_REDUCTION",
     "PREFIX_SUM",
+    "RUNNING_PRODUCT",
     "SAXPY",
     "STENCIL",
     "SUM",
@@ -160,6 +161,17 @@ PREFIX_SUM = make_task(
     "void prefix_sum(const float* x, float* out, int n)",
     (_pointer("x"), _pointer("out", Role.OUT), _scalar("n")),
 )
+
+RUNNING_PRODUCT = make_task(
+    "running_product",
+    "void running_product(const float* x, float* out, int n) {\n"
+    "  if (n == 0) return;\n"
+    "  out[0] = x[0];\n"
+    "  for (int i = 1; i < n; ++i) out[i] = out[i - 1] * x[i];\n}\n",
+    "void running_product(const float* x, float* out, int n)",
+    (_pointer("x"), _pointer("out", Role.OUT), _scalar("n")),
+)
+"""Loop-carried through a product by data: no rewriter takes it (a prefix sum now has one)."""
 
 SUM = make_task(
     "sum",

@@ -1,8 +1,8 @@
-// A CPU stand-in for the part of CUB that generated candidates call (test support only).
+// A CPU stand-in for the parts of CUB that generated candidates call (test support only).
 //
 // Same contract as the library: a first call with a null temporary storage pointer only
-// reports how many bytes to allocate, the second computes. The scan itself is the
-// sequential one, on the emulator's host-memory "device" buffers; in place when the input
+// reports how many bytes to allocate, the second computes. The scans themselves are the
+// sequential ones, on the emulator's host-memory "device" buffers; in place when the input
 // and output are the same buffer, as CUB allows.
 #pragma once
 
@@ -25,6 +25,23 @@ struct DeviceScan {
     out[0] = total;
     for (NumItems i = 1; i < count; ++i) {
       total = total + in[i];
+      out[i] = total;
+    }
+    return cudaSuccess;
+  }
+
+  template <typename In, typename Out, typename Op, typename NumItems>
+  static cudaError_t InclusiveScan(void* temp, std::size_t& bytes, In in, Out out, Op op,
+                                   NumItems count) {
+    if (temp == nullptr) {
+      bytes = 16;
+      return cudaSuccess;
+    }
+    if (count <= 0) return cudaSuccess;
+    auto total = in[0];
+    out[0] = total;
+    for (NumItems i = 1; i < count; ++i) {
+      total = op(total, in[i]);
       out[i] = total;
     }
     return cudaSuccess;

@@ -1,0 +1,266 @@
+"""First-order linear recurrences as a scan: ``out[i] = A * out[i - 1] + B(i)`` becomes a
+kernel writing each ``B(i)``, CUB's ``DeviceScan::InclusiveScan`` over the affine maps
+``y -> A * y + B(i)`` (composition is associative), and a kernel reading the results.
+
+An IIR filter, an exponential moving average, compound interest: each element needs the one
+before, so parallelization refuses the loop. But the step from one element to the next is
+an affine map, and affine maps compose: ``(a1, b1)`` then ``(a2, b2)`` is ``(a2 * a1, a2 * b1
++ b2)``. Scanning the maps from a first one that sets the value before the loop
+(``(0, out[L - 1])``) gives every element at once, in ``O(log n)`` depth. The products are
+associated differently from the loop's order, so results differ by rounding, which the
+verifier's tolerance judges; a factor of magnitude above 1 makes a recurrence unstable in
+any order.
+
+Recognized: the loop's only statement is ``out[i] = A * out[i - 1] + B`` (either order of
+the sum or of the product, or ``out[i - 1] + B``), ``A`` made of literals and scalar
+parameters or locals only, ``B`` not reading ``out``, elements ``float`` or ``double``, and
+the loop starting at 1 or later (``out[L - 1]`` is the value before it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
+from regrapht_core.rewrite.parallelize import block_size, candidate_1d
+from regrapht_core.rewrite.protocol import (
+    RefusingRewriter,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.sequential import analysed_loop, as_map, split_entry
+
+__all__ = ["LinearRecurrence"]
+
+_SHAPE = "the loop is not a first-order linear recurrence (`out[i] = a * out[i - 1] + b`)"
+_TYPES = frozenset({"float", "double"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Recurrence:
+    out: str
+    factor: str
+    """``A``, text; ``1`` when the previous element is added as it is."""
+    term: Node
+    element: str
+
+
+@dataclass(slots=True)
+class _Names:
+    affine: str = ""
+    compose: str = ""
+    pack: str = ""
+    unpack: str = ""
+
+
+class LinearRecurrence(RefusingRewriter):
+    technique = "library_call"
+
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        block = block_size(params)
+        split, task = split_entry(code, context.task)
+        entry = entry_function(parse(split).root_node, task)
+        found = _recurrence(entry)
+        loop = entry.loop
+        first = loop.lower_text()
+        terms = apply_edits(
+            split.encode("utf-8"),
+            [
+                Edit.replace(
+                    loop.body, f"{{\n    {found.out}[{loop.var}] = {node_text(found.term)};\n  }}"
+                )
+            ],
+        )
+        mapped = as_map(analysed_loop(terms, task))
+        names = _Names()
+        t = found.element
+
+        def scan(buffers: list[DeviceBuffer], host: HostNames, fresh: NameAllocator) -> list[str]:
+            names.affine, names.compose = fresh.fresh("affine_step"), fresh.fresh("compose_steps")
+            names.pack, names.unpack = fresh.fresh("pack_steps"), fresh.fresh("unpack_steps")
+            device = next(b.device for b in buffers if b.param.name == found.out)
+            steps, temp, size = (
+                fresh.fresh("steps"),
+                fresh.fresh("scan_temp"),
+                fresh.fresh("scan_bytes"),
+            )
+            factor, seed = fresh.fresh("factor"), fresh.fresh("seed")
+            err, count = host.err, host.count
+            grid = f"static_cast<unsigned int>(({count} + {block} - 1) / {block})"
+            call = (
+                f"cub::DeviceScan::InclusiveScan({temp}, {size}, {steps}, {steps}, "
+                f"{names.compose}(), {count} + 1);"
+            )
+            return [
+                f"{names.affine}* {steps} = nullptr;",
+                f"void* {temp} = nullptr;",
+                f"size_t {size} = 0;",
+                f"const {t} {factor} = static_cast<{t}>({found.factor});",
+                f"const {t} {seed} = {found.out}[({first}) - 1];",
+                f"if ({err} == cudaSuccess) {err} = cudaMalloc(&{steps}, "
+                f"static_cast<size_t>({count} + 1) * sizeof({names.affine}));",
+                f"if ({err} == cudaSuccess) {{",
+                f"  {names.pack}<<<{grid}, {block}>>>({device} + ({first}), {steps}, {count}, "
+                f"{factor}, {seed});",
+                f"  {err} = cudaGetLastError();",
+                "}",
+                f"if ({err} == cudaSuccess) {err} = {call}",
+                f"if ({err} == cudaSuccess) {err} = cudaMalloc(&{temp}, {size});",
+                f"if ({err} == cudaSuccess) {err} = {call}",
+                f"if ({err} == cudaSuccess) {{",
+                f"  {names.unpack}<<<{grid}, {block}>>>({steps}, {device} + ({first}), {count});",
+                f"  {err} = cudaGetLastError();",
+                "}",
+                f"cudaFree({temp});",
+                f"cudaFree({steps});",
+            ]
+
+        candidate = candidate_1d(mapped, block, after=scan)
+        return [
+            RewriteCandidate(
+                "#include <cub/cub.cuh>\n" + _helpers(names, t) + candidate,
+                f"`{found.out}[{loop.var}]` is an affine map of the element before it: a kernel "
+                f"writes each step's term ({block} threads per block), "
+                "cub::DeviceScan::InclusiveScan composes the maps, and a kernel reads each "
+                "element off its composed map",
+            )
+        ]
+
+
+def _helpers(names: _Names, t: str) -> str:
+    """The map type, its composition, and the kernels that pack the steps and unpack them."""
+    index = "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x"
+    return "\n".join(
+        [
+            f"struct {names.affine} {{",
+            f"  {t} a;",
+            f"  {t} b;",
+            "};",
+            f"struct {names.compose} {{",
+            f"  __host__ __device__ {names.affine} operator()(const {names.affine}& first, "
+            f"const {names.affine}& then) const {{",
+            f"    return {names.affine}{{then.a * first.a, then.a * first.b + then.b}};",
+            "  }",
+            "};",
+            f"__global__ void {names.pack}(const {t}* terms, {names.affine}* steps, "
+            f"long long count, {t} factor, {t} seed) {{",
+            f"  const long long k = {index};",
+            f"  if (k == 0) steps[0] = {names.affine}{{static_cast<{t}>(0), seed}};",
+            f"  if (k < count) steps[k + 1] = {names.affine}{{factor, terms[k]}};",
+            "}",
+            f"__global__ void {names.unpack}(const {names.affine}* steps, {t}* out, "
+            "long long count) {",
+            f"  const long long k = {index};",
+            "  if (k < count) out[k] = steps[k + 1].b;",
+            "}",
+            "",
+        ]
+    )
+
+
+def _recurrence(entry: EntryFunction) -> _Recurrence:
+    loop = entry.loop
+    body = loop.body
+    statements = (
+        [c for c in body.named_children if c.type != "comment"]
+        if body.type == "compound_statement"
+        else [body]
+    )
+    if len(statements) != 1 or statements[0].type != "expression_statement":
+        raise Refusal(_SHAPE)
+    assignment = statements[0].named_children[0] if statements[0].named_children else None
+    if assignment is None or assignment.type != "assignment_expression":
+        raise Refusal(_SHAPE)
+    target = assignment.child_by_field_name("left")
+    value = assignment.child_by_field_name("right")
+    operator = assignment.child_by_field_name("operator")
+    if target is None or value is None or operator is None or node_text(operator) != "=":
+        raise Refusal(_SHAPE)
+    out = _subscript(target, loop.var, 0)
+    value = strip_parens(value)
+    if out is None or value.type != "binary_expression" or _op(value) != "+":
+        raise Refusal(_SHAPE)
+    left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+    assert left is not None and right is not None
+    orders = ((left, right), (right, left))
+    matched = [(f, t) for c, t in orders if (f := _factor(strip_parens(c), out, loop.var))]
+    if not matched:
+        raise Refusal(_SHAPE)
+    factor, term = matched[0]
+    if _mentions(term, out):
+        raise Refusal(f"the term {node_text(term)} reads `{out}` beyond the element before")
+    if factor != "1":
+        _check_invariant(entry, factor)
+    param = entry.param(out)
+    if param is None or param.pointers != 1:
+        raise Refusal(f"`{out}` is not a pointer parameter")
+    element = " ".join(param.element.split())
+    if element not in _TYPES:
+        kind = param.element
+        raise Refusal(f"`{out}` holds {kind}: only float and double recurrences are built")
+    if loop.starts_at_zero():
+        raise Refusal("the recurrence starts at 0, where there is no element before")
+    return _Recurrence(out, factor, term, element)
+
+
+def _factor(carry: Node, out: str, var: str) -> str | None:
+    """``A`` when ``carry`` is ``A * out[var - 1]`` or ``out[var - 1] * A``; ``1`` for
+    ``out[var - 1]`` alone; else ``None``."""
+    if _subscript(carry, var, 1) == out:
+        return "1"
+    if carry.type != "binary_expression" or _op(carry) != "*":
+        return None
+    left, right = carry.child_by_field_name("left"), carry.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    if _subscript(strip_parens(right), var, 1) == out and not _mentions(left, out):
+        return node_text(left)
+    if _subscript(strip_parens(left), var, 1) == out and not _mentions(right, out):
+        return node_text(right)
+    return None
+
+
+def _subscript(node: Node, var: str, back: int) -> str | None:
+    """The array name when ``node`` is ``array[var]`` (``back`` 0) or ``array[var - 1]``."""
+    if node.type != "subscript_expression":
+        return None
+    array = node.child_by_field_name("argument")
+    index = node.child_by_field_name("indices") or node.child_by_field_name("index")
+    if array is None or array.type != "identifier" or index is None:
+        return None
+    inner = index.named_children[0] if index.type == "subscript_argument_list" else index
+    wanted = var if back == 0 else f"{var}-{back}"
+    return node_text(array) if "".join(node_text(inner).split()) == wanted else None
+
+
+def _check_invariant(entry: EntryFunction, factor: str) -> None:
+    """``A`` reads literals and scalar parameters or locals only, never the loop variable."""
+    root = parse(f"auto regrapht_factor = {factor};").root_node
+    for node in walk(root):
+        if node.type in ("subscript_expression", "call_expression", "pointer_expression"):
+            raise Refusal(f"the factor {factor} is not a plain expression of scalars")
+        if node.type == "identifier" and node_text(node) != "regrapht_factor":
+            name = node_text(node)
+            param, local = entry.param(name), entry.locals.get(name)
+            scalar = (param is not None and param.pointers == 0) or (
+                local is not None and local.scalar
+            )
+            if name == entry.loop.var or not scalar:
+                raise Refusal(f"the factor {factor} changes from one element to the next")
+
+
+def _op(node: Node) -> str:
+    operator = node.child_by_field_name("operator")
+    return node_text(operator) if operator is not None else ""
+
+
+def _mentions(node: Node, name: str) -> bool:
+    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))
