@@ -38,6 +38,20 @@ def mentions(node: Node, names: set[str] | frozenset[str] | str) -> bool:
     return any(n.type == "identifier" and node_text(n) in wanted for n in walk(node))
 
 
+def array_at(node: Node, var: str, back: int = 0) -> str | None:
+    """The array's name when ``node`` is ``array[var]`` (``back`` 0) or ``array[var - back]``."""
+    if node.type != "subscript_expression":
+        return None
+    array, indices = node.child_by_field_name("argument"), node.child_by_field_name("indices")
+    if array is None or array.type != "identifier" or indices is None:
+        return None
+    if indices.named_child_count != 1:
+        return None
+    wanted = var if back == 0 else f"{var}-{back}"
+    index = "".join(node_text(strip_parens(indices.named_children[0])).split())
+    return node_text(array) if index == wanted else None
+
+
 def literal_int(node: Node) -> int | None:
     node = strip_parens(node)
     if node.type != "number_literal":

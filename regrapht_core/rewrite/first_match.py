@@ -14,11 +14,12 @@ times what that costs.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.entry import EntryFunction, entry_function
-from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.cxx.syntax import NameAllocator, strip_parens
 from regrapht_core.rewrite.parallelize import block_size
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
@@ -27,7 +28,7 @@ from regrapht_core.rewrite.protocol import (
     RewriteParams,
 )
 from regrapht_core.rewrite.reduction import reduction_candidate
-from regrapht_core.rewrite.sequential import analysed_loop, split_entry
+from regrapht_core.rewrite.sequential import analysed_loop, split_entry_function
 
 __all__ = ["FirstMatch"]
 
@@ -41,13 +42,12 @@ class FirstMatch(RefusingRewriter):
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = block_size(params)
-        split, task = split_entry(code, context.task)
-        root = parse(split).root_node
-        entry = entry_function(root, task)
+        split = split_entry_function(code, context.task)
+        entry = split.entry
         loop = entry.loop
         condition, taken = _search(entry)
         var_type = loop.var_type or _declared_type(entry, loop.var)
-        first = NameAllocator(root).fresh("first")
+        first = NameAllocator(split.root).fresh("first")
         end = f"std::numeric_limits<{var_type}>::max()"
         indent = " " * loop.node.start_point[1]
         replacement = f"\n{indent}".join(
@@ -62,9 +62,9 @@ class FirstMatch(RefusingRewriter):
             ]
         )
         searched = "#include <limits>\n" + apply_edits(
-            split.encode("utf-8"), [Edit.replace(loop.node, replacement)]
+            split.code.encode("utf-8"), [Edit.replace(loop.node, replacement)]
         )
-        found = analysed_loop(searched, task)
+        found = analysed_loop(searched, split.task)
         return [
             RewriteCandidate(
                 reduction_candidate(found, block),
@@ -125,7 +125,7 @@ def _search(entry: EntryFunction) -> tuple[Node, str]:
     local = entry.locals.get(found)
     if local is None or not local.scalar:
         raise Refusal(f"`{found}` is not a local the code declares before the loop")
-    if any(n.type == "identifier" and node_text(n) == found for n in walk(test)):
+    if mentions(test, found):
         raise Refusal(f"the condition reads `{found}`, which the search sets")
     return test, f"{found} = {{first}};"
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regrapht_core.cxx.entry import EntryFunction, entry_function
+from regrapht_core.cxx.affine import array_at, mentions
+from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
 from regrapht_core.rewrite.parallelize import block_size, candidate_1d
@@ -34,7 +34,7 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.sequential import analysed_loop, as_map, split_entry
+from regrapht_core.rewrite.sequential import split_entry_function
 
 __all__ = ["LinearRecurrence"]
 
@@ -66,20 +66,12 @@ class LinearRecurrence(RefusingRewriter):
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = block_size(params)
-        split, task = split_entry(code, context.task)
-        entry = entry_function(parse(split).root_node, task)
+        split = split_entry_function(code, context.task)
+        entry = split.entry
         found = _recurrence(entry)
         loop = entry.loop
         first = loop.lower_text()
-        terms = apply_edits(
-            split.encode("utf-8"),
-            [
-                Edit.replace(
-                    loop.body, f"{{\n    {found.out}[{loop.var}] = {node_text(found.term)};\n  }}"
-                )
-            ],
-        )
-        mapped = as_map(analysed_loop(terms, task))
+        mapped = split.terms_map(f"{found.out}[{loop.var}] = {node_text(found.term)};")
         names = _Names()
         t = found.element
 
@@ -184,7 +176,7 @@ def _recurrence(entry: EntryFunction) -> _Recurrence:
     operator = assignment.child_by_field_name("operator")
     if target is None or value is None or operator is None or node_text(operator) != "=":
         raise Refusal(_SHAPE)
-    out = _subscript(target, loop.var, 0)
+    out = array_at(target, loop.var, 0)
     value = strip_parens(value)
     if out is None or value.type != "binary_expression" or _op(value) != "+":
         raise Refusal(_SHAPE)
@@ -195,7 +187,7 @@ def _recurrence(entry: EntryFunction) -> _Recurrence:
     if not matched:
         raise Refusal(_SHAPE)
     factor, term = matched[0]
-    if _mentions(term, out):
+    if mentions(term, out):
         raise Refusal(f"the term {node_text(term)} reads `{out}` beyond the element before")
     if factor != "1":
         _check_invariant(entry, factor)
@@ -214,31 +206,18 @@ def _recurrence(entry: EntryFunction) -> _Recurrence:
 def _factor(carry: Node, out: str, var: str) -> str | None:
     """``A`` when ``carry`` is ``A * out[var - 1]`` or ``out[var - 1] * A``; ``1`` for
     ``out[var - 1]`` alone; else ``None``."""
-    if _subscript(carry, var, 1) == out:
+    if array_at(carry, var, 1) == out:
         return "1"
     if carry.type != "binary_expression" or _op(carry) != "*":
         return None
     left, right = carry.child_by_field_name("left"), carry.child_by_field_name("right")
     if left is None or right is None:
         return None
-    if _subscript(strip_parens(right), var, 1) == out and not _mentions(left, out):
+    if array_at(strip_parens(right), var, 1) == out and not mentions(left, out):
         return node_text(left)
-    if _subscript(strip_parens(left), var, 1) == out and not _mentions(right, out):
+    if array_at(strip_parens(left), var, 1) == out and not mentions(right, out):
         return node_text(right)
     return None
-
-
-def _subscript(node: Node, var: str, back: int) -> str | None:
-    """The array name when ``node`` is ``array[var]`` (``back`` 0) or ``array[var - 1]``."""
-    if node.type != "subscript_expression":
-        return None
-    array = node.child_by_field_name("argument")
-    index = node.child_by_field_name("indices") or node.child_by_field_name("index")
-    if array is None or array.type != "identifier" or index is None:
-        return None
-    inner = index.named_children[0] if index.type == "subscript_argument_list" else index
-    wanted = var if back == 0 else f"{var}-{back}"
-    return node_text(array) if "".join(node_text(inner).split()) == wanted else None
 
 
 def _check_invariant(entry: EntryFunction, factor: str) -> None:
@@ -260,7 +239,3 @@ def _check_invariant(entry: EntryFunction, factor: str) -> None:
 def _op(node: Node) -> str:
     operator = node.child_by_field_name("operator")
     return node_text(operator) if operator is not None else ""
-
-
-def _mentions(node: Node, name: str) -> bool:
-    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regrapht_core.cxx.entry import EntryFunction, entry_function
-from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.affine import array_at, mentions
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, declared_name, parse, strip_parens
+from regrapht_core.cxx.syntax import NameAllocator, declared_name, strip_parens
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
 from regrapht_core.rewrite.parallelize import block_size, candidate_1d
 from regrapht_core.rewrite.protocol import (
@@ -30,7 +30,7 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.sequential import analysed_loop, as_map, split_entry
+from regrapht_core.rewrite.sequential import split_entry_function
 
 __all__ = ["LibraryScan"]
 
@@ -52,9 +52,8 @@ class LibraryScan(RefusingRewriter):
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = block_size(params)
-        split, task = split_entry(code, context.task)
-        root = parse(split).root_node
-        entry = entry_function(root, task)
+        split = split_entry_function(code, context.task)
+        entry = split.entry
         total = _running_total(entry)
         var = entry.loop.var
         term = node_text(total.term)
@@ -62,11 +61,7 @@ class LibraryScan(RefusingRewriter):
         value = f"static_cast<{element}>({term})"
         if total.init not in _ZERO:
             value = f"({var} == 0 ? static_cast<{element}>({total.init}) + {value} : {value})"
-        terms = apply_edits(
-            split.encode("utf-8"),
-            [Edit.replace(entry.loop.body, f"{{\n    {total.out}[{var}] = {value};\n  }}")],
-        )
-        found = as_map(analysed_loop(terms, task))
+        found = split.terms_map(f"{total.out}[{var}] = {value};")
 
         def scan(buffers: list[DeviceBuffer], host: HostNames, names: NameAllocator) -> list[str]:
             device = next(b.device for b in buffers if b.param.name == total.out)
@@ -121,14 +116,12 @@ def _running_total(entry: EntryFunction) -> _Total:
     ):
         raise Refusal("the loop is not a running total (`acc += term; out[i] = acc;`)")
     acc = node_text(acc_node)
-    array = out_node.child_by_field_name("argument")
-    index = out_node.child_by_field_name("indices") or out_node.child_by_field_name("index")
-    if array is None or index is None or _index_text(index) != loop.var:
+    out = array_at(out_node, loop.var)
+    if out is None:
         where = node_text(out_node)
         raise Refusal(f"the running total is stored at {where}, not at the loop index")
     if not loop.starts_at_zero():
         raise Refusal("the running total's loop does not start at 0")
-    out = node_text(array)
     param = entry.param(out)
     local = entry.locals.get(acc)
     if param is None or param.pointers != 1:
@@ -141,9 +134,9 @@ def _running_total(entry: EntryFunction) -> _Total:
             "a scan of one type into another is not built"
         )
     init = _initializer(entry, acc)
-    if any(_mentions(s, acc) for s in entry.postlude):
+    if any(mentions(s, acc) for s in entry.postlude):
         raise Refusal(f"the code uses the total `{acc}` after the loop")
-    if _mentions(term, acc) or _mentions(term, out):
+    if mentions(term, acc) or mentions(term, out):
         raise Refusal(f"the term {node_text(term)} reads the total")
     return _Total(acc, init, term, out)
 
@@ -160,11 +153,6 @@ def _operator(assignment: Node) -> str:
     return node_text(operator) if operator is not None else ""
 
 
-def _index_text(index: Node) -> str:
-    inner = index.named_children[0] if index.type == "subscript_argument_list" else index
-    return node_text(strip_parens(inner)) if inner is not None else ""
-
-
 def _initializer(entry: EntryFunction, acc: str) -> str:
     """The value the prelude's declaration gives ``acc``; any other write to it refuses."""
     init = None
@@ -178,12 +166,8 @@ def _initializer(entry: EntryFunction, acc: str) -> str:
                 if declarator.type != "init_declarator" or value is None:
                     raise Refusal(f"the total `{acc}` starts without a single value")
                 init = node_text(value)
-        if init is not None and statement.type != "declaration" and _mentions(statement, acc):
+        if init is not None and statement.type != "declaration" and mentions(statement, acc):
             raise Refusal(f"the code changes the total `{acc}` before the loop")
     if init is None:
         raise Refusal(f"`{acc}` is not declared before the loop")
     return init
-
-
-def _mentions(node: Node, name: str) -> bool:
-    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))

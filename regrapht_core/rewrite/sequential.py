@@ -17,6 +17,7 @@ from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
 from regrapht_core.cxx.entry import EntryFunction, entry_function
 from regrapht_core.cxx.parse import Node
 from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.symbols import file_symbols
 from regrapht_core.cxx.syntax import NameAllocator, parse
 from regrapht_core.rewrite.assemble import (
@@ -32,11 +33,13 @@ from regrapht_core.rewrite.protocol import RewriteContext
 
 __all__ = [
     "SequentialLoop",
+    "SplitEntry",
     "analysed_loop",
     "as_map",
     "map_loop",
     "sequential_loop",
     "split_entry",
+    "split_entry_function",
 ]
 
 
@@ -71,6 +74,31 @@ def split_entry(code: str, task: Task) -> tuple[str, Task]:
     code, task = delegated(code, task)
     split = pointer_form(code, task)
     return (code, task) if split is None else (split.code, split.task)
+
+
+@dataclass(frozen=True, slots=True)
+class SplitEntry:
+    """The split code, its task and parse, and the entry around its only loop, not yet
+    analysed: what a rewriter reads when it recognises a loop the analysis would refuse
+    (a scan, a recurrence, a search) and rewrites it into one it accepts."""
+
+    code: str
+    task: Task
+    root: Node
+    entry: EntryFunction
+
+    def terms_map(self, statement: str) -> SequentialLoop:
+        """The loop with ``statement`` as its whole body, analysed as a map."""
+        body = f"{{\n    {statement}\n  }}"
+        code = apply_edits(self.code.encode("utf-8"), [Edit.replace(self.entry.loop.body, body)])
+        return as_map(analysed_loop(code, self.task))
+
+
+def split_entry_function(code: str, task: Task) -> SplitEntry:
+    """:func:`split_entry`, parsed, with the entry function around its only loop."""
+    code, task = split_entry(code, task)
+    root = parse(code).root_node
+    return SplitEntry(code, task, root, entry_function(root, task))
 
 
 def analysed_loop(

@@ -16,18 +16,7 @@ struct DeviceScan {
   template <typename In, typename Out, typename NumItems>
   static cudaError_t InclusiveSum(void* temp, std::size_t& bytes, In in, Out out,
                                   NumItems count) {
-    if (temp == nullptr) {
-      bytes = 16;
-      return cudaSuccess;
-    }
-    if (count <= 0) return cudaSuccess;
-    auto total = in[0];
-    out[0] = total;
-    for (NumItems i = 1; i < count; ++i) {
-      total = total + in[i];
-      out[i] = total;
-    }
-    return cudaSuccess;
+    return InclusiveScan(temp, bytes, in, out, [](auto a, auto b) { return a + b; }, count);
   }
 
   template <typename In, typename Out, typename Op, typename NumItems>
