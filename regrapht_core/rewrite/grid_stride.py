@@ -63,7 +63,13 @@ def _loop_edits(shape: GuardedKernel) -> list[Edit]:
             returns.append(Edit.replace(node, "continue;"))
     body = render(shape.body, returns)
     op = "<=" if shape.inclusive else "<"
-    index = node_text(shape.declaration).rstrip(";").strip()
+    # A `const` index (`const int i = ...;`) must become assignable: the loop advances it.
+    constants = [
+        Edit.replace(child, "")
+        for child in shape.declaration.children
+        if child.type == "type_qualifier" and node_text(child) == "const"
+    ]
+    index = render(shape.declaration, constants).rstrip(";").strip()
     loop = (
         f"for ({index}; {shape.var} {op} {node_text(shape.bound)}; "
         f"{shape.var} += blockDim.x * gridDim.x) {body}"

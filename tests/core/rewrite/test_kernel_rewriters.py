@@ -77,6 +77,18 @@ def test_grid_stride_turns_element_returns_into_continue() -> None:
     assert "if (i >= n) return;" in code  # the early-exit shape is left alone
 
 
+def test_grid_stride_makes_a_const_index_assignable() -> None:
+    """The recurrence rewriter's kernels declare `const long long k`; the loop must advance
+    it (the H100 suite saw `k += blockDim.x * gridDim.x` fail to compile)."""
+    code = HAND_WRITTEN_SAXPY.replace(
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {",
+        "  const int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) {",
+    )
+    first, _ = GridStrideLoop().apply(code, RewriteContext(cases.SAXPY))
+    assert "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;" in first.code
+    assert "const int i" not in first.code
+
+
 def test_grid_stride_refuses_kernels_that_synchronise() -> None:
     code = _parallel(cases.SUM)
     verdict = GridStrideLoop().applies(code, RewriteContext(cases.SUM))
