@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import Progress
 
 from regrapht_core.bench.runner import METHODS, SuiteTask, load_manifest, run_suite
+from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError, TaskError
 from regrapht_core.files import read_regular
 from regrapht_core.optimize.options import job_options, require_nvcc
@@ -53,6 +54,12 @@ def bench() -> None:
     is_flag=True,
     help="Keep the runs already in --json (same settings, commit and GPU) and do the rest.",
 )
+@click.option(
+    "--timing",
+    type=click.Choice([str(m) for m in TimingMode]),
+    help="Time every task this way instead of its own mode: kernel_only ranks candidates "
+    "by their kernels, as if the data lived on the GPU (default: each task's mode).",
+)
 @job_options(budget=8)
 def run(
     *,
@@ -62,6 +69,7 @@ def run(
     job: JobSettings,
     out: Path,
     resume: bool,
+    timing: str | None,
 ) -> None:
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
@@ -80,7 +88,15 @@ def run(
             bar.console.print(f"{record['task']:<28} {record['method']:<6} {shown}")
             bar.advance(row)
 
-        document = run_suite(tasks, list(methods), optimizer, out=out, on_done=done, resume=earlier)
+        document = run_suite(
+            tasks,
+            list(methods),
+            optimizer,
+            out=out,
+            on_done=done,
+            resume=earlier,
+            timing=TimingMode(timing) if timing else None,
+        )
     for method, stats in document["summary"].items():
         console.print(f"{method}: {stats}")
     console.print(f"wrote {out}")

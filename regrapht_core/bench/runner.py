@@ -19,13 +19,13 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from regrapht_core.contracts.evaluation import copy_bound
+from regrapht_core.contracts.evaluation import Evaluation, copy_bound
 from regrapht_core.contracts.proposal import ProposeFn
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import Task, TimingMode
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write, read_source
@@ -36,7 +36,15 @@ from regrapht_core.search import run_search
 from regrapht_core.search.baselines import run_random_walks, run_sampling
 from regrapht_core.tasks.extract import extract_task
 
-__all__ = ["METHODS", "SuiteTask", "current_commit", "load_manifest", "run_suite", "summarise"]
+__all__ = [
+    "METHODS",
+    "SuiteTask",
+    "applied_techniques",
+    "current_commit",
+    "load_manifest",
+    "run_suite",
+    "summarise",
+]
 
 METHODS = ("mcgs", "walks", *ONE_SHOT_STYLES)
 """``mcgs``: ReGraphT; ``walks``: random walks on the graph; ``plain``/``cot``/``rag``:
@@ -49,15 +57,20 @@ class SuiteTask:
     file: Path
     function: str
     family: str
+    timing: TimingMode | None = None
+    """What the search times and the answer must beat, when not the task's own mode:
+    ``kernel_only`` ranks candidates by their kernels (the data already on the GPU), which
+    end-to-end timing of a copy-dominated task cannot tell apart."""
 
     def task(self) -> Task:
         """The task extracted from the file's function (raises the extractor's errors)."""
-        return extract_task(
+        task = extract_task(
             read_source(self.file).text,
             language_for_path(self.file),
             function=self.function,
             origin=str(self.file),
         )
+        return task if self.timing is None else replace(task, timing_mode=self.timing)
 
 
 def load_manifest(path: Path) -> list[SuiteTask]:
@@ -114,7 +127,15 @@ def _record(suite_task: SuiteTask, method: str, outcome: OptimizeOutcome) -> dic
         "stop_reason": outcome.search.stop_reason,
         "wall_s": outcome.wall.as_dict(),
         "failure": None if answer else outcome.failure_summary()[:300],
+        "code": answer.code if answer else None,
+        "kernel_ms": _kernel_ms(answer.result) if answer else None,
     }
+
+
+def _kernel_ms(result: Evaluation) -> float | None:
+    """The answer's kernel-only time, where the verifier could time its launches (else
+    ``None``): ``benchmarks/vs_library.py`` sets its own measurement beside it."""
+    return next((t.candidate_ms for t in result.timings if t.mode is TimingMode.KERNEL_ONLY), None)
 
 
 def _best_by_candidate(outcome: OptimizeOutcome) -> list[float | None]:
@@ -163,8 +184,23 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
                 else None
             ),
             "median_speedup_passed": round(statistics.median(speedups), 3) if speedups else None,
+            "techniques_passed": sorted(
+                {t for row in rows if row["passed"] for t in applied_techniques(row)}
+            ),
         }
     return summary
+
+
+def applied_techniques(record: dict[str, Any]) -> list[str]:
+    """The techniques a run's answer applied, step by step: a rewriter's own technique where
+    it answered another step (the reduction rewriter answers ``parallelization`` with a
+    warp-shuffle reduction), else the step's."""
+    techniques: list[str] = record.get("techniques", [])
+    producers: list[str] = record.get("producers") or [""] * len(techniques)
+    return [
+        producer.removeprefix("rewriter:") if producer.startswith("rewriter:") else technique
+        for technique, producer in zip(techniques, producers, strict=True)
+    ]
 
 
 def current_commit() -> str:
@@ -186,13 +222,16 @@ def run_suite(
     out: Path,
     on_done: Callable[[dict[str, Any]], None] | None = None,
     resume: dict[str, Any] | None = None,
+    timing: TimingMode | None = None,
 ) -> dict[str, Any]:
     """Run every task with every method; ``out`` is rewritten after each run.
 
     ``resume``, a document an earlier run of the same settings wrote (cut short by a time
     limit, or by the GPU machine going away), keeps its runs and does only the rest.
+    ``timing``, when given, replaces every task's own timing mode (see ``SuiteTask.timing``).
     """
-    document = _document(methods, optimizer)
+    tasks = [replace(t, timing=timing) for t in tasks] if timing else tasks
+    document = _document(methods, optimizer, timing)
     if resume is not None:
         _check_resumable(resume, document, out)
         document["runs"] = list(resume["runs"])
@@ -254,10 +293,14 @@ def _run_one(suite_task: SuiteTask, method: str, optimizer: Optimizer) -> dict[s
             "passed": False,
             "speedup": None,
             "failure": f"{type(err).__name__}: {err}"[:300],
+            "code": None,
+            "kernel_ms": None,
         }
 
 
-def _document(methods: list[str], optimizer: Optimizer) -> dict[str, Any]:
+def _document(
+    methods: list[str], optimizer: Optimizer, timing: TimingMode | None
+) -> dict[str, Any]:
     device = optimizer.verifier.device
     settings = optimizer.settings
     return {
@@ -278,6 +321,7 @@ def _document(methods: list[str], optimizer: Optimizer) -> dict[str, Any]:
             "model": settings.model.model if settings.model else None,
             "rewriters": settings.rewriters,
             "seed": settings.seed,
+            "timing": str(timing) if timing else "task",
             "methods": methods,
         },
         "runs": [],

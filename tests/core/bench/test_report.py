@@ -135,6 +135,7 @@ def test_summary_by_groups_the_suites_own_summary(document: dict[str, Any]) -> N
     assert stencil["mcgs"] == {
         "tasks": 2, "compiled": 2, "copy_bound": 0, "passed": 1, "pass_at_1": 0.5,
         "geomean_speedup_passed": 12.948, "median_speedup_passed": 12.948,
+        "techniques_passed": ["loop_unrolling", "parallelization"],
     }  # fmt: skip
     assert stencil["walks"]["geomean_speedup_passed"] == round(_geomean(3.0, 1.5), 3)
     assert stencil["plain"]["passed"] == 0 and stencil["plain"]["tasks"] == 1

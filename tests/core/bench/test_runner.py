@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from regrapht_core.bench.runner import load_manifest, summarise
+from regrapht_core.bench.runner import SuiteTask, _record, load_manifest, summarise
 from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.contracts.evaluation import Timing
+from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError
 from tests.conftest import gpu_present
 from tests.core.optimize.test_cli import EXAMPLE
+from tests.core.optimize.test_job import candidate, outcome, verified
 
 
 @pytest.fixture
@@ -52,6 +56,7 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     document = json.loads(out.read_text())
     assert document["device"] is None and document["commit"]
     assert document["config"]["budget"] == 3 and document["config"]["model"] is None
+    assert document["config"]["timing"] == "task"
     runs = {(r["task"], r["method"]): r for r in document["runs"]}
     assert len(runs) == 6
     smooth = runs["smooth", "mcgs"]
@@ -62,8 +67,28 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert document["summary"]["mcgs"] == {
         "tasks": 2, "compiled": 1, "copy_bound": 0, "passed": 0, "pass_at_1": 0.0,
         "geomean_speedup_passed": None, "median_speedup_passed": None,
+        "techniques_passed": [],
     }  # fmt: skip
     assert smooth["copy_floor_ms"] is None, "nothing was timed without a GPU"
+    assert smooth["code"] is None and smooth["kernel_ms"] is None, "compiled only: no answer"
+    assert runs["missing", "walks"]["code"] is None
+
+
+def test_a_run_records_its_answers_code_and_kernel_time() -> None:
+    """``benchmarks/vs_library.py`` compiles the answer itself and sets its kernel-only time
+    beside the libraries': both come from the answer, not from the best slower candidate."""
+    kernels = Timing(TimingMode.KERNEL_ONLY, 4.0, 0.5, 0.01, 0.01, 20)
+    faster = verified(3.0)
+    faster = replace(faster, timings=(faster.timing, kernels) if faster.timing else ())
+    suite_task = SuiteTask("scale", Path("scale.cpp"), "scale", "elementwise")
+    record = _record(suite_task, "mcgs", outcome([candidate(0, faster)], gpu=True))
+    assert record["passed"] and record["code"] == "// code 0" and record["kernel_ms"] == 0.5
+
+    end_to_end_only = _record(suite_task, "mcgs", outcome([candidate(1, verified(2.0))], gpu=True))
+    assert end_to_end_only["code"] == "// code 1" and end_to_end_only["kernel_ms"] is None
+
+    slower = _record(suite_task, "mcgs", outcome([candidate(2, verified(0.5))], gpu=True))
+    assert not slower["passed"] and slower["code"] is None and slower["kernel_ms"] is None
 
 
 def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
@@ -75,11 +100,35 @@ def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
     ]
     rows[2] |= {"reference_ms": 0.4, "copy_floor_ms": 1.1}
     rows[3] |= {"reference_ms": 2.0, "copy_floor_ms": 1.1}
+    rows[0] |= {
+        "techniques": ["parallelization", "read_only_cache"],
+        "producers": ["rewriter:warp_shuffle_reduction", "rewriter:read_only_cache"],
+    }
+    rows[1] |= {
+        "techniques": ["parallelization", "fast_math"],
+        "producers": ["rewriter:parallelization", "model"],
+    }
+    rows[2] |= {
+        "techniques": ["shared_memory_tiling"],
+        "producers": ["rewriter:shared_memory_tiling"],
+    }
     summary = summarise(rows)
+    # What the passed answers applied: the rewriter's own technique, else the step's.
+    assert summary["mcgs"]["techniques_passed"] == [
+        "fast_math", "parallelization", "read_only_cache", "warp_shuffle_reduction",
+    ]  # fmt: skip
     assert summary["mcgs"]["copy_bound"] == 1 and summary["walks"]["copy_bound"] == 0
     assert summary["mcgs"]["pass_at_1"] == round(2 / 3, 4)
     assert summary["mcgs"]["geomean_speedup_passed"] == 4.0
     assert summary["walks"]["passed"] == 0
+
+
+def test_a_timing_override_replaces_each_tasks_mode(manifest: Path) -> None:
+    """``bench run --timing kernel_only``: the search ranks candidates by their kernels."""
+    (smooth, _) = load_manifest(manifest)
+    assert smooth.task().timing_mode is TimingMode.END_TO_END
+    kernels = replace(smooth, timing=TimingMode.KERNEL_ONLY)
+    assert kernels.task().timing_mode is TimingMode.KERNEL_ONLY
 
 
 def test_unknown_method_is_a_usage_error(manifest: Path, tmp_path: Path) -> None:
@@ -108,6 +157,7 @@ def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
     assert result.exit_code == 0, result.stderr
     document = json.loads(out.read_text())
     assert document["runs"][0] == kept  # not run again
+    assert {"code", "kernel_ms"} <= set(kept), "a resumed file keeps the recorded answers"
     assert sorted((r["task"], r["method"]) for r in document["runs"]) == [
         ("missing", "mcgs"), ("missing", "walks"), ("smooth", "mcgs"), ("smooth", "walks")
     ]  # fmt: skip
@@ -123,14 +173,16 @@ def test_report_writes_markdown_and_plots_from_a_results_file(tmp_path: Path) ->
     results = tmp_path / "suite.json"
     run = {"task": "fir", "family": "stencil", "method": "mcgs", "passed": True,
            "speedup": 3.0, "techniques": ["parallelization", "loop_unrolling"],
-           "candidates": 4, "best_by_candidate": [None, 2.0, 3.0, 3.0]}  # fmt: skip
+           "candidates": 4, "best_by_candidate": [None, 2.0, 3.0, 3.0],
+           "code": "__global__ void fir_kernel() {}", "kernel_ms": 0.2}  # fmt: skip
     results.write_text(json.dumps({"device": "H100", "commit": "abc", "command": "regrapht bench",
                                    "started": "2026-11-24T04:00:00Z", "config": {"budget": 4},
                                    "runs": [run]}))  # fmt: skip
     out = tmp_path / "report"
     result = CliRunner().invoke(main, ["bench", "report", str(results), "--out", str(out)])
     assert result.exit_code == 0, result.stderr
-    assert "fir" in (out / "report.md").read_text()
+    markdown = (out / "report.md").read_text()
+    assert "fir" in markdown and "__global__" not in markdown, "the report shows no code"
     assert {p.name for p in out.glob("*.svg")} == {
         "speedup_per_task.svg", "pass_rate_per_tier.svg", "best_vs_candidates.svg"
     }  # fmt: skip
