@@ -8,7 +8,7 @@ real examples. On a GPU machine each step's candidates (a launch configuration h
 block size) are verified and the fastest verified one is kept, with its measured speedup:
 the graph's prior. Without a GPU the first candidate that compiles is kept, unmeasured.
 
-    python3 scripts/seed_trajectories.py [--out graph_snapshots/trajectories]
+    python3 scripts/seed_trajectories.py [--out graph_snapshots/trajectories] [--only TASK ...]
     python3 scripts/seed_trajectories.py --check graph_snapshots/trajectories/saxpy.json ...
     regrapht graph build
 
@@ -44,9 +44,17 @@ HAND_WRITTEN = Path(__file__).parent / "seeds"
 SEEDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("map_relu", ("parallelization", "launch_configuration")),
     ("map_hash_u32", ("parallelization", "grid_stride_loop", "launch_configuration")),
-    ("stencil_fir33", ("parallelization", "loop_unrolling", "launch_configuration")),
+    (
+        "stencil_fir33",
+        ("parallelization", "constant_memory", "loop_unrolling", "launch_configuration"),
+    ),
+    ("trans_sigmoid", ("parallelization", "fast_math")),
     ("dense_gemv", ("parallelization", "launch_configuration", "loop_unrolling")),
     ("reduce_sum", ("parallelization=reduce_sum_partials.cu", "pinned_memory")),
+    ("scan_inclusive", ("library_call", "launch_configuration")),
+    ("recur_iir", ("library_call", "grid_stride_loop")),
+    ("search_first", ("algorithmic_change", "read_only_cache")),
+    ("hist_binned", ("privatization", "launch_configuration")),
 )
 """Suite task and the techniques applied to it in turn. ``technique=FILE`` is a step
 written by hand (``scripts/seeds/FILE``), checked like the others: no rewriter writes host
@@ -150,6 +158,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="TRAJECTORY",
         help="verify these trajectory files' steps and record their speedups instead",
     )
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="TASK",
+        help="write only these suite tasks' seeds (the others keep their measured files)",
+    )
     args = parser.parse_args(argv)
     verifier = Verifier(VerifyConfig(cache_dir=args.cache))
     if args.check:
@@ -157,7 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write("".join(f"{line}\n" for line in said))
         return 0 if all(": verified " in line or ": compiled " in line for line in said) else 1
     entries = {entry.name: entry for entry in load_manifest(MANIFEST)}
+    unknown = set(args.only or ()) - {name for name, _ in SEEDS}
+    if unknown:
+        parser.error(f"no seed for {', '.join(sorted(unknown))}")
     for name, chain in SEEDS:
+        if args.only and name not in args.only:
+            continue
         record = trajectory(verifier, entries[name], chain)
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{record['task']}.json"

@@ -20,7 +20,14 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["EntryFunction", "Local", "entry_function", "top_level_for_loops", "top_level_loops"]
+__all__ = [
+    "EntryFunction",
+    "Local",
+    "declared_locals",
+    "entry_function",
+    "top_level_for_loops",
+    "top_level_loops",
+]
 
 _FOR_LOOPS = frozenset({"for_statement", "for_range_loop"})
 
@@ -84,7 +91,8 @@ def _checked(param: Parameter, task: Task) -> Parameter:
     )
 
 
-def _locals(prelude: tuple[Node, ...]) -> dict[str, Local]:
+def declared_locals(prelude: tuple[Node, ...]) -> dict[str, Local]:
+    """The variables the top-level declarations among ``prelude``'s statements declare."""
     found: dict[str, Local] = {}
     for statement in prelude:
         if statement.type != "declaration":
@@ -167,5 +175,5 @@ def entry_function(root: Node, task: Task, number: int | None = None) -> EntryFu
     kind = definition.child_by_field_name("type")
     returns_value = kind is not None and node_text(kind) != "void"
     return EntryFunction(
-        definition, params, prelude, loop, postlude, _locals(prelude), returns_value
+        definition, params, prelude, loop, postlude, declared_locals(prelude), returns_value
     )

@@ -46,9 +46,17 @@ from regrapht_core.rewrite.sequential import (
     split_entry,
 )
 
-__all__ = ["Parallelize", "block_size", "candidate_1d", "kernel_1d"]
+__all__ = [
+    "GRID_Y_MAX",
+    "Parallelize",
+    "block_size",
+    "candidate_1d",
+    "kernel_1d",
+    "two_dimensional",
+]
 
-_GRID_Y_MAX = 65535
+GRID_Y_MAX = 65535
+"""The most blocks a grid may have along y (and z)."""
 
 
 def _continues_to_returns(facts: LoopFacts) -> list[Edit]:
@@ -71,8 +79,9 @@ def _inner_of_perfect_nest(loop: CountedLoop) -> CountedLoop | None:
         return None
 
 
-def _two_dimensional(found: SequentialLoop) -> CountedLoop | None:
-    """The inner loop when (i, j) iterations are independent too, else ``None``."""
+def two_dimensional(found: SequentialLoop) -> CountedLoop | None:
+    """The inner loop when (i, j) iterations are independent too (each writes an element of
+    its own), else ``None``."""
     outer, facts = found.entry.loop, found.facts
     inner = _inner_of_perfect_nest(outer)
     if inner is None or inner.var_type is None:
@@ -190,8 +199,8 @@ def _candidate_2d(found: SequentialLoop, inner: CountedLoop) -> str:
         f"const dim3 {host.block}(32, 8);",
         f"const long long {columns} = {inner.trip_count()};",
         f"const dim3 {host.grid}(static_cast<unsigned int>(({columns} + 31) / 32), "
-        f"static_cast<unsigned int>({rows_blocks} < {_GRID_Y_MAX} ? {rows_blocks} : "
-        f"{_GRID_Y_MAX}));",
+        f"static_cast<unsigned int>({rows_blocks} < {GRID_Y_MAX} ? {rows_blocks} : "
+        f"{GRID_Y_MAX}));",
         f"if ({columns} > 0) {{",
         f"  {kernel_name}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
         "}",
@@ -224,7 +233,7 @@ class Parallelize(RefusingRewriter):
         var = found.entry.loop.var
         alone = "" if task.loop is None else f" ({_only(task.loop)})"
         candidates = []
-        inner = _two_dimensional(found)
+        inner = two_dimensional(found)
         if inner is not None:
             candidates.append(
                 RewriteCandidate(

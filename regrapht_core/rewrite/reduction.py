@@ -40,7 +40,7 @@ from regrapht_core.rewrite.protocol import (
 )
 from regrapht_core.rewrite.sequential import SequentialLoop, sequential_loop
 
-__all__ = ["ParallelReduction", "reduction_candidate"]
+__all__ = ["ParallelReduction", "combined", "reduction_candidate"]
 
 _WIDE_SIGNED = frozenset({"long", "long int", "long long", "long long int", "int64_t"})
 _WIDE_UNSIGNED = frozenset(
@@ -142,11 +142,11 @@ def _cas_function(name: str, op: ReductionOp, kind: str) -> str:
     )
 
 
-def _combine(lane: _Lane, other: str) -> str:
-    var = lane.value
-    if lane.op is ReductionOp.SUM:
+def combined(var: str, op: ReductionOp, other: str) -> str:
+    """The statement that folds ``other`` into ``var`` (a sum, or a min or max select)."""
+    if op is ReductionOp.SUM:
         return f"{var} += {other};"
-    better = ">" if lane.op is ReductionOp.MAX else "<"
+    better = ">" if op is ReductionOp.MAX else "<"
     return f"{var} = {other} {better} {var} ? {other} : {var};"
 
 
@@ -186,7 +186,7 @@ def _shuffle_down(names: _Names, indent: str) -> list[str]:
         shuffled = f"__shfl_down_sync(0xffffffffu, {lane.value}, {offset})"
         lines.append(
             f"{indent}  {{ const {lane.type} {names.other} = {shuffled}; "
-            f"{_combine(lane, names.other)} }}"
+            f"{combined(lane.value, lane.op, names.other)} }}"
         )
     return [*lines, f"{indent}}}"]
 

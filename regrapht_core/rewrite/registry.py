@@ -2,8 +2,14 @@
 
 Keyed by the taxonomy's technique ids, so the search can look a rewriter up by the graph
 node it is expanding. A technique may have several rewriters, tried in order: the
-parallelization node lists the map rewriter, the reduction rewriter, the two shared-update
-rewriters (privatized first, then plain atomics), the running-total scan, the linear
+parallelization node lists the tiled transpose first (it refuses every loop but a
+transpose-like nest, and there it beats the map rewriter's 2-D mapping, which strides one
+side), then the row reduction (it refuses every loop but one over rows that each reduce,
+and there a block or a warp per row beats one thread per row), then the register-blocked
+and the shared-memory-tiled matrix products (they refuse every loop but a `C = A B` nest,
+where they beat one thread per output), then the map rewriter,
+the reduction rewriter, the two shared-update rewriters (privatized first, then plain
+atomics), the running-total scan, the linear
 recurrence and the first-match search, because the same first step turns any of those
 loops into CUDA; for a histogram both shared-update rewriters answer, and the plain atomics
 are the next candidate when the privatized one fails.
@@ -16,16 +22,21 @@ from types import MappingProxyType
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.rewrite.atomics import AtomicUpdates
+from regrapht_core.rewrite.constant_memory import ConstantMemory
+from regrapht_core.rewrite.fast_math import FastMath
 from regrapht_core.rewrite.first_match import FirstMatch
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
+from regrapht_core.rewrite.matmul import BlockedMatmul, TiledMatmul
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.privatize import PrivatizedUpdates
 from regrapht_core.rewrite.protocol import Rewriter
 from regrapht_core.rewrite.recurrence import LinearRecurrence
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
+from regrapht_core.rewrite.rows import RowReduction
 from regrapht_core.rewrite.scan import LibraryScan
+from regrapht_core.rewrite.tiling import TiledTranspose
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.unroll import LoopUnrolling
 from regrapht_core.rewrite.vectorize import VectorizedAccess
@@ -50,9 +61,15 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
+    tiled, rows = TiledTranspose(), RowReduction()
+    blocked, matmul = BlockedMatmul(), TiledMatmul()
     rewriters: list[Rewriter] = [
+        tiled,
+        blocked,
+        matmul,
         Parallelize(),
         reduction,
+        rows,
         private,
         atomics,
         scan,
@@ -65,8 +82,12 @@ def default_registry() -> Registry:
         VectorizedAccess(),
         TransferMinimization(),
         PinnedMemory(),
+        ConstantMemory(),
+        FastMath(),
     ]
-    pairs = [(r.technique, r) for r in rewriters]
+    pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
+    pairs += [("parallelization", blocked), ("parallelization", matmul)]
+    pairs += [(r.technique, r) for r in rewriters]
     later = (reduction, private, atomics, scan, recurrence, search)
     pairs += [("parallelization", r) for r in later]
     return registry_of(pairs)

@@ -40,6 +40,8 @@ PRODUCERS = (
     "privatization",
     "library_call",
     "algorithmic_change",
+    "shared_memory_tiling",
+    "register_blocking",
 )
 REFUSALS = ("inherent", "limitation")
 VERIFY_SUBSET = (

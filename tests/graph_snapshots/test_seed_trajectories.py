@@ -75,7 +75,12 @@ EXPECTED_CHAINS: dict[str, tuple[str, ...]] = {
     # Written by the rewriters (scripts/seed_trajectories.py), named by the suite's entry.
     "relu": ("parallelization", "launch_configuration"),
     "hash_u32": ("parallelization", "grid_stride_loop", "launch_configuration"),
-    "fir33": ("parallelization", "loop_unrolling", "launch_configuration"),
+    "fir33": ("parallelization", "constant_memory", "loop_unrolling", "launch_configuration"),
+    "sigmoid": ("parallelization", "fast_math"),
+    "inclusive_scan": ("library_call", "launch_configuration"),
+    "iir1": ("library_call", "grid_stride_loop"),
+    "find_first_above": ("algorithmic_change", "read_only_cache"),
+    "histogram_f32": ("privatization", "launch_configuration"),
     "gemv": ("parallelization", "launch_configuration", "loop_unrolling"),
     "sum_f32": ("parallelization", "pinned_memory"),
 }

@@ -239,7 +239,7 @@ def test_the_model_is_told_which_loop_the_user_selected() -> None:
 def parallel_graph() -> ReGraph:
     """The steps the graph offers after parallelization: two with rewriters, one without."""
     graph = ReGraph()
-    steps = ("grid_stride_loop", "loop_unrolling", "shared_memory_tiling")
+    steps = ("grid_stride_loop", "loop_unrolling", "async_streams")
     for node in ("parallelization", *steps):
         graph.add_node(node)
     graph.add_edges(("parallelization", step, ()) for step in steps)
@@ -255,14 +255,14 @@ def after_parallelization(task: Task, technique: str) -> ProposeRequest:
 def test_where_a_rewriter_acts_the_model_is_not_asked_and_the_refusal_is_free() -> None:
     model = ScriptedModel(f"```cuda\n{KERNEL}\n```")
     propose = step_proposer(model, parallel_graph())
-    tiling = propose(after_parallelization(cases.SAXPY, "shared_memory_tiling"))
-    assert tiling.code is None and not tiling.retryable and tiling.message == NO_REWRITER
+    streams = propose(after_parallelization(cases.SAXPY, "async_streams"))
+    assert streams.code is None and not streams.retryable and streams.message == NO_REWRITER
     assert propose(after_parallelization(cases.SAXPY, "grid_stride_loop")).code is not None
     assert not model.prompts
 
 
 def test_where_no_rewriter_acts_the_model_takes_the_step() -> None:
-    step = after_parallelization(cases.SAXPY, "shared_memory_tiling")
+    step = after_parallelization(cases.SAXPY, "async_streams")
     model = ScriptedModel(f"```cuda\n{step.code}\n```")
     graph = parallel_graph()
     propose = RewritersFirst(RewriterProposer(registry_of(())), model_step(model), graph.successors)

@@ -3,9 +3,10 @@
 // Test support only: it lets the rewriters' output run without a GPU, so the tests check
 // what the code computes, not just that nvcc accepts it. Every CUDA thread of a block is a
 // std::thread; blocks run one after another, so `__shared__` can be a function-local static.
-// __syncthreads is a block-wide barrier and __shfl_down_sync exchanges through a per-warp
-// slot between two warp-wide barriers, which is exactly as synchronising as the hardware
-// for code that keeps whole warps converged (as the generated code does). Launches must be
+// __syncthreads is a block-wide barrier, __syncwarp a warp-wide one, and __shfl_down_sync and
+// __shfl_xor_sync exchange through a per-warp slot between two warp-wide barriers, which is
+// exactly as synchronising as the hardware for code that keeps whole warps converged (as the
+// generated code does). Launches must be
 // rewritten to regrapht_launch(grid, block, [&] { kernel(args); }) before compiling.
 #pragma once
 
@@ -27,6 +28,7 @@
 #define __forceinline__ inline
 #define __restrict__ __restrict
 #define __shared__ static
+#define __constant__
 #define __launch_bounds__(...)
 
 using std::max;
@@ -86,6 +88,25 @@ T __shfl_down_sync(unsigned int, T value, int offset) {
 }
 
 template <class T>
+T __shfl_xor_sync(unsigned int, T value, int mask) {
+  const unsigned int rank = regrapht_thread_rank();
+  const unsigned int warp = rank / 32, lane = rank % 32;
+  std::memcpy(&regrapht_block->slots[warp][lane], &value, sizeof(T));
+  regrapht_block->warps[warp]->arrive_and_wait();
+  T out = value;
+  const unsigned int source = lane ^ static_cast<unsigned int>(mask);
+  if (source < regrapht_block->warp_sizes[warp]) {
+    std::memcpy(&out, &regrapht_block->slots[warp][source], sizeof(T));
+  }
+  regrapht_block->warps[warp]->arrive_and_wait();
+  return out;
+}
+
+inline void __syncwarp(unsigned int = 0xffffffffu) {
+  regrapht_block->warps[regrapht_thread_rank() / 32]->arrive_and_wait();
+}
+
+template <class T>
 T atomicAdd(T* address, T value) {
   std::lock_guard<std::mutex> guard(regrapht_atomic_lock);
   T old = *address;
@@ -113,6 +134,18 @@ T atomicCAS(T* address, T compare, T value) {
   if (old == compare) *address = value;
   return old;
 }
+
+// The fast intrinsics compute the exact functions here; their error shows on the GPU only.
+inline float __expf(float x) { return std::exp(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __tanf(float x) { return std::tan(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
 
 template <class To, class From>
 To regrapht_bits(From value) {
@@ -157,7 +190,7 @@ void regrapht_launch(dim3 grid, dim3 block, F kernel) {
       }
 }
 
-enum cudaError_t { cudaSuccess = 0, cudaErrorMemoryAllocation = 2 };
+enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost,
   cudaMemcpyHostToDevice,
@@ -182,6 +215,13 @@ inline cudaError_t cudaFree(void* pointer) {
 inline cudaError_t cudaFreeHost(void* pointer) { return cudaFree(pointer); }
 inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind) {
   if (bytes) std::memcpy(to, from, bytes);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* from, size_t bytes, size_t offset = 0,
+                               cudaMemcpyKind = cudaMemcpyHostToDevice) {
+  if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
+  if (bytes) std::memcpy(reinterpret_cast<char*>(&symbol) + offset, from, bytes);
   return cudaSuccess;
 }
 inline cudaError_t cudaMemset(void* to, int value, size_t bytes) {
