@@ -43,6 +43,7 @@ HAND_WRITTEN = Path(__file__).parent / "seeds"
 
 SEEDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("map_relu", ("parallelization", "launch_configuration")),
+    ("map_clamp", ("parallelization", "vectorized_access", "launch_configuration")),
     ("map_hash_u32", ("parallelization", "grid_stride_loop", "launch_configuration")),
     (
         "stencil_fir33",

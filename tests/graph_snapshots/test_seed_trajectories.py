@@ -74,6 +74,7 @@ EXPECTED_CHAINS: dict[str, tuple[str, ...]] = {
     ),
     # Written by the rewriters (scripts/seed_trajectories.py), named by the suite's entry.
     "relu": ("parallelization", "launch_configuration"),
+    "clamp_map": ("parallelization", "vectorized_access", "launch_configuration"),
     "hash_u32": ("parallelization", "grid_stride_loop", "launch_configuration"),
     "fir33": ("parallelization", "constant_memory", "loop_unrolling", "launch_configuration"),
     "sigmoid": ("parallelization", "fast_math"),
