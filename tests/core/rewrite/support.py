@@ -66,6 +66,13 @@ def first_step(task: Task) -> tuple[str | None, str]:
     return proposal.code, proposal.message
 
 
+def first_code(task: Task) -> str:
+    """The first step's code, for the kernel rewriters to start from; fails without one."""
+    code, message = first_step(task)
+    assert code is not None, message
+    return code
+
+
 def compile_cuda(code: str, work: Path) -> None:
     """Fail the test with nvcc's log unless ``code`` compiles for sm_90."""
     assert NVCC is not None

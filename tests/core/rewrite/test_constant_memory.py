@@ -20,7 +20,7 @@ from regrapht_core.rewrite.protocol import RewriteContext, Rewriter
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from tests.core.rewrite.support import (
     compile_cuda,
-    first_step,
+    first_code,
     requires_nvcc,
     run_on_cpu,
     run_on_gpu,
@@ -82,19 +82,13 @@ void fir33(int n, const float* w, const float* x, float* y) {
 """
 
 
-def parallel(task: Task) -> str:
-    code, message = first_step(task)
-    assert code is not None, message
-    return code
-
-
 def moved(task: Task, code: str | None = None) -> str:
-    (candidate,) = ConstantMemory().apply(code or parallel(task), RewriteContext(task))
+    (candidate,) = ConstantMemory().apply(code or first_code(task), RewriteContext(task))
     return candidate.code
 
 
 def refusal(task: Task, code: str | None = None) -> str:
-    verdict = ConstantMemory().applies(code or parallel(task), RewriteContext(task))
+    verdict = ConstantMemory().applies(code or first_code(task), RewriteContext(task))
     assert not verdict
     return verdict.reason
 
@@ -139,7 +133,7 @@ def test_a_hand_written_buffer_keeps_an_allocation_it_shares_a_declaration_with(
 
 
 def test_a_symbol_name_in_use_is_not_taken() -> None:
-    code = moved(FIR, parallel(FIR).replace("#define TAPS 33", "#define TAPS 33\n#define c_w 0"))
+    code = moved(FIR, first_code(FIR).replace("#define TAPS 33", "#define TAPS 33\n#define c_w 0"))
     assert "__constant__ float c_w2[33];" in code and "c_w2[k]" in code
 
 
@@ -178,7 +172,7 @@ def test_arrays_constant_memory_cannot_serve_are_refused(task: Task, reason: str
 
 
 def test_the_limit_is_a_parameter() -> None:
-    code, context = parallel(FIR), RewriteContext(FIR)
+    code, context = first_code(FIR), RewriteContext(FIR)
     assert ConstantMemory().apply(code, context, {"max_bytes": 64}) == []
     with pytest.raises(Refusal, match="takes 132 bytes; constant memory takes arrays of up to 64"):
         ConstantMemory().build(code, context, {"max_bytes": 64})
@@ -209,7 +203,7 @@ def test_the_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
 
 
 def _candidates() -> list[tuple[str, Task, str]]:
-    restricted = ReadOnlyRestrict().apply(parallel(FIR), RewriteContext(FIR))[0].code
+    restricted = ReadOnlyRestrict().apply(first_code(FIR), RewriteContext(FIR))[0].code
     chained: Rewriter = GridStrideLoop()
     strided = chained.apply(moved(FIR, restricted), RewriteContext(FIR))[0].code
     return [

@@ -15,7 +15,7 @@ from regrapht_core.rewrite.fast_math import FastMath
 from regrapht_core.rewrite.protocol import RewriteContext
 from tests.core.rewrite.support import (
     compile_cuda,
-    first_step,
+    first_code,
     requires_nvcc,
     run_on_cpu,
     run_on_gpu,
@@ -67,19 +67,13 @@ void sigmoid(int n, const float* x, float* y) {
 """
 
 
-def parallel(task: Task) -> str:
-    code, message = first_step(task)
-    assert code is not None, message
-    return code
-
-
 def fast(task: Task, code: str | None = None) -> str:
-    (candidate,) = FastMath().apply(code or parallel(task), RewriteContext(task))
+    (candidate,) = FastMath().apply(code or first_code(task), RewriteContext(task))
     return candidate.code
 
 
 def refusal(task: Task, code: str | None = None) -> str:
-    verdict = FastMath().applies(code or parallel(task), RewriteContext(task))
+    verdict = FastMath().applies(code or first_code(task), RewriteContext(task))
     assert not verdict
     return verdict.reason
 
