@@ -848,15 +848,18 @@ def run(
     warmups: int = 2,
     manifest: Path = MANIFEST,
     command: str = "python3 benchmarks/vs_library.py",
+    only: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Compare ``method``'s answers in the ``suite`` results file with the libraries, writing
-    ``out`` after each task; the copy rate first, then the tasks one child at a time."""
+    ``out`` after each task; the copy rate first, then the tasks one child at a time
+    (``only``: these tasks alone, e.g. to try one task's variants)."""
+    comparisons = [c for c in COMPARISONS if not only or c.task in only]
     verifier = Verifier(VerifyConfig())
     if verifier.device is None:
         raise SystemExit("no GPU: this benchmark times kernels on one")
     document = json.loads(suite.read_text(encoding="utf-8"))
     entries = {entry.name: entry for entry in load_manifest(manifest)}
-    tasks = {c.task: entries[c.task].task() for c in COMPARISONS}
+    tasks = {c.task: entries[c.task].task() for c in comparisons}
     answers = suite_answers(document, method)
     codes = {
         name: str(answers[name]["code"])
@@ -889,7 +892,7 @@ def run(
         base = {"calls": calls, "warmups": warmups}
         record["copy"] = _in_child({**base, "kind": "copy", "name": "copy"}, work)
         rate = record["copy"].get("bytes_per_s")
-        for comparison in COMPARISONS:
+        for comparison in comparisons:
             name, task = comparison.task, tasks[comparison.task]
             outcome, said = suite_outcome(answers.get(name))
             library = built.get(name)
@@ -922,6 +925,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--method", default="mcgs", help="whose answers (default mcgs)")
     parser.add_argument("--calls", type=int, default=15, help="timed calls per side (>= 10)")
     parser.add_argument("--warmups", type=int, default=2, help="untimed calls first")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        choices=[c.task for c in COMPARISONS],
+        help="compare only this task (repeatable)",
+    )
     parser.add_argument("--manifest", type=Path, default=MANIFEST, help=argparse.SUPPRESS)
     parser.add_argument("--job", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--to", type=Path, help=argparse.SUPPRESS)
@@ -941,6 +951,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         warmups=args.warmups,
         manifest=args.manifest,
         command=command,
+        only=args.only,
     )
     sys.stdout.write(markdown(record) + "\n")
     return 0 if record["copy"] and record["copy"].get("bytes_per_s") else 1
