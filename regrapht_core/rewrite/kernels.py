@@ -25,6 +25,7 @@ __all__ = [
     "kernels",
     "launches",
     "thread_index_offset",
+    "uncast",
 ]
 
 _BUILTINS = frozenset({"threadIdx", "blockIdx", "blockDim", "gridDim"})
@@ -113,7 +114,7 @@ def thread_index_offset(expr: Node) -> list[Node] | None:
     product = thread = False
     rest = []
     for sign, term in additive_terms(expr, 1):
-        parts = sorted(canon(_uncast(f)) for f in factors(term))
+        parts = sorted(canon(uncast(f)) for f in factors(term))
         if sign > 0 and parts == ["blockDim . x", "blockIdx . x"] and not product:
             product = True
         elif sign > 0 and parts == ["threadIdx . x"] and not thread:
@@ -125,12 +126,12 @@ def thread_index_offset(expr: Node) -> list[Node] | None:
     return rest if product and thread else None
 
 
-def _uncast(node: Node) -> Node:
+def uncast(node: Node) -> Node:
     """``static_cast<T>(e)`` and ``(T)e`` as ``e``: widening does not change the index."""
     node = strip_parens(node)
     if node.type == "cast_expression":
         value = node.child_by_field_name("value")
-        return _uncast(value) if value is not None else node
+        return uncast(value) if value is not None else node
     if node.type == "call_expression":
         function = node.child_by_field_name("function")
         arguments = node.child_by_field_name("arguments")
@@ -141,7 +142,7 @@ def _uncast(node: Node) -> Node:
             and arguments is not None
             and arguments.named_child_count == 1
         ):
-            return _uncast(arguments.named_children[0])
+            return uncast(arguments.named_children[0])
     return node
 
 
