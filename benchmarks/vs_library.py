@@ -61,6 +61,7 @@ from regrapht_core.tasks.sizes import arg_length
 from regrapht_core.verify.compare import first_mismatch
 from regrapht_core.verify.compile import trim_log
 from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.harness import LINK_WRAPS
 from regrapht_core.verify.objects import CANDIDATE_DEFINES
 from regrapht_core.verify.pipeline import Verifier
 
@@ -100,12 +101,7 @@ RETURN = "return"
 """The name a non-void entry's return value is compared and counted under."""
 ENTRY = "regrapht_vs_library_entry"
 ARM = "regrapht_vs_library_arm"
-LAUNCH_APIS = (
-    "__cudaLaunchKernel",
-    "cudaLaunchKernel",
-    "cudaLaunchKernelExC",
-    "cudaLaunchCooperativeKernel",
-)
+LAUNCH_APIS = tuple(symbol for symbol in LINK_WRAPS if "Launch" in symbol)
 """Every launch path the verifier's harness wraps (``LINK_WRAPS``), less the allocators."""
 KERNELS = frozenset({"kernel"})
 """Kineto's trace category of a kernel; ``gpu_memcpy`` and ``gpu_memset`` are the others."""

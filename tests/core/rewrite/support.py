@@ -22,6 +22,7 @@ from regrapht_core.cxx.parse import node_text, walk
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import parse
 from regrapht_core.optimize.rewriter_proposer import rewriter_propose_fn
+from regrapht_core.rewrite.protocol import RewriteContext, Rewriter
 from regrapht_core.tasks.extract import extract_task
 
 __all__ = [
@@ -71,6 +72,19 @@ def first_code(task: Task) -> str:
     code, message = first_step(task)
     assert code is not None, message
     return code
+
+
+def only_candidate(rewriter: Rewriter, task: Task, code: str | None = None) -> str:
+    """The one candidate ``rewriter`` writes from ``code`` (default: the first step's)."""
+    (candidate,) = rewriter.apply(code or first_code(task), RewriteContext(task))
+    return candidate.code
+
+
+def refusal_of(rewriter: Rewriter, task: Task, code: str | None = None) -> str:
+    """Why ``rewriter`` refuses ``code`` (default: the first step's); fails if it applies."""
+    verdict = rewriter.applies(code or first_code(task), RewriteContext(task))
+    assert not verdict
+    return verdict.reason
 
 
 def compile_cuda(code: str, work: Path) -> None:

@@ -21,6 +21,8 @@ from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from tests.core.rewrite.support import (
     compile_cuda,
     first_code,
+    only_candidate,
+    refusal_of,
     requires_nvcc,
     run_on_cpu,
     run_on_gpu,
@@ -83,14 +85,11 @@ void fir33(int n, const float* w, const float* x, float* y) {
 
 
 def moved(task: Task, code: str | None = None) -> str:
-    (candidate,) = ConstantMemory().apply(code or first_code(task), RewriteContext(task))
-    return candidate.code
+    return only_candidate(ConstantMemory(), task, code)
 
 
 def refusal(task: Task, code: str | None = None) -> str:
-    verdict = ConstantMemory().applies(code or first_code(task), RewriteContext(task))
-    assert not verdict
-    return verdict.reason
+    return refusal_of(ConstantMemory(), task, code)
 
 
 def fir_like(body: str, annotation: str = "w[33] in; x[n+32] in; y[n] out") -> Task:

@@ -12,10 +12,10 @@ import pytest
 
 from regrapht_core.contracts.task import Task, Tolerance
 from regrapht_core.rewrite.fast_math import FastMath
-from regrapht_core.rewrite.protocol import RewriteContext
 from tests.core.rewrite.support import (
     compile_cuda,
-    first_code,
+    only_candidate,
+    refusal_of,
     requires_nvcc,
     run_on_cpu,
     run_on_gpu,
@@ -68,14 +68,11 @@ void sigmoid(int n, const float* x, float* y) {
 
 
 def fast(task: Task, code: str | None = None) -> str:
-    (candidate,) = FastMath().apply(code or first_code(task), RewriteContext(task))
-    return candidate.code
+    return only_candidate(FastMath(), task, code)
 
 
 def refusal(task: Task, code: str | None = None) -> str:
-    verdict = FastMath().applies(code or first_code(task), RewriteContext(task))
-    assert not verdict
-    return verdict.reason
+    return refusal_of(FastMath(), task, code)
 
 
 def test_math_calls_and_float_divisions_become_intrinsics() -> None:
