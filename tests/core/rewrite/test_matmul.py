@@ -46,7 +46,7 @@ GEMM = unvalidated_task(
     "gemm",
 )
 """Rectangular, with an epilogue that reads the output: the emulator's two multiprocessors
-make the larger sizes take the 128x128 kernel and the smaller ones the 64x64 kernel."""
+make the larger sizes take the 128x128 kernel and the smaller ones the 64x32 kernel."""
 DGEMM = unvalidated_task(
     "// regrapht: rows = 70; cols = 45; inner = 33; a[rows*inner] in; b[inner*cols] in; "
     "c[rows*cols] out\n"
@@ -77,11 +77,31 @@ VECTORS = unvalidated_task(
 )
 """Containers: the rewriters work on the pointer form, like every loop rewriter."""
 
-NESTS = [SGEMM, GEMM, DGEMM, VECTORS]
-NEST_IDS = ["sgemm", "gemm-epilogue", "dgemm", "vectors"]
-RUN = NESTS[:3]
+
+def padded(pad: int) -> Task:
+    """Whole 128x128 tiles (two, one per emulated multiprocessor) of a product whose ``A``
+    rows are ``p + pad`` floats apart: a multiple of four takes the kernel that reads four at
+    a time, any other the edge-checked one (a misaligned 16-byte read faults on a GPU)."""
+    return unvalidated_task(
+        f"// regrapht: m = 256; n = 128; p = 64; pad = {pad}; "
+        "A[m*(p + pad)] in; B[p*n] in; C[m*n] out\n"
+        "void padded(int m, int n, int p, int pad, const float* A, const float* B, float* C) {\n"
+        "  for (int i = 0; i < m; ++i)\n"
+        "    for (int j = 0; j < n; ++j) {\n"
+        "      float acc = 0.0f;\n"
+        "      for (int k = 0; k < p; ++k) acc += A[i * (p + pad) + k] * B[k * n + j];\n"
+        "      C[i * n + j] = acc;\n"
+        "    }\n"
+        "}\n",
+        "padded",
+    )
+
+
+NESTS = [SGEMM, GEMM, DGEMM, padded(4), padded(2), VECTORS]
+NEST_IDS = ["sgemm", "gemm-epilogue", "dgemm", "aligned-rows", "padded-rows", "vectors"]
+RUN = NESTS[:5]
 """What the harness can call (it passes pointers, not containers)."""
-RUN_IDS = NEST_IDS[:3]
+RUN_IDS = NEST_IDS[:5]
 
 
 def candidate(rewriter: RefusingRewriter, task: Task) -> str:
@@ -129,20 +149,38 @@ def test_sgemm_gets_register_blocks_then_shared_tiles_then_the_plain_mappings() 
     ]
 
 
-def test_the_blocked_candidate_has_two_tile_shapes_and_picks_one_by_the_sm_count() -> None:
+def test_the_blocked_candidate_picks_its_tile_shape_by_the_sm_count_and_the_edges() -> None:
     code = candidate(BlockedMatmul(), SGEMM)
-    assert kernel_names(code) == ["sgemm_tiles128x128", "sgemm_tiles64x64"]
+    assert kernel_names(code) == ["sgemm_whole128x128", "sgemm_tiles128x128", "sgemm_tiles64x32"]
     assert "alignas(16) __shared__ float a_tile[2][8][128 + 4];" in code
-    assert "alignas(16) __shared__ float b_tile[2][16][64 + 4];" in code
-    assert "__launch_bounds__(256)" in code
-    assert "*reinterpret_cast<const float4*>(from)" in code  # 16-byte shared reads
+    assert "alignas(16) __shared__ float b_tile[2][16][32 + 4];" in code
+    assert "__launch_bounds__(256)" in code and "__launch_bounds__(128)" in code
+    assert "*reinterpret_cast<const float4*>(from)" in code  # 16-byte reads
+    assert "*reinterpret_cast<float4*>(to) = make_float4(" in code  # 16-byte shared stores
     assert "cudaDevAttrMultiProcessorCount" in code
-    assert "if (large_tiles >= sms) {" in code
-    assert "sgemm_tiles128x128<<<static_cast<unsigned int>(large_tiles), 256>>>" in code
-    # the loop's own subscript, guarded, zero past the edges
+    # whole tiles and 16-byte rows: M, N multiples of 128, K of 8, both strides of 4
+    assert (
+        "const bool whole = (count) % 128 == 0 && (columns) % 128 == 0 && "
+        "(static_cast<long long>(n)) % 8 == 0 && (static_cast<long long>(n)) % 4 == 0 && "
+        "(static_cast<long long>(n)) % 4 == 0;"
+    ) in code
+    assert "if (large_tiles >= sms && whole) {" in code
+    assert "sgemm_whole128x128<<<static_cast<unsigned int>(large_tiles), 256>>>" in code
+    assert "} else if (large_tiles >= sms) {" in code
+    assert "sgemm_tiles64x32<<<static_cast<unsigned int>(small_tiles), 128>>>" in code
+    # the loop's own subscript: guarded, zero past the edges; four at a time on whole tiles
     assert "a_next[q] = (i < n && k < n) ? A[i * n + k] : static_cast<float>(0);" in code
+    assert "load4(&a_next[4 * q], &A[i * n + k]);" in code
+    assert "load4(&b_next[4 * q], &B[k * n + j]);" in code
+    assert "store4(&b_tile[0][e / 128][e % 128], &b_next[4 * q]);" in code
     assert "float acc = sums[m][n2];" in code and "C[i * n + j] = acc;" in code
-    assert code.count("__syncthreads();") == 4  # one per slice, one before the loop
+    assert code.count("__syncthreads();") == 6  # per kernel: one per slice, one before
+
+
+def test_the_leading_dimensions_the_host_checks_are_the_loops_own() -> None:
+    code = candidate(BlockedMatmul(), padded(2))
+    assert "(static_cast<long long>(p + pad)) % 4 == 0 && (static_cast<long long>(n)) % 4" in (code)
+    assert "load4(&a_next[4 * q], &A[i * (p + pad) + k]);" in code
 
 
 def test_the_tiled_candidate_stages_tiles_of_both_operands() -> None:
@@ -163,6 +201,7 @@ def test_the_epilogue_runs_verbatim_per_output_and_names_never_collide() -> None
     dgemm = candidate(BlockedMatmul(), DGEMM)
     assert "alignas(16) __shared__ double b_tile[2][8][128 + 4];" in dgemm
     assert "void load4(double* to, const double* from)" in dgemm
+    assert "void store4(double* to, const double* from)" in dgemm
     assert "float4" not in dgemm
     assert "c[cols * r + s] = total;" in dgemm
 
