@@ -16,11 +16,12 @@ from typing import Any
 import click
 from rich.console import Console
 
-from regrapht_core.bench.cli import bench
+from regrapht_core.bench.cli import bench, mine_command
 from regrapht_core.errors import ReGraphTError
 from regrapht_core.graph.cli import graph
 from regrapht_core.model.cli import model
 from regrapht_core.optimize.cli import optimize
+from regrapht_core.tasks.generate.cli import tasks
 
 __all__ = ["EXIT_USER_ERROR", "main"]
 
@@ -103,7 +104,9 @@ def lsp(tcp: str | None) -> None:
 
 
 main.add_command(bench)
+graph.add_command(mine_command)
 main.add_command(graph)
 main.add_command(lsp)
 main.add_command(model)
 main.add_command(optimize)
+main.add_command(tasks)

@@ -1,5 +1,7 @@
-"""``regrapht bench MANIFEST``: the task suite with each method, results as JSON; and
-``regrapht bench report RESULTS``: those results as a Markdown report with plots."""
+"""``regrapht bench MANIFEST``: the task suite with each method, results as JSON;
+``regrapht bench report RESULTS``: those results as a Markdown report with plots; and
+``regrapht graph mine MANIFEST``: the same search over a corpus, keeping what verified as
+trajectories (registered under ``graph``, where its output goes, by the main command)."""
 
 from __future__ import annotations
 
@@ -12,14 +14,15 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from regrapht_core.bench.runner import METHODS, SuiteTask, load_manifest, run_suite
+from regrapht_core.bench.mine import MINED, Mined, mine
+from regrapht_core.bench.runner import METHODS, SuiteTask, current_commit, load_manifest, run_suite
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError, TaskError
 from regrapht_core.files import read_regular
 from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
-__all__ = ["bench"]
+__all__ = ["bench", "mine_command"]
 
 
 class _RunByDefault(click.Group):
@@ -179,3 +182,69 @@ def _read_results(path: Path) -> dict[str, Any]:
             f"{path} is not a `regrapht bench` results file (runs with task, method and passed)"
         )
     return document
+
+
+def _in_split(path: Path, split: str | None) -> set[str] | None:
+    """The names of the manifest's tasks on ``split`` (None: no filter)."""
+    if split is None:
+        return None
+    entries = tomllib.loads(_read(path, "task manifest")).get("task", [])
+    names = {str(e.get("name")) for e in entries if e.get("split") == split}
+    if not names:
+        raise ConfigError(f"{path}: no task has split = {split!r}")
+    return names
+
+
+@click.command("mine")
+@click.argument("manifest", type=click.Path(path_type=Path, exists=True, dir_okay=False))
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    required=True,
+    help=f"Folder for the trajectories ({MINED}/) and each task's record (records/).",
+)
+@click.option("--split", help="Mine only the tasks with this split (train, test).")
+@click.option("--only", multiple=True, help="Mine only these task names (repeatable).")
+@click.option("--limit", type=click.IntRange(1), help="Mine at most this many tasks.")
+@job_options(budget=8)
+def mine_command(
+    *,
+    manifest: Path,
+    out: Path,
+    split: str | None,
+    only: tuple[str, ...],
+    limit: int | None,
+    job: JobSettings,
+) -> None:
+    """Search every task of MANIFEST on this machine's GPU and keep each verified, faster
+    path as a trajectory; `regrapht graph build --trajectories OUT/trajectories` builds a
+    snapshot from them. Resumes: tasks already mined with these settings are skipped."""
+    console = Console(stderr=True)
+    require_nvcc(job)
+    wanted = _in_split(manifest, split)
+    tasks = [
+        t
+        for t in _load_manifest(manifest)
+        if (wanted is None or t.name in wanted) and (not only or t.name in only)
+    ][:limit]
+    optimizer = Optimizer(job)
+    if not optimizer.gpu:
+        raise ConfigError("mining keeps only what verified on a GPU, and there is none here")
+    device = optimizer.verifier.device
+    settings = {
+        "device": device.name if device else None,
+        "budget": job.search.budget,
+        "model": job.model.model if job.model else None,
+        "commit": current_commit(),
+    }
+    with Progress(console=console) as bar:
+        row = bar.add_task("mining", total=len(tasks))
+
+        def done(mined: Mined | None, task: SuiteTask) -> None:
+            said = "already mined" if mined is None else f"{len(mined.trajectories)} paths"
+            bar.console.print(f"{task.name:<44} {said}", markup=False, highlight=False)
+            bar.advance(row)
+
+        results = mine(tasks, optimizer, out, settings=settings, on_done=done)
+    paths = sum(len(m.trajectories) for m in results)
+    console.print(f"mined {len(results)} tasks, {paths} trajectories, into {out / MINED}")

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from regrapht_core.datatypes import Trajectory, TrajectoryStep
 from regrapht_core.errors import GraphError, TrajectoryError
 
-__all__ = ["TRAJECTORY_SCHEMA", "load_trajectory", "load_trajectory_dir"]
+__all__ = ["TRAJECTORY_SCHEMA", "load_trajectory", "load_trajectory_dir", "trajectory_document"]
 
 TRAJECTORY_SCHEMA = 1
 
@@ -150,3 +150,27 @@ def load_trajectory_dir(directory: Path) -> Sequence[tuple[Path, Trajectory]]:
         if first != path:
             raise TrajectoryError(path, f"task {trajectory.task!r} is also defined in {first}")
     return loaded
+
+
+def trajectory_document(
+    trajectory: Trajectory, description: str, *, task: str | None = None
+) -> dict[str, Any]:
+    """The JSON document :func:`load_trajectory` reads back as ``trajectory`` (named
+    ``task`` instead of its own task name when given: a folder's names must be unique)."""
+    return {
+        "schema": TRAJECTORY_SCHEMA,
+        "task": task or trajectory.task,
+        "description": description,
+        "source": trajectory.source,
+        "verified_on": trajectory.verified_on,
+        "steps": [
+            {
+                "think": step.think,
+                "method": step.method,
+                "detail": step.detail,
+                "code": step.code,
+                "speedup": step.speedup,
+            }
+            for step in trajectory.steps
+        ],
+    }

@@ -1,0 +1,8 @@
+// Elementwise map: a linear interpolation, double, pointer arguments.
+
+// regrapht: n = 1<<22; a = 3; x[n] in ~ uniform(-2, 2); y[n] in ~ uniform(-2, 2); out[n] out
+void lerp_map(int n, double a, const double* x, const double* y, double* out) {
+    for (int i = 0; i < n; ++i) {
+        out[i] = x[i] + a * (y[i] - x[i]);
+    }
+}

@@ -1,0 +1,8 @@
+// Elementwise map: the elementwise product, double, pointer arguments.
+
+// regrapht: n = 1<<22; x[n] in ~ uniform(-2, 2); y[n] in ~ uniform(-2, 2); out[n] out
+void mul_map(int n, const double* x, const double* y, double* out) {
+    for (int i = 0; i < n; ++i) {
+        out[i] = x[i] * y[i];
+    }
+}

@@ -1,0 +1,8 @@
+// Elementwise map: the squared difference, float, pointer arguments.
+
+// regrapht: n = 1<<22; x[n] in ~ uniform(-2, 2); y[n] in ~ uniform(-2, 2); out[n] out
+void sqdiff_map(int n, const float* x, const float* y, float* out) {
+    for (int i = 0; i < n; ++i) {
+        out[i] = (x[i] - y[i]) * (x[i] - y[i]);
+    }
+}

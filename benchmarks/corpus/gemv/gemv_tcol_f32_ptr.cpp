@@ -1,0 +1,13 @@
+// Transposed matrix-vector product y = A^T x, A row-major m x n, one column of A per output
+// (strided reads); float.
+
+// regrapht: m = 8192; n = 4096; A[m*n] in ~ uniform(-1, 1); x[m] in ~ uniform(-1, 1); y[n] out
+void gemv_t(int m, int n, const float* A, const float* x, float* y) {
+    for (int j = 0; j < n; ++j) {
+        float acc = 0.0f;
+        for (int i = 0; i < m; ++i) {
+            acc += A[i * n + j] * x[i];
+        }
+        y[j] = acc;
+    }
+}

@@ -1,0 +1,24 @@
+// Image filter: 3x3 Gaussian blur with integer binomial weights normalised by 16, clamping
+// coordinates at the borders; single-channel unsigned char image, width x height row-major.
+#include <algorithm>
+#include <vector>
+
+constexpr int R = 1;
+constexpr int kTaps[2 * R + 1] = {1, 2, 1};  // sum 4
+
+// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] out
+void gaussian3x3(int width, int height, const std::vector<unsigned char>& src, std::vector<unsigned char>& dst) {
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            int acc = 0;
+            for (int dy = -R; dy <= R; ++dy) {
+                const int yy = std::min(std::max(y + dy, 0), height - 1);
+                for (int dx = -R; dx <= R; ++dx) {
+                    const int xx = std::min(std::max(x + dx, 0), width - 1);
+                    acc += kTaps[dy + R] * kTaps[dx + R] * src[yy * width + xx];
+                }
+            }
+            dst[y * width + x] = static_cast<unsigned char>((acc + 8) / 16);
+        }
+    }
+}

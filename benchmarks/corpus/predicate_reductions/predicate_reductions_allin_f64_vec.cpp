@@ -1,0 +1,12 @@
+// Predicate reduction: whether all elements lie in [lo, hi], from a count of double values; vector arguments.
+#include <vector>
+
+// regrapht: n = 1<<25; lo = -1; hi = 1; x[n] in ~ uniform(-1, 1)
+int allin_f64(double lo, double hi, const std::vector<double>& x) {
+    const int n = static_cast<int>(x.size());
+    int c = 0;
+    for (int i = 0; i < n; ++i) {
+        if (x[i] >= lo && x[i] <= hi) c++;
+    }
+    return c == n ? 1 : 0;
+}

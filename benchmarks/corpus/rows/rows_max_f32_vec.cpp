@@ -1,0 +1,14 @@
+// Row-wise maximum over a rows x cols matrix, float.
+#include <cmath>
+#include <vector>
+
+// regrapht: rows = 8192; cols = 1024; x[rows*cols] in ~ normal(0, 3); out[rows] out
+void max_rows(int rows, int cols, const std::vector<float>& x, std::vector<float>& out) {
+    for (int r = 0; r < rows; ++r) {
+        float mx = -INFINITY;
+        for (int k = 0; k < cols; ++k) {
+            mx = fmaxf(mx, x[r * cols + k]);
+        }
+        out[r] = mx;
+    }
+}

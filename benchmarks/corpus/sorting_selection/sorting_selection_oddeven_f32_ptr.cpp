@@ -1,0 +1,15 @@
+// Sorting: eight passes of odd-even transposition sort over float values in place (a partial sort); pointer arguments.
+
+// regrapht: n = 1<<22; x[n] inout ~ uniform(-1, 1)
+void odd_even_passes_f32(int n, float* x) {
+    const int passes = 8;
+    for (int p = 0; p < passes; ++p) {
+        for (int i = p % 2; i + 1 < n; i += 2) {
+            if (x[i] > x[i + 1]) {
+                float tmp = x[i];
+                x[i] = x[i + 1];
+                x[i + 1] = tmp;
+            }
+        }
+    }
+}

@@ -1,0 +1,12 @@
+// Sorting: the stable sorted position of each float element, by counting the smaller ones (O(n^2)); pointer arguments.
+
+// regrapht: n = 8192; x[n] in ~ uniform(-1, 1); rank[n] out
+void rank_f32(int n, const float* x, int* rank) {
+    for (int i = 0; i < n; ++i) {
+        int r = 0;
+        for (int j = 0; j < n; ++j) {
+            if (x[j] < x[i] || (x[j] == x[i] && j < i)) r++;
+        }
+        rank[i] = r;
+    }
+}

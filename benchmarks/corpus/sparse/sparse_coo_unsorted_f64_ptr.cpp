@@ -1,0 +1,17 @@
+// Sparse matrix-vector product, COO with unordered triplets, on a fixed NROWS x NCOLS matrix,
+// double.
+
+#define NROWS 65536
+#define NCOLS 131072
+
+// regrapht: nnz = 1<<23; row[nnz] in ~ int(0, 65535); col[nnz] in ~ int(0, 131071)
+// regrapht: val[nnz] in ~ normal(0, 1); x[131072] in; y[65536] out
+void spmv_coo(int nnz, const int* row, const int* col, const double* val, const double* x,
+              double* y) {
+    for (int i = 0; i < NROWS; ++i) {
+        y[i] = 0.0;
+    }
+    for (int k = 0; k < nnz; ++k) {
+        y[row[k]] += val[k] * x[col[k]];
+    }
+}

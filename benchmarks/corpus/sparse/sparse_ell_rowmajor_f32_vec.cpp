@@ -1,0 +1,16 @@
+// Sparse matrix-vector product, ELLPACK with K = 16 slots per row stored row-major, float.
+#include <vector>
+
+#define K 16
+
+// regrapht: m = 1<<20; n = 16*m; idx[16*m] in ~ permutation; vals[16*m] in; x[n] in; y[m] out
+void spmv_ell(int m, int n, const std::vector<int>& idx, const std::vector<float>& vals,
+              const std::vector<float>& x, std::vector<float>& y) {
+    for (int i = 0; i < m; ++i) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k) {
+            acc += vals[i * K + k] * x[idx[i * K + k]];
+        }
+        y[i] = acc;
+    }
+}

@@ -1,0 +1,10 @@
+// Layout change: split interleaved xyz triples into three arrays (AoS to SoA); float.
+
+// regrapht: n = 1<<24; xyz[3*n] in ~ uniform(-1, 1); x[n] out; y[n] out; z[n] out
+void aos_to_soa(int n, const float* xyz, float* x, float* y, float* z) {
+    for (int i = 0; i < n; ++i) {
+        x[i] = xyz[3 * i];
+        y[i] = xyz[3 * i + 1];
+        z[i] = xyz[3 * i + 2];
+    }
+}

@@ -1,0 +1,13 @@
+// In-place transpose of a square n x n row-major matrix (swapping across the diagonal); int.
+#include <vector>
+
+// regrapht: n = 3072; a[n*n] inout
+void transpose_inplace(int n, std::vector<int>& a) {
+    for (int i = 0; i < n; ++i) {
+        for (int j = i + 1; j < n; ++j) {
+            const int t = a[i * n + j];
+            a[i * n + j] = a[j * n + i];
+            a[j * n + i] = t;
+        }
+    }
+}

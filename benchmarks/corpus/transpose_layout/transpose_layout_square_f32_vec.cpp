@@ -1,0 +1,12 @@
+// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the
+// input (contiguous reads, strided writes); float.
+#include <vector>
+
+// regrapht: n = 3072; in[n*n] in ~ uniform(-1, 1); out[n*n] out
+void transpose(int n, const std::vector<float>& in, std::vector<float>& out) {
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            out[j * n + i] = in[i * n + j];
+        }
+    }
+}

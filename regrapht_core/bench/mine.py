@@ -1,0 +1,155 @@
+"""Mining: the search over a corpus's tasks with the real verifier, every verified faster
+path kept as a trajectory the graph build reads.
+
+The graph is only as good as its examples, and the paper built its graph from thousands of
+verified trajectories. One search already evaluates several paths (different techniques,
+different orders), so a task yields one trajectory per *maximal* verified chain that ends
+faster than the sequential code: a chain that is the prefix of a longer verified one adds
+no edge the longer one lacks, and merging both would count its examples twice. Every step
+on a kept chain was verified on the GPU and carries its measured speedup.
+
+Each task also gets a record (every candidate's technique, producer, status and speedup,
+failed and slower ones included), so a miner can see what the search tried and the run can
+resume: a task with a record from the same device and settings is not mined again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from regrapht_core.bench.runner import SuiteTask
+from regrapht_core.contracts.proposal import Candidate
+from regrapht_core.datatypes import Trajectory
+from regrapht_core.errors import ReGraphTError
+from regrapht_core.files import atomic_write
+from regrapht_core.graph.trajectories import trajectory_document
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.learning import verified_trajectory
+from regrapht_core.optimize.session import Optimizer
+from regrapht_core.search import run_search
+
+__all__ = ["MINED", "RECORDS", "Mined", "faster_leaves", "mine", "mine_task"]
+
+MINED = "trajectories"
+"""The folder (under the mining output) of trajectory files: `regrapht graph build
+--trajectories OUT/trajectories` takes it as it is."""
+RECORDS = "records"
+
+
+@dataclass(frozen=True, slots=True)
+class Mined:
+    """One task's result: its trajectories (maybe none) and its record."""
+
+    task: str
+    trajectories: tuple[Trajectory, ...]
+    record: dict[str, Any]
+
+
+def faster_leaves(candidates: Sequence[Candidate]) -> list[Candidate]:
+    """The ends of the maximal verified chains that finish faster than the reference: the
+    verified, faster candidates that are no verified, faster candidate's ancestor."""
+    by_index = {c.index: c for c in candidates}
+    faster = [c for c in candidates if c.result.verified and (c.result.speedup or 0.0) > 1.0]
+    ancestors: set[int] = set()
+    for candidate in faster:
+        parent = candidate.parent
+        while parent is not None and parent in by_index:
+            ancestors.add(parent)
+            parent = by_index[parent].parent
+    return [c for c in faster if c.index not in ancestors]
+
+
+def _candidate_row(candidate: Candidate) -> dict[str, Any]:
+    return {
+        "index": candidate.index,
+        "parent": candidate.parent,
+        "technique": candidate.technique,
+        "producer": candidate.producer,
+        "status": str(candidate.result.status),
+        "verified": candidate.result.verified,
+        "speedup": candidate.result.speedup,
+    }
+
+
+def _trajectories(outcome: OptimizeOutcome) -> tuple[Trajectory, ...]:
+    found = []
+    candidates = outcome.search.candidates
+    leaves = sorted(faster_leaves(candidates), key=lambda c: -(c.result.speedup or 0.0))
+    for leaf in leaves:
+        trajectory = verified_trajectory(outcome.task.name, outcome.task.source, leaf, candidates)
+        if trajectory is not None:
+            found.append(trajectory)
+    return tuple(found)
+
+
+def mine_task(suite_task: SuiteTask, optimizer: Optimizer, settings: Mapping[str, Any]) -> Mined:
+    """Search one task and keep what verified. A task that cannot be searched (it does not
+    extract, the toolchain fails) gets a record with the reason and no trajectory."""
+    record: dict[str, Any] = {"task": suite_task.name, "family": suite_task.family, **settings}
+    try:
+        outcome = optimizer.run(suite_task.task(), search_fn=run_search)
+    except (OSError, ReGraphTError) as err:
+        return Mined(suite_task.name, (), record | {"failure": f"{type(err).__name__}: {err}"})
+    trajectories = _trajectories(outcome)
+    record |= {
+        "failure": None,
+        "best_speedup": outcome.faster.result.speedup if outcome.faster else None,
+        "trajectories": len(trajectories),
+        "candidates": [_candidate_row(c) for c in outcome.search.candidates],
+    }
+    return Mined(suite_task.name, trajectories, record)
+
+
+def _write(mined: Mined, out: Path, device: str) -> None:
+    folder = out / MINED
+    folder.mkdir(parents=True, exist_ok=True)
+    for k, trajectory in enumerate(mined.trajectories):
+        name = trajectory.task if k == 0 else f"{trajectory.task}.path{k + 1}"
+        description = (
+            f"Mined: task {mined.task}, path {k + 1} of {len(mined.trajectories)} the search "
+            f"verified faster on {device}."
+        )
+        document = trajectory_document(trajectory, description, task=name)
+        atomic_write(folder / f"{name}.json", (json.dumps(document, indent=1) + "\n").encode())
+    (out / RECORDS).mkdir(parents=True, exist_ok=True)
+    text = json.dumps(mined.record, indent=1) + "\n"
+    atomic_write(out / RECORDS / f"{mined.task}.json", text.encode())
+
+
+def _done(out: Path, name: str, settings: Mapping[str, Any]) -> bool:
+    """A record of ``name`` from the same device and settings exists (resume skips it)."""
+    path = out / RECORDS / f"{name}.json"
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return all(record.get(key) == value for key, value in settings.items())
+
+
+def mine(
+    tasks: Sequence[SuiteTask],
+    optimizer: Optimizer,
+    out: Path,
+    *,
+    settings: Mapping[str, Any],
+    on_done: Callable[[Mined | None, SuiteTask], None] = lambda _mined, _task: None,
+) -> list[Mined]:
+    """Mine every task not already recorded under ``out`` with the same ``settings`` (the
+    device, budget and commit the caller puts there), writing each task's files as it
+    finishes, so an interrupted run loses at most the task in progress. ``on_done`` gets
+    each result, or ``None`` for a task skipped as already mined."""
+    device = str(settings.get("device") or "no GPU")
+    results = []
+    for suite_task in tasks:
+        if _done(out, suite_task.name, settings):
+            on_done(None, suite_task)
+            continue
+        mined = mine_task(suite_task, optimizer, settings)
+        _write(mined, out, device)
+        results.append(mined)
+        on_done(mined, suite_task)
+    return results

@@ -1,0 +1,1 @@
+"""The task families, one module per group of related code shapes."""

@@ -1,0 +1,110 @@
+"""Mining: every maximal verified, faster chain becomes a trajectory the build reads back, each
+task gets a record, a run resumes, and without a GPU the command says it cannot mine."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from regrapht_core.bench.mine import MINED, RECORDS, Mined, _done, _write, faster_leaves
+from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.contracts.proposal import Candidate
+from regrapht_core.graph.snapshot import load_snapshot
+from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
+from regrapht_core.optimize.learning import verified_trajectory
+from tests.conftest import gpu_present
+from tests.core.optimize.test_job import verified
+from tests.core.optimize.test_learning import NOT_RUN, step
+
+CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus" / "manifest.toml"
+
+TREE = [
+    step(0, None, "parallelization", verified(3.0)),
+    step(1, 0, "grid_stride_loop", verified(4.5)),
+    step(2, 0, "vectorized_access", verified(5.0)),
+    step(3, 2, "launch_configuration", verified(0.8)),  # slower than the reference
+    step(4, None, "parallelization", NOT_RUN),
+    step(5, 4, "read_only_cache", verified(2.0)),  # faster, but its parent was not run
+]
+
+
+def test_the_leaves_are_the_ends_of_the_maximal_faster_chains() -> None:
+    assert [c.index for c in faster_leaves(TREE)] == [1, 2, 5]
+    assert faster_leaves([step(0, None, "parallelization", verified(0.9))]) == []
+
+
+def mined(candidates: list[Candidate]) -> Mined:
+    leaves = [
+        t
+        for leaf in faster_leaves(candidates)
+        if (t := verified_trajectory("smooth", "void smooth();", leaf, candidates)) is not None
+    ]
+    return Mined("smooth", tuple(leaves), {"task": "smooth", "device": "H100", "budget": 8})
+
+
+def test_each_path_is_written_as_a_trajectory_file_the_build_reads(tmp_path: Path) -> None:
+    result = mined(TREE)  # leaf 5's chain has an unverified step: no trajectory
+    assert len(result.trajectories) == 2
+    _write(result, tmp_path, "H100")
+    files = sorted(p.name for p in (tmp_path / MINED).glob("*.json"))
+    assert files == ["smooth.json", "smooth.path2.json"]
+    loaded = dict(load_trajectory_dir(tmp_path / MINED))
+    again = load_trajectory(tmp_path / MINED / "smooth.path2.json")
+    assert again.task == "smooth.path2" and [s.speedup for s in again.steps] == [3.0, 5.0]
+    assert {t.source for t in loaded.values()} == {"void smooth();"}
+    record = json.loads((tmp_path / RECORDS / "smooth.json").read_text())
+    assert record == {"task": "smooth", "device": "H100", "budget": 8}
+
+
+def test_a_task_recorded_with_the_same_settings_is_not_mined_again(tmp_path: Path) -> None:
+    _write(mined(TREE), tmp_path, "H100")
+    assert _done(tmp_path, "smooth", {"device": "H100", "budget": 8})
+    assert not _done(tmp_path, "smooth", {"device": "H100", "budget": 16})
+    assert not _done(tmp_path, "other", {"device": "H100", "budget": 8})
+    (tmp_path / RECORDS / "smooth.json").write_text("{ cut off")
+    assert not _done(tmp_path, "smooth", {"device": "H100", "budget": 8})
+
+
+@pytest.mark.skipif(gpu_present(), reason="checks the refusal where there is no GPU")
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (the check comes after it)")
+def test_without_a_gpu_the_command_refuses_to_mine(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--split", "train", "--no-model"],
+    )
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "mining keeps only what verified on a GPU" in result.stderr
+    assert not (tmp_path / MINED).exists()
+
+
+def test_an_unknown_split_is_named(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--split", "dev"]
+    )
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "no task has split = 'dev'" in result.stderr
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_on_the_gpu_two_tasks_are_mined_and_built_into_a_snapshot(tmp_path: Path) -> None:
+    out = tmp_path / "mined"
+    args = ["graph", "mine", str(CORPUS), "--out", str(out), "--split", "train"]
+    args += ["--limit", "2", "--no-model", "--budget", "4"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.stderr
+    records = [json.loads(p.read_text()) for p in (out / RECORDS).glob("*.json")]
+    assert len(records) == 2 and all(r["device"] for r in records)
+    assert sum(r["trajectories"] for r in records) >= 1
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and again.stderr.count("already mined") == 2
+    snapshot = tmp_path / "mined.msgpack"
+    built = CliRunner().invoke(
+        main, ["graph", "build", "--trajectories", str(out / MINED), "--out", str(snapshot)]
+    )
+    assert built.exit_code == 0, built.stderr
+    assert load_snapshot(snapshot).graph.example_count >= 1
