@@ -1,4 +1,5 @@
-// Arg-reduction: the index of the largest magnitude |x| (first on ties) of float values; pointer arguments.
+// Arg-reduction: the index of the largest magnitude |x| (first on ties) of float values; pointer
+// arguments.
 #include <cmath>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1)

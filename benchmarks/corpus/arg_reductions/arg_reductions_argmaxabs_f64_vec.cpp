@@ -1,4 +1,5 @@
-// Arg-reduction: the index of the largest magnitude |x| (first on ties) of double values; vector arguments.
+// Arg-reduction: the index of the largest magnitude |x| (first on ties) of double values; vector
+// arguments.
 #include <cmath>
 #include <vector>
 

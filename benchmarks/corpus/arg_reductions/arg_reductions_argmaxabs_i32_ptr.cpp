@@ -1,4 +1,5 @@
-// Arg-reduction: the index of the largest magnitude |x| (first on ties) of int values; pointer arguments.
+// Arg-reduction: the index of the largest magnitude |x| (first on ties) of int values; pointer
+// arguments.
 #include <cstdlib>
 
 // regrapht: n = 1<<24; x[n] in ~ int(-100, 100)

@@ -1,4 +1,5 @@
-// Arg-reduction: the index and value of the minimum (last on ties) of float values; vector arguments.
+// Arg-reduction: the index and value of the minimum (last on ties) of float values; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1); idx[1] out; val[1] out

@@ -1,4 +1,5 @@
-// Arg-reduction: the index and value of the minimum (last on ties) of double values; pointer arguments.
+// Arg-reduction: the index and value of the minimum (last on ties) of double values; pointer
+// arguments.
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1); idx[1] out; val[1] out
 void argmin_f64(int n, const double* x, int* idx, double* val) {

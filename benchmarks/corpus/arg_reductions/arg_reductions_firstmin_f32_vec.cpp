@@ -1,4 +1,5 @@
-// Arg-reduction: the first index of the minimum, by a min pass and a search pass of float values; vector arguments.
+// Arg-reduction: the first index of the minimum, by a min pass and a search pass of float values;
+// vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1)

@@ -1,4 +1,5 @@
-// Arg-reduction: the first index of the minimum, by a min pass and a search pass of double values; pointer arguments.
+// Arg-reduction: the first index of the minimum, by a min pass and a search pass of double values;
+// pointer arguments.
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1)
 int firstmin_f64(int n, const double* x) {

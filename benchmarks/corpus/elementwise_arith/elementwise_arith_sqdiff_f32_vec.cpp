@@ -2,7 +2,8 @@
 #include <vector>
 
 // regrapht: n = 1<<22; x[n] in ~ uniform(-2, 2); y[n] in ~ uniform(-2, 2); out[n] out
-void sqdiff_map(int n, const std::vector<float>& x, const std::vector<float>& y, std::vector<float>& out) {
+void sqdiff_map(int n, const std::vector<float>& x, const std::vector<float>& y,
+                std::vector<float>& out) {
     for (int i = 0; i < n; ++i) {
         out[i] = (x[i] - y[i]) * (x[i] - y[i]);
     }

@@ -2,7 +2,8 @@
 #include <vector>
 
 // regrapht: n = 1<<22; x[n] in ~ uniform(-2, 2); y[n] in ~ uniform(-2, 2); out[n] out
-void sqdiff_map(int n, const std::vector<double>& x, const std::vector<double>& y, std::vector<double>& out) {
+void sqdiff_map(int n, const std::vector<double>& x, const std::vector<double>& y,
+                std::vector<double>& out) {
     for (int i = 0; i < n; ++i) {
         out[i] = (x[i] - y[i]) * (x[i] - y[i]);
     }

@@ -1,9 +1,11 @@
-// Batched small matrix products C_b = A_b B_b over batch s x s row-major matrices stored
-// back to back; float.
+// Batched small matrix products C_b = A_b B_b over batch s x s row-major matrices stored back to
+// back; float.
 #include <vector>
 
-// regrapht: batch = 2048; s = 32; A[batch*s*s] in ~ uniform(-1, 1); B[batch*s*s] in ~ uniform(-1, 1); C[batch*s*s] out
-void batched_gemm(int batch, int s, const std::vector<float>& A, const std::vector<float>& B, std::vector<float>& C) {
+// regrapht: batch = 2048; s = 32; A[batch*s*s] in ~ uniform(-1, 1)
+// regrapht: B[batch*s*s] in ~ uniform(-1, 1); C[batch*s*s] out
+void batched_gemm(int batch, int s, const std::vector<float>& A, const std::vector<float>& B,
+                  std::vector<float>& C) {
     for (int b = 0; b < batch; ++b) {
         const int base = b * s * s;
         for (int i = 0; i < s; ++i) {

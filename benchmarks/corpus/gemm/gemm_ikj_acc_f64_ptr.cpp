@@ -1,7 +1,8 @@
-// Dense matrix-matrix product C += A B in i-k-j loop order (rows of B streamed into rows of
-// C), A m x k, B k x n, row-major; double.
+// Dense matrix-matrix product C += A B in i-k-j loop order (rows of B streamed into rows of C), A m
+// x k, B k x n, row-major; double.
 
-// regrapht: m = 512; n = 512; k = 384; A[m*k] in ~ uniform(-1, 1); B[k*n] in ~ uniform(-1, 1); C[m*n] inout ~ uniform(-1, 1)
+// regrapht: m = 512; n = 512; k = 384; A[m*k] in ~ uniform(-1, 1); B[k*n] in ~ uniform(-1, 1)
+// regrapht: C[m*n] inout ~ uniform(-1, 1)
 void gemm_accumulate(int m, int n, int k, const double* A, const double* B, double* C) {
     for (int i = 0; i < m; ++i) {
         for (int p = 0; p < k; ++p) {

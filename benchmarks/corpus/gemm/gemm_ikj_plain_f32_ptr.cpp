@@ -1,7 +1,8 @@
-// Dense matrix-matrix product C = A B (C zeroed first) in i-k-j loop order (rows of B
-// streamed into rows of C), A m x k, B k x n, row-major; float.
+// Dense matrix-matrix product C = A B (C zeroed first) in i-k-j loop order (rows of B streamed into
+// rows of C), A m x k, B k x n, row-major; float.
 
-// regrapht: m = 512; n = 512; k = 512; A[m*k] in ~ uniform(-1, 1); B[k*n] in ~ uniform(-1, 1); C[m*n] out; atol = 1e-3; rtol = 1e-3
+// regrapht: m = 512; n = 512; k = 512; atol = 1e-3; rtol = 1e-3; A[m*k] in ~ uniform(-1, 1)
+// regrapht: B[k*n] in ~ uniform(-1, 1); C[m*n] out
 void gemm_ikj(int m, int n, int k, const float* A, const float* B, float* C) {
     for (int i = 0; i < m * n; ++i) {
         C[i] = 0.0f;

@@ -1,8 +1,10 @@
-// Dense matrix-matrix product, naive triple loop: C = alpha * A B + beta * C (A m x k, B k x
-// n), row-major; double.
+// Dense matrix-matrix product, naive triple loop: C = alpha * A B + beta * C (A m x k, B k x n),
+// row-major; double.
 
-// regrapht: m = 256; n = 384; k = 512; alpha = 1.5; beta = -0.5; A[m*k] in ~ uniform(-1, 1); B[k*n] in ~ uniform(-1, 1); C[m*n] inout ~ uniform(-1, 1)
-void gemm_scaled(int m, int n, int k, double alpha, double beta, const double* A, const double* B, double* C) {
+// regrapht: m = 256; n = 384; k = 512; alpha = 1.5; beta = -0.5; A[m*k] in ~ uniform(-1, 1)
+// regrapht: B[k*n] in ~ uniform(-1, 1); C[m*n] inout ~ uniform(-1, 1)
+void gemm_scaled(int m, int n, int k, double alpha, double beta, const double* A,
+                 const double* B, double* C) {
     for (int i = 0; i < m; ++i) {
         for (int j = 0; j < n; ++j) {
             double acc = 0.0;

@@ -1,9 +1,11 @@
-// Dense matrix-matrix product, naive triple loop: C = alpha * A B^T + beta * C (A m x k, B
-// stored n x k), row-major; float.
+// Dense matrix-matrix product, naive triple loop: C = alpha * A B^T + beta * C (A m x k, B stored n
+// x k), row-major; float.
 #include <vector>
 
-// regrapht: m = 384; n = 512; k = 512; alpha = 1.5; beta = -0.5; A[m*k] in ~ uniform(-1, 1); B[n*k] in ~ uniform(-1, 1); C[m*n] inout ~ uniform(-1, 1)
-void gemm_scaled_nt(int m, int n, int k, float alpha, float beta, const std::vector<float>& A, const std::vector<float>& B, std::vector<float>& C) {
+// regrapht: m = 384; n = 512; k = 512; alpha = 1.5; beta = -0.5; A[m*k] in ~ uniform(-1, 1)
+// regrapht: B[n*k] in ~ uniform(-1, 1); C[m*n] inout ~ uniform(-1, 1)
+void gemm_scaled_nt(int m, int n, int k, float alpha, float beta, const std::vector<float>& A,
+                    const std::vector<float>& B, std::vector<float>& C) {
     for (int i = 0; i < m; ++i) {
         for (int j = 0; j < n; ++j) {
             float acc = 0.0f;

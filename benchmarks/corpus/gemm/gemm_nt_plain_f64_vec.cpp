@@ -1,9 +1,11 @@
-// Dense matrix-matrix product, naive triple loop: C = A B^T (A m x k, B stored n x k), row-
-// major; double.
+// Dense matrix-matrix product, naive triple loop: C = A B^T (A m x k, B stored n x k), row-major;
+// double.
 #include <vector>
 
-// regrapht: m = 384; n = 384; k = 256; A[m*k] in ~ uniform(-1, 1); B[n*k] in ~ uniform(-1, 1); C[m*n] out
-void gemm_nt(int m, int n, int k, const std::vector<double>& A, const std::vector<double>& B, std::vector<double>& C) {
+// regrapht: m = 384; n = 384; k = 256; A[m*k] in ~ uniform(-1, 1); B[n*k] in ~ uniform(-1, 1)
+// regrapht: C[m*n] out
+void gemm_nt(int m, int n, int k, const std::vector<double>& A, const std::vector<double>& B,
+             std::vector<double>& C) {
     for (int i = 0; i < m; ++i) {
         for (int j = 0; j < n; ++j) {
             double acc = 0.0;

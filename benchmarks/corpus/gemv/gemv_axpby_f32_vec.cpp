@@ -1,8 +1,10 @@
 // Dense matrix-vector product y = alpha * A x + beta * y, A row-major m x n; float.
 #include <vector>
 
-// regrapht: m = 8192; n = 4096; alpha = 1.5; beta = -0.5; A[m*n] in ~ uniform(-1, 1); x[n] in ~ uniform(-1, 1); y[m] inout ~ uniform(-1, 1)
-void gemv_scaled(int m, int n, float alpha, float beta, const std::vector<float>& A, const std::vector<float>& x, std::vector<float>& y) {
+// regrapht: m = 8192; n = 4096; alpha = 1.5; beta = -0.5; A[m*n] in ~ uniform(-1, 1)
+// regrapht: x[n] in ~ uniform(-1, 1); y[m] inout ~ uniform(-1, 1)
+void gemv_scaled(int m, int n, float alpha, float beta, const std::vector<float>& A,
+                 const std::vector<float>& x, std::vector<float>& y) {
     for (int i = 0; i < m; ++i) {
         float acc = 0.0f;
         for (int j = 0; j < n; ++j) {

@@ -1,8 +1,9 @@
-// Banded matrix-vector product y = A x: A is n x n with half-bandwidth b, stored by rows as
-// 2b+1 diagonals (band[i*(2b+1) + (j-i+b)] = A[i][j]); float.
+// Banded matrix-vector product y = A x: A is n x n with half-bandwidth b, stored by rows as 2b+1
+// diagonals (band[i*(2b+1) + (j-i+b)] = A[i][j]); float.
 #include <algorithm>
 
-// regrapht: n = 1<<22; b = 8; band[n*(2*b+1)] in ~ uniform(-1, 1); x[n] in ~ uniform(-1, 1); y[n] out
+// regrapht: n = 1<<22; b = 8; band[n*(2*b+1)] in ~ uniform(-1, 1); x[n] in ~ uniform(-1, 1)
+// regrapht: y[n] out
 void band_gemv(int n, int b, const float* band, const float* x, float* y) {
     const int width = 2 * b + 1;
     for (int i = 0; i < n; ++i) {

@@ -1,9 +1,11 @@
-// Batched matrix-vector products y_b = A_b x_b over batch row-major m x n matrices stored
-// back to back; double.
+// Batched matrix-vector products y_b = A_b x_b over batch row-major m x n matrices stored back to
+// back; double.
 #include <vector>
 
-// regrapht: batch = 256; m = 256; n = 256; A[batch*m*n] in ~ uniform(-1, 1); x[batch*n] in ~ uniform(-1, 1); y[batch*m] out
-void batched_gemv(int batch, int m, int n, const std::vector<double>& A, const std::vector<double>& x, std::vector<double>& y) {
+// regrapht: batch = 256; m = 256; n = 256; A[batch*m*n] in ~ uniform(-1, 1)
+// regrapht: x[batch*n] in ~ uniform(-1, 1); y[batch*m] out
+void batched_gemv(int batch, int m, int n, const std::vector<double>& A,
+                  const std::vector<double>& x, std::vector<double>& y) {
     for (int b = 0; b < batch; ++b) {
         for (int i = 0; i < m; ++i) {
             double acc = 0.0;

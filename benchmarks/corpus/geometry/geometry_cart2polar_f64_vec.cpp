@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: n = 1<<22
-// regrapht: x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); r[n] out; theta[n] out
+// regrapht: n = 1<<22; x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); r[n] out
+// regrapht: theta[n] out
 void cart2polar_points(int n, const std::vector<double>& x, const std::vector<double>& y,
                        std::vector<double>& r, std::vector<double>& theta) {
     for (int i = 0; i < n; ++i) {

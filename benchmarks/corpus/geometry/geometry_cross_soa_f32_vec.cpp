@@ -2,10 +2,9 @@
 // arguments.
 #include <vector>
 
-// regrapht: n = 1<<22
-// regrapht: ax[n] in ~ uniform(-10, 10); ay[n] in ~ uniform(-10, 10); az[n] in ~ uniform(-10, 10)
-// regrapht: bx[n] in ~ uniform(-10, 10); by[n] in ~ uniform(-10, 10); bz[n] in ~ uniform(-10, 10)
-// regrapht: cx[n] out; cy[n] out; cz[n] out
+// regrapht: n = 1<<22; ax[n] in ~ uniform(-10, 10); ay[n] in ~ uniform(-10, 10)
+// regrapht: az[n] in ~ uniform(-10, 10); bx[n] in ~ uniform(-10, 10); by[n] in ~ uniform(-10, 10)
+// regrapht: bz[n] in ~ uniform(-10, 10); cx[n] out; cy[n] out; cz[n] out
 void cross_soa_points(int n, const std::vector<float>& ax, const std::vector<float>& ay,
                       const std::vector<float>& az, const std::vector<float>& bx,
                       const std::vector<float>& by, const std::vector<float>& bz,

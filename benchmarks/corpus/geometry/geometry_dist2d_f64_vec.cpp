@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: n = 1<<24; cx = 1.5; cy = -0.5
-// regrapht: x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); d[n] out
+// regrapht: n = 1<<24; cx = 1.5; cy = -0.5; x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10)
+// regrapht: d[n] out
 void dist2d_points(int n, double cx, double cy, const std::vector<double>& x,
                    const std::vector<double>& y, std::vector<double>& d) {
     for (int i = 0; i < n; ++i) {

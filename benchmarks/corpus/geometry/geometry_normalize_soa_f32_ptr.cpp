@@ -2,9 +2,8 @@
 // float, pointer arguments.
 #include <cmath>
 
-// regrapht: n = 1<<23
-// regrapht: x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); z[n] in ~ uniform(-10, 10)
-// regrapht: ux[n] out; uy[n] out; uz[n] out
+// regrapht: n = 1<<23; x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10)
+// regrapht: z[n] in ~ uniform(-10, 10); ux[n] out; uy[n] out; uz[n] out
 void normalize_soa_points(int n, const float* x, const float* y, const float* z, float* ux,
                           float* uy, float* uz) {
     for (int i = 0; i < n; ++i) {

@@ -3,9 +3,8 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: n = 1<<23
-// regrapht: x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); z[n] in ~ uniform(-10, 10)
-// regrapht: ux[n] out; uy[n] out; uz[n] out
+// regrapht: n = 1<<23; x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10)
+// regrapht: z[n] in ~ uniform(-10, 10); ux[n] out; uy[n] out; uz[n] out
 void normalize_soa_points(int n, const std::vector<double>& x, const std::vector<double>& y,
                           const std::vector<double>& z, std::vector<double>& ux,
                           std::vector<double>& uy, std::vector<double>& uz) {

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: n = 1<<24; angle = 0.6
-// regrapht: x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10); rx[n] out; ry[n] out
+// regrapht: n = 1<<24; angle = 0.6; x[n] in ~ uniform(-10, 10); y[n] in ~ uniform(-10, 10)
+// regrapht: rx[n] out; ry[n] out
 void rotate2d_points(int n, double angle, const std::vector<double>& x,
                      const std::vector<double>& y, std::vector<double>& rx,
                      std::vector<double>& ry) {

@@ -1,5 +1,5 @@
-// One level-synchronous BFS step on a distance array: an unreached vertex (-1) with a neighbour
-// at distance level gets level + 1.
+// One level-synchronous BFS step on a distance array: an unreached vertex (-1) with a neighbour at
+// distance level gets level + 1.
 #include <vector>
 
 // regrapht: n = 1<<20; nnz = n*16; level = 2; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in

@@ -1,8 +1,8 @@
-// One bottom-up BFS step: an unvisited vertex joins the next frontier when any neighbour is in
-// the frontier (bool flags).
+// One bottom-up BFS step: an unvisited vertex joins the next frontier when any neighbour is in the
+// frontier (bool flags).
 
-// regrapht: n = 1<<20; nnz = n*16; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in
-// regrapht: frontier[n] in; visited[n] in; next[n] out
+// regrapht: n = 1<<20; nnz = n*16; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in; frontier[n] in
+// regrapht: visited[n] in; next[n] out
 void bfs_expand(int n, const int* offsets, const int* adj, const bool* frontier,
                 const bool* visited, bool* next) {
     for (int v = 0; v < n; ++v) {

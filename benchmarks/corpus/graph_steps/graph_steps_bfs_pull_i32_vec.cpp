@@ -1,5 +1,5 @@
-// One bottom-up BFS step: an unvisited vertex joins the next frontier when any neighbour is in
-// the frontier (int flags).
+// One bottom-up BFS step: an unvisited vertex joins the next frontier when any neighbour is in the
+// frontier (int flags).
 #include <vector>
 
 // regrapht: n = 1<<20; nnz = n*16; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in

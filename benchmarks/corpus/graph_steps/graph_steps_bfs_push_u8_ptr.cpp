@@ -1,5 +1,5 @@
-// One top-down BFS step: every frontier vertex marks its unvisited neighbours in the next
-// frontier (unsigned char flags).
+// One top-down BFS step: every frontier vertex marks its unvisited neighbours in the next frontier
+// (unsigned char flags).
 
 // regrapht: n = 1<<20; nnz = n*16; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in
 // regrapht: frontier[n] in ~ int(0, 1); visited[n] in ~ int(0, 1); next[n] inout ~ int(0, 0)

@@ -1,5 +1,5 @@
-// One label-propagation step for connected components: each vertex takes the smallest unsigned
-// int label among itself and its neighbours.
+// One label-propagation step for connected components: each vertex takes the smallest unsigned int
+// label among itself and its neighbours.
 
 // regrapht: n = 1<<20; nnz = n*16; offsets[n+1] in ~ graph(adj=adj); adj[nnz] in
 // regrapht: label[n] in ~ int(0, 1000000); next[n] out

@@ -1,5 +1,5 @@
-// Neighbour aggregation over a CSR graph: the max of a float value over each vertex's
-// neighbours (0 for isolated vertices).
+// Neighbour aggregation over a CSR graph: the max of a float value over each vertex's neighbours (0
+// for isolated vertices).
 #include <cmath>
 
 // regrapht: n = 1<<20; nnz = n*16; row_ptr[n+1] in ~ csr(col=col, cols=n); col[nnz] in

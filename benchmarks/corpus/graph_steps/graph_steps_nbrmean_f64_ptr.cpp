@@ -1,5 +1,5 @@
-// Neighbour aggregation over a CSR graph: the mean of a double value over each vertex's
-// neighbours (0 for isolated vertices).
+// Neighbour aggregation over a CSR graph: the mean of a double value over each vertex's neighbours
+// (0 for isolated vertices).
 
 // regrapht: n = 1<<20; nnz = n*16; row_ptr[n+1] in ~ csr(col=col, cols=n); col[nnz] in
 // regrapht: val[n] in ~ uniform(-1, 1); out[n] out

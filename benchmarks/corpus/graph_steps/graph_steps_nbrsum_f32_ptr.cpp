@@ -1,9 +1,7 @@
-// Neighbour aggregation over a CSR graph: the sum of a float value over each vertex's
-// neighbours.
+// Neighbour aggregation over a CSR graph: the sum of a float value over each vertex's neighbours.
 
-// regrapht: n = 1<<20; nnz = n*16; atol = 1e-3; rtol = 1e-3
-// regrapht: row_ptr[n+1] in ~ csr(col=col, cols=n); col[nnz] in; val[n] in ~ uniform(-1, 1)
-// regrapht: out[n] out
+// regrapht: n = 1<<20; nnz = n*16; atol = 1e-3; rtol = 1e-3; row_ptr[n+1] in ~ csr(col=col, cols=n)
+// regrapht: col[nnz] in; val[n] in ~ uniform(-1, 1); out[n] out
 void neighbour_sum(int n, const int* row_ptr, const int* col, const float* val, float* out) {
     for (int v = 0; v < n; ++v) {
         float acc = 0.0f;

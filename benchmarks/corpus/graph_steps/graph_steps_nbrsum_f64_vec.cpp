@@ -1,5 +1,4 @@
-// Neighbour aggregation over a CSR graph: the sum of a double value over each vertex's
-// neighbours.
+// Neighbour aggregation over a CSR graph: the sum of a double value over each vertex's neighbours.
 #include <vector>
 
 // regrapht: n = 1<<20; nnz = n*16; row_ptr[n+1] in ~ csr(col=col, cols=n); col[nnz] in

@@ -1,5 +1,5 @@
-// One pull-style PageRank iteration over in-edges in CSR, inverse out-degrees and dangling
-// mass, double.
+// One pull-style PageRank iteration over in-edges in CSR, inverse out-degrees and dangling mass,
+// double.
 
 // regrapht: n = 1<<20; nnz = n*16; damping = 0.85; dangling = 0.25
 // regrapht: row_ptr[n+1] in ~ csr(col=col, cols=n); col[nnz] in; rank[n] in ~ uniform(0, 1)

@@ -1,4 +1,5 @@
-// Histogram: float values into nbins equal bins over [lo, hi); values outside go to the end bins; pointer arguments.
+// Histogram: float values into nbins equal bins over [lo, hi); values outside go to the end bins;
+// pointer arguments.
 
 // regrapht: n = 1<<24; nbins = 1024; lo = -1; hi = 1; x[n] in ~ uniform(-1, 1); hist[nbins] out
 void histogram_clamp_f32(int n, int nbins, float lo, float hi, const float* x, int* hist) {

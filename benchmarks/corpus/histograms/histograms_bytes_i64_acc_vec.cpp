@@ -1,4 +1,5 @@
-// Histogram: 256-bin counts of unsigned char values, added to the existing counts, long long bins; vector arguments.
+// Histogram: 256-bin counts of unsigned char values, added to the existing counts, long long bins;
+// vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; data[n] in ~ int(0, 255); hist[256] inout ~ int(0, 100)

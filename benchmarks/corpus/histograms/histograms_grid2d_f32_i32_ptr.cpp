@@ -1,6 +1,8 @@
-// Histogram: 2-D counts of (float x, y) points in the unit square on an nx by ny grid, int counts; pointer arguments.
+// Histogram: 2-D counts of (float x, y) points in the unit square on an nx by ny grid, int counts;
+// pointer arguments.
 
-// regrapht: n = 1<<24; nx = 256; ny = 128; x[n] in ~ uniform(0, 1); y[n] in ~ uniform(0, 1); hist[nx*ny] out
+// regrapht: n = 1<<24; nx = 256; ny = 128; x[n] in ~ uniform(0, 1); y[n] in ~ uniform(0, 1)
+// regrapht: hist[nx*ny] out
 void histogram_2d_f32(int n, int nx, int ny, const float* x, const float* y, int* hist) {
     for (int c = 0; c < nx * ny; ++c) hist[c] = 0;
     for (int i = 0; i < n; ++i) {

@@ -1,8 +1,11 @@
-// Histogram: 2-D counts of (double x, y) points in the unit square on an nx by ny grid, unsigned int counts; vector arguments.
+// Histogram: 2-D counts of (double x, y) points in the unit square on an nx by ny grid, unsigned
+// int counts; vector arguments.
 #include <vector>
 
-// regrapht: n = 1<<24; nx = 256; ny = 128; x[n] in ~ uniform(0, 1); y[n] in ~ uniform(0, 1); hist[nx*ny] out
-void histogram_2d_f64(int nx, int ny, const std::vector<double>& x, const std::vector<double>& y, std::vector<unsigned int>& hist) {
+// regrapht: n = 1<<24; nx = 256; ny = 128; x[n] in ~ uniform(0, 1); y[n] in ~ uniform(0, 1)
+// regrapht: hist[nx*ny] out
+void histogram_2d_f64(int nx, int ny, const std::vector<double>& x, const std::vector<double>& y,
+                      std::vector<unsigned int>& hist) {
     const int n = static_cast<int>(x.size());
     for (int c = 0; c < nx * ny; ++c) hist[c] = 0;
     for (int i = 0; i < n; ++i) {

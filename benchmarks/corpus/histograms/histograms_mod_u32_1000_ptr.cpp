@@ -1,4 +1,5 @@
-// Histogram: unsigned int counts of unsigned int keys modulo the bin count (hash buckets); pointer arguments.
+// Histogram: unsigned int counts of unsigned int keys modulo the bin count (hash buckets); pointer
+// arguments.
 
 // regrapht: n = 1<<24; nbins = 1000; keys[n] in ~ int(0, 4000000000); hist[nbins] out
 void histogram_mod_u32(int n, int nbins, const unsigned int* keys, unsigned int* hist) {

@@ -1,4 +1,5 @@
-// Histogram: per-channel 256-bin counts of interleaved RGBA bytes, one histogram per channel; pointer arguments.
+// Histogram: per-channel 256-bin counts of interleaved RGBA bytes, one histogram per channel;
+// pointer arguments.
 
 // regrapht: n = 1<<23; pixels[4*n] in ~ int(0, 255); hist[4*256] out
 void histogram_rgba(int n, const unsigned char* pixels, unsigned int* hist) {

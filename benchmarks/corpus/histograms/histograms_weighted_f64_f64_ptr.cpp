@@ -1,6 +1,8 @@
-// Histogram: double weights summed into nbins bins of x in [0, 1), double bins added to the existing ones; pointer arguments.
+// Histogram: double weights summed into nbins bins of x in [0, 1), double bins added to the
+// existing ones; pointer arguments.
 
-// regrapht: n = 1<<24; nbins = 1024; x[n] in ~ uniform(0, 1); w[n] in ~ uniform(0, 1); hist[nbins] inout ~ uniform(0, 1)
+// regrapht: n = 1<<24; nbins = 1024; x[n] in ~ uniform(0, 1); w[n] in ~ uniform(0, 1)
+// regrapht: hist[nbins] inout ~ uniform(0, 1)
 void weighted_histogram_f64(int n, int nbins, const double* x, const double* w, double* hist) {
     double scale = (double)nbins;
     for (int i = 0; i < n; ++i) {

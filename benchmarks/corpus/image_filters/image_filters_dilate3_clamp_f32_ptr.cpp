@@ -1,8 +1,10 @@
-// Image filter: 3x3 dilation (maximum over the neighbourhood), clamping coordinates at the
-// borders; single-channel float image, width x height row-major.
+// Image filter: 3x3 dilation (maximum over the neighbourhood), clamping coordinates at the borders;
+// single-channel float image, width x height row-major.
 #include <algorithm>
 
-// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] out
+// regrapht: width = 2048; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] out
 void dilate(int width, int height, const float* src, float* dst) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {

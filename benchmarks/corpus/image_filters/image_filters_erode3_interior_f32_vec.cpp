@@ -1,9 +1,11 @@
-// Image filter: 3x3 erosion (minimum over the neighbourhood), over the interior (the border
-// of dst keeps its values); single-channel float image, width x height row-major.
+// Image filter: 3x3 erosion (minimum over the neighbourhood), over the interior (the border of dst
+// keeps its values); single-channel float image, width x height row-major.
 #include <algorithm>
 #include <vector>
 
-// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] inout ~ image(width=width, height=height, channels=1)
+// regrapht: width = 2048; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] inout ~ image(width=width, height=height, channels=1)
 void erode(int width, int height, const std::vector<float>& src, std::vector<float>& dst) {
     for (int y = 1; y < height - 1; ++y) {
         for (int x = 1; x < width - 1; ++x) {

@@ -1,11 +1,14 @@
-// Image filter: 3x3 Gaussian blur (weights 1 2 1, normalised by 16) of an interleaved RGB
-// unsigned char image, clamping coordinates at the borders.
+// Image filter: 3x3 Gaussian blur (weights 1 2 1, normalised by 16) of an interleaved RGB unsigned
+// char image, clamping coordinates at the borders.
 #include <algorithm>
 #include <cstdlib>
 #include <vector>
 
-// regrapht: width = 1024; height = 1024; src[height*width*3] in ~ image(width=width, height=height, channels=3); dst[height*width*3] out
-void gaussian3x3_rgb(int width, int height, const std::vector<unsigned char>& src, std::vector<unsigned char>& dst) {
+// regrapht: width = 1024; height = 1024
+// regrapht: src[height*width*3] in ~ image(width=width, height=height, channels=3)
+// regrapht: dst[height*width*3] out
+void gaussian3x3_rgb(int width, int height, const std::vector<unsigned char>& src,
+                     std::vector<unsigned char>& dst) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
             for (int ch = 0; ch < 3; ++ch) {

@@ -6,8 +6,11 @@
 constexpr int R = 1;
 constexpr int kTaps[2 * R + 1] = {1, 2, 1};  // sum 4
 
-// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] out
-void gaussian3x3(int width, int height, const std::vector<unsigned char>& src, std::vector<unsigned char>& dst) {
+// regrapht: width = 2048; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] out
+void gaussian3x3(int width, int height, const std::vector<unsigned char>& src,
+                 std::vector<unsigned char>& dst) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
             int acc = 0;

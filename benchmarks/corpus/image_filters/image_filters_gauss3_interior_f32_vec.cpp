@@ -1,12 +1,13 @@
-// Image filter: 3x3 Gaussian blur with integer binomial weights normalised by 16, over the
-// interior (the border of dst keeps its values); single-channel float image, width x height
-// row-major.
+// Image filter: 3x3 Gaussian blur with integer binomial weights normalised by 16, over the interior
+// (the border of dst keeps its values); single-channel float image, width x height row-major.
 #include <vector>
 
 constexpr int R = 1;
 constexpr int kTaps[2 * R + 1] = {1, 2, 1};  // sum 4
 
-// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] inout ~ image(width=width, height=height, channels=1)
+// regrapht: width = 2048; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] inout ~ image(width=width, height=height, channels=1)
 void gaussian3x3(int width, int height, const std::vector<float>& src, std::vector<float>& dst) {
     for (int y = R; y < height - R; ++y) {
         for (int x = R; x < width - R; ++x) {

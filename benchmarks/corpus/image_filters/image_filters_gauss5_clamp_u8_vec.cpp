@@ -6,8 +6,11 @@
 constexpr int R = 2;
 constexpr int kTaps[2 * R + 1] = {1, 4, 6, 4, 1};  // sum 16
 
-// regrapht: width = 1536; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] out
-void gaussian5x5(int width, int height, const std::vector<unsigned char>& src, std::vector<unsigned char>& dst) {
+// regrapht: width = 1536; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] out
+void gaussian5x5(int width, int height, const std::vector<unsigned char>& src,
+                 std::vector<unsigned char>& dst) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {
             int acc = 0;

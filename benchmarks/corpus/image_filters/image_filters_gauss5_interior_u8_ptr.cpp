@@ -1,11 +1,13 @@
 // Image filter: 5x5 Gaussian blur with integer binomial weights normalised by 256, over the
-// interior (the border of dst keeps its values); single-channel unsigned char image, width x
-// height row-major.
+// interior (the border of dst keeps its values); single-channel unsigned char image, width x height
+// row-major.
 
 constexpr int R = 2;
 constexpr int kTaps[2 * R + 1] = {1, 4, 6, 4, 1};  // sum 16
 
-// regrapht: width = 1536; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] inout ~ image(width=width, height=height, channels=1)
+// regrapht: width = 1536; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] inout ~ image(width=width, height=height, channels=1)
 void gaussian5x5(int width, int height, const unsigned char* src, unsigned char* dst) {
     for (int y = R; y < height - R; ++y) {
         for (int x = R; x < width - R; ++x) {

@@ -1,8 +1,10 @@
-// Image filter: 3x3 morphological gradient (dilation minus erosion), clamping coordinates at
-// the borders; single-channel unsigned char image.
+// Image filter: 3x3 morphological gradient (dilation minus erosion), clamping coordinates at the
+// borders; single-channel unsigned char image.
 #include <algorithm>
 
-// regrapht: width = 2048; height = 2048; src[height*width] in ~ image(width=width, height=height, channels=1); dst[height*width] out
+// regrapht: width = 2048; height = 2048
+// regrapht: src[height*width] in ~ image(width=width, height=height, channels=1)
+// regrapht: dst[height*width] out
 void morph_gradient(int width, int height, const unsigned char* src, unsigned char* dst) {
     for (int y = 0; y < height; ++y) {
         for (int x = 0; x < width; ++x) {

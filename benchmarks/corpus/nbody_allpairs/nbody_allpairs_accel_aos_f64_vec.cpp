@@ -11,8 +11,7 @@ struct Accel {
 };
 
 // regrapht: n = 4096; eps2 = 0.01; bodies[n] in ~ uniform(0, 1); acc[n] out
-void nbody_accel_aos(int n, double eps2, const std::vector<Body>& bodies,
-                     std::vector<Accel>& acc) {
+void nbody_accel_aos(int n, double eps2, const std::vector<Body>& bodies, std::vector<Accel>& acc) {
     for (int i = 0; i < n; ++i) {
         Accel a = {0.0, 0.0, 0.0};
         for (int j = 0; j < n; ++j) {

@@ -2,8 +2,8 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: n = 4096; eps = 0.0001; atol = 2e-2; rtol = 1e-3; px[n] in; py[n] in; pz[n] in
-// regrapht: q[n] in; phi[n] out
+// regrapht: n = 4096; eps = 0.0001; atol = 2e-2; rtol = 1e-3; px[n] in; py[n] in; pz[n] in; q[n] in
+// regrapht: phi[n] out
 void coulomb_potential(int n, float eps, const std::vector<float>& px,
                        const std::vector<float>& py, const std::vector<float>& pz,
                        const std::vector<float>& q, std::vector<float>& phi) {

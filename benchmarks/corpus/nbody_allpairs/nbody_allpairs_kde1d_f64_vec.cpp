@@ -3,8 +3,8 @@
 #include <vector>
 
 // regrapht: m = 4096; n = 4096; inv2h2 = 50.0; q[m] in; s[n] in; dens[m] out
-void kde(int m, int n, double inv2h2, const std::vector<double>& q,
-         const std::vector<double>& s, std::vector<double>& dens) {
+void kde(int m, int n, double inv2h2, const std::vector<double>& q, const std::vector<double>& s,
+         std::vector<double>& dens) {
     for (int i = 0; i < m; ++i) {
         double acc = 0.0;
         for (int j = 0; j < n; ++j) {

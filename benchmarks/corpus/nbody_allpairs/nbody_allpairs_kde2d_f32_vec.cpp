@@ -2,8 +2,7 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: m = 4096; n = 8192; inv2h2 = 20.0; qx[m] in; qy[m] in; sx[n] in; sy[n] in
-// regrapht: dens[m] out
+// regrapht: m = 4096; n = 8192; inv2h2 = 20.0; qx[m] in; qy[m] in; sx[n] in; sy[n] in; dens[m] out
 void kde2d(int m, int n, float inv2h2, const std::vector<float>& qx,
            const std::vector<float>& qy, const std::vector<float>& sx,
            const std::vector<float>& sy, std::vector<float>& dens) {

@@ -1,5 +1,5 @@
-// Brute-force distance from every 2-D point to its nearest other point, float (a lone point
-// gets sqrt(FLT_MAX)).
+// Brute-force distance from every 2-D point to its nearest other point, float (a lone point gets
+// sqrt(FLT_MAX)).
 #include <cfloat>
 #include <cmath>
 

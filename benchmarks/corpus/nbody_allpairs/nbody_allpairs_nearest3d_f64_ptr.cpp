@@ -1,5 +1,5 @@
-// Brute-force distance from every 3-D point to its nearest other point, double (a lone point
-// gets sqrt(DBL_MAX)).
+// Brute-force distance from every 3-D point to its nearest other point, double (a lone point gets
+// sqrt(DBL_MAX)).
 #include <cfloat>
 #include <cmath>
 

@@ -1,4 +1,5 @@
-// Predicate reduction: whether all elements lie in [lo, hi], from a count of double values; vector arguments.
+// Predicate reduction: whether all elements lie in [lo, hi], from a count of double values; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; lo = -1; hi = 1; x[n] in ~ uniform(-1, 1)

@@ -1,4 +1,5 @@
-// Predicate reduction: whether all elements lie in [lo, hi], from a count of int values; pointer arguments.
+// Predicate reduction: whether all elements lie in [lo, hi], from a count of int values; pointer
+// arguments.
 
 // regrapht: n = 1<<25; lo = -1000; hi = 1000; x[n] in ~ int(-1000, 1000)
 int allin_i32(int n, int lo, int hi, const int* x) {

@@ -1,4 +1,5 @@
-// Predicate reduction: whether any element is above a threshold, from a count of float values; vector arguments.
+// Predicate reduction: whether any element is above a threshold, from a count of float values;
+// vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; t = 0.5; x[n] in ~ uniform(-1, 1)

@@ -1,4 +1,5 @@
-// Predicate reduction: whether any element is above a threshold, from a count of int values; vector arguments.
+// Predicate reduction: whether any element is above a threshold, from a count of int values; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; t = 100; x[n] in ~ int(-1000, 1000)

@@ -1,4 +1,5 @@
-// Predicate reduction: the number of sign changes between neighbours of float values; pointer arguments.
+// Predicate reduction: the number of sign changes between neighbours of float values; pointer
+// arguments.
 
 // regrapht: n = 1<<25; x[n] in ~ uniform(-1, 1)
 int signchanges_f32(int n, const float* x) {

@@ -1,4 +1,5 @@
-// Predicate reduction: the number of sign changes between neighbours of double values; vector arguments.
+// Predicate reduction: the number of sign changes between neighbours of double values; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; x[n] in ~ uniform(-1, 1)

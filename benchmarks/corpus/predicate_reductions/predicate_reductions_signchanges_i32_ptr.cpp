@@ -1,4 +1,5 @@
-// Predicate reduction: the number of sign changes between neighbours of int values; pointer arguments.
+// Predicate reduction: the number of sign changes between neighbours of int values; pointer
+// arguments.
 
 // regrapht: n = 1<<25; x[n] in ~ int(-1000, 1000)
 int signchanges_i32(int n, const int* x) {

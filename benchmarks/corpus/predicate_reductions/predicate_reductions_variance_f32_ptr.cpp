@@ -1,4 +1,5 @@
-// Predicate reduction: the population variance, two passes (mean, then squared deviations) of float values; pointer arguments.
+// Predicate reduction: the population variance, two passes (mean, then squared deviations) of float
+// values; pointer arguments.
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(0, 1)
 float variance_f32(int n, const float* x) {

@@ -1,4 +1,5 @@
-// Predicate reduction: the population variance, two passes (mean, then squared deviations) of double values; vector arguments.
+// Predicate reduction: the population variance, two passes (mean, then squared deviations) of
+// double values; vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1)

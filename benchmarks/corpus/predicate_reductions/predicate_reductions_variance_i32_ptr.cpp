@@ -1,4 +1,5 @@
-// Predicate reduction: the population variance, two passes (mean, then squared deviations) of int values; pointer arguments.
+// Predicate reduction: the population variance, two passes (mean, then squared deviations) of int
+// values; pointer arguments.
 
 // regrapht: n = 1<<24; x[n] in ~ int(-1000, 1000)
 double variance_i32(int n, const int* x) {

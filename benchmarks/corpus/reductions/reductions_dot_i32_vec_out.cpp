@@ -1,4 +1,5 @@
-// Reduction: the dot product of two arrays of int values, accumulated in long long, written to out[0]; vector arguments.
+// Reduction: the dot product of two arrays of int values, accumulated in long long, written to
+// out[0]; vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; x[n] in ~ int(-1000, 1000); y[n] in ~ int(-1000, 1000); out[1] out

@@ -1,4 +1,5 @@
-// Reduction: the L1 norm (sum of absolute values) of float values, written to out[0]; pointer arguments.
+// Reduction: the L1 norm (sum of absolute values) of float values, written to out[0]; pointer
+// arguments.
 #include <cmath>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1); out[1] out

@@ -1,4 +1,5 @@
-// Reduction: the L1 norm (sum of absolute values) of double values, written to out[0]; vector arguments.
+// Reduction: the L1 norm (sum of absolute values) of double values, written to out[0]; vector
+// arguments.
 #include <cmath>
 #include <vector>
 

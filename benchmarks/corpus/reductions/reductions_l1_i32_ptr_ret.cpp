@@ -1,4 +1,5 @@
-// Reduction: the L1 norm (sum of absolute values) of int values, accumulated in long long, returned; pointer arguments.
+// Reduction: the L1 norm (sum of absolute values) of int values, accumulated in long long,
+// returned; pointer arguments.
 #include <cstdlib>
 
 // regrapht: n = 1<<25; x[n] in ~ int(-1000, 1000)

@@ -1,4 +1,5 @@
-// Reduction: the product of (1 + x) over values near zero of double values, written to out[0]; vector arguments.
+// Reduction: the product of (1 + x) over values near zero of double values, written to out[0];
+// vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; x[n] in ~ uniform(-0.001, 0.001); out[1] out

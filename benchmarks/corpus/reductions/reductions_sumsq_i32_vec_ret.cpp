@@ -1,4 +1,5 @@
-// Reduction: the sum of squares of int values, accumulated in long long, returned; vector arguments.
+// Reduction: the sum of squares of int values, accumulated in long long, returned; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; x[n] in ~ int(-1000, 1000)

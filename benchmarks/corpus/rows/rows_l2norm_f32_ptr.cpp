@@ -1,8 +1,7 @@
 // Row-wise L2 normalisation, x / max(||x||, eps) over a rows x cols matrix, float.
 #include <cmath>
 
-// regrapht: rows = 16384; cols = 1024; eps = 1e-6; x[rows*cols] in ~ normal(0, 3)
-// regrapht: y[rows*cols] out
+// regrapht: rows = 16384; cols = 1024; eps = 1e-6; x[rows*cols] in ~ normal(0, 3); y[rows*cols] out
 void l2norm_rows(int rows, int cols, float eps, const float* x, float* y) {
     for (int r = 0; r < rows; ++r) {
         float ss = 0.0f;

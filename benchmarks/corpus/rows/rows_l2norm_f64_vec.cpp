@@ -2,8 +2,7 @@
 #include <cmath>
 #include <vector>
 
-// regrapht: rows = 16384; cols = 1024; eps = 1e-6; x[rows*cols] in ~ normal(0, 3)
-// regrapht: y[rows*cols] out
+// regrapht: rows = 16384; cols = 1024; eps = 1e-6; x[rows*cols] in ~ normal(0, 3); y[rows*cols] out
 void l2norm_rows(int rows, int cols, double eps, const std::vector<double>& x,
                  std::vector<double>& y) {
     for (int r = 0; r < rows; ++r) {

@@ -3,8 +3,7 @@
 
 // regrapht: rows = 16384; cols = 1024; eps = 0.00001; x[rows*cols] in ~ normal(0, 2)
 // regrapht: gamma[cols] in ~ uniform(0.5, 1.5); y[rows*cols] out
-void rmsnorm_rows(int rows, int cols, double eps, const double* x, const double* gamma,
-                  double* y) {
+void rmsnorm_rows(int rows, int cols, double eps, const double* x, const double* gamma, double* y) {
     for (int r = 0; r < rows; ++r) {
         double ss = 0.0;
         for (int k = 0; k < cols; ++k) {

@@ -3,8 +3,7 @@
 #include <vector>
 
 // regrapht: rows = 8192; cols = 1024; x[rows*cols] in ~ normal(0, 3); y[rows*cols] out
-void softmax_online_rows(int rows, int cols, const std::vector<float>& x,
-                         std::vector<float>& y) {
+void softmax_online_rows(int rows, int cols, const std::vector<float>& x, std::vector<float>& y) {
     for (int r = 0; r < rows; ++r) {
         float mx = -INFINITY;
         float sum = 0.0f;

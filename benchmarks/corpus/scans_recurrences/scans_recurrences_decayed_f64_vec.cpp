@@ -1,4 +1,5 @@
-// Scan: exponentially decayed sum s = decay*s + x[i], the final value returned of double values; vector arguments.
+// Scan: exponentially decayed sum s = decay*s + x[i], the final value returned of double values;
+// vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; decay = 0.99; x[n] in ~ uniform(-1, 1)

@@ -1,8 +1,8 @@
 // Indexed map: an embedding lookup: row ids[i] of a 4096-row table, dim values per row, float,
 // pointer arguments.
 
-// regrapht: n = 1<<18; dim = 64
-// regrapht: ids[n] in ~ int(0, 4095); table[4096*dim] in ~ uniform(-100, 100); out[n*dim] out
+// regrapht: n = 1<<18; dim = 64; ids[n] in ~ int(0, 4095); table[4096*dim] in ~ uniform(-100, 100)
+// regrapht: out[n*dim] out
 void embedding_f32(int n, int dim, const int* ids, const float* table, float* out) {
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < dim; ++j) {

@@ -1,4 +1,5 @@
-// Search: how many queries occur in a sorted unsigned int array (binary search per query); pointer arguments.
+// Search: how many queries occur in a sorted unsigned int array (binary search per query); pointer
+// arguments.
 
 // regrapht: m = 1<<20; k = 1<<18; a[m] in ~ sorted(0, 2000000); q[k] in ~ int(0, 2000000)
 int count_present_u32(int m, int k, const unsigned int* a, const unsigned int* q) {

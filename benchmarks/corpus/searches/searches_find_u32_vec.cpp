@@ -1,4 +1,5 @@
-// Search: index of the first element equal to a key in unsorted unsigned int data, or -1; vector arguments.
+// Search: index of the first element equal to a key in unsorted unsigned int data, or -1; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; key = 4321987; x[n] in ~ int(0, 32000000)

@@ -1,4 +1,5 @@
-// Search: index of the first element above a threshold in sorted float data, or -1; pointer arguments.
+// Search: index of the first element above a threshold in sorted float data, or -1; pointer
+// arguments.
 
 // regrapht: n = 1<<25; t = 0.75; x[n] in ~ sorted(0, 1)
 int firstabove_f32(int n, float t, const float* x) {

@@ -1,4 +1,5 @@
-// Search: index of the first element above a threshold in sorted double data, or -1; vector arguments.
+// Search: index of the first element above a threshold in sorted double data, or -1; vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; t = 0.75; x[n] in ~ sorted(0, 1)

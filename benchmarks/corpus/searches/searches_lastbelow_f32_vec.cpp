@@ -1,4 +1,5 @@
-// Search: index of the last element below a threshold, scanning from the end in sorted float data, or -1; vector arguments.
+// Search: index of the last element below a threshold, scanning from the end in sorted float data,
+// or -1; vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; t = 0.25; x[n] in ~ sorted(0, 1)

@@ -1,4 +1,5 @@
-// Sorting: counting sort of unsigned char keys (count, then write each value count times); pointer arguments.
+// Sorting: counting sort of unsigned char keys (count, then write each value count times); pointer
+// arguments.
 
 // regrapht: n = 1<<25; keys[n] in ~ int(0, 255); out[n] out
 void counting_sort_u8(int n, const unsigned char* keys, unsigned char* out) {

@@ -1,4 +1,5 @@
-// Sorting: counting sort of unsigned char keys (count, then write each value count times); vector arguments.
+// Sorting: counting sort of unsigned char keys (count, then write each value count times); vector
+// arguments.
 #include <vector>
 
 // regrapht: n = 1<<25; keys[n] in ~ int(0, 255); out[n] out

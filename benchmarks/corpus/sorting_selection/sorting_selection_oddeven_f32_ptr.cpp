@@ -1,4 +1,5 @@
-// Sorting: eight passes of odd-even transposition sort over float values in place (a partial sort); pointer arguments.
+// Sorting: eight passes of odd-even transposition sort over float values in place (a partial sort);
+// pointer arguments.
 
 // regrapht: n = 1<<22; x[n] inout ~ uniform(-1, 1)
 void odd_even_passes_f32(int n, float* x) {

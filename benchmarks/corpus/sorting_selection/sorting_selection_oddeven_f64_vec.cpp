@@ -1,4 +1,5 @@
-// Sorting: eight passes of odd-even transposition sort over double values in place (a partial sort); vector arguments.
+// Sorting: eight passes of odd-even transposition sort over double values in place (a partial
+// sort); vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<22; x[n] inout ~ uniform(-1, 1)

@@ -1,4 +1,5 @@
-// Sorting: eight passes of odd-even transposition sort over int values in place (a partial sort); pointer arguments.
+// Sorting: eight passes of odd-even transposition sort over int values in place (a partial sort);
+// pointer arguments.
 
 // regrapht: n = 1<<22; x[n] inout ~ int(-1000, 1000)
 void odd_even_passes_i32(int n, int* x) {

@@ -1,4 +1,5 @@
-// Selection: how many float values are below, equal to and above a pivot (the sizes of a three-way partition); vector arguments.
+// Selection: how many float values are below, equal to and above a pivot (the sizes of a three-way
+// partition); vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; pivot = 0; x[n] in ~ uniform(-1, 1); counts[3] out

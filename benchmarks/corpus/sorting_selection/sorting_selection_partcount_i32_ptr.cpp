@@ -1,4 +1,5 @@
-// Selection: how many int values are below, equal to and above a pivot (the sizes of a three-way partition); pointer arguments.
+// Selection: how many int values are below, equal to and above a pivot (the sizes of a three-way
+// partition); pointer arguments.
 
 // regrapht: n = 1<<24; pivot = 0; x[n] in ~ int(-100, 100); counts[3] out
 void partition_count_i32(int n, int pivot, const int* x, long long* counts) {

@@ -1,4 +1,5 @@
-// Selection: stable partition of float values around a pivot into out (smaller ones first), returning how many are smaller; vector arguments.
+// Selection: stable partition of float values around a pivot into out (smaller ones first),
+// returning how many are smaller; vector arguments.
 #include <vector>
 
 // regrapht: n = 1<<24; pivot = 0.25; x[n] in ~ uniform(-1, 1); out[n] out

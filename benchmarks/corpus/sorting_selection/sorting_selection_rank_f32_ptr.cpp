@@ -1,4 +1,5 @@
-// Sorting: the stable sorted position of each float element, by counting the smaller ones (O(n^2)); pointer arguments.
+// Sorting: the stable sorted position of each float element, by counting the smaller ones (O(n^2));
+// pointer arguments.
 
 // regrapht: n = 8192; x[n] in ~ uniform(-1, 1); rank[n] out
 void rank_f32(int n, const float* x, int* rank) {

@@ -1,4 +1,5 @@
-// Sorting: the stable sorted position of each double element, by counting the smaller ones (O(n^2)); vector arguments.
+// Sorting: the stable sorted position of each double element, by counting the smaller ones
+// (O(n^2)); vector arguments.
 #include <vector>
 
 // regrapht: n = 8192; x[n] in ~ uniform(-1, 1); rank[n] out

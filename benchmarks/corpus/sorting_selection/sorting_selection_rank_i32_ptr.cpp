@@ -1,4 +1,5 @@
-// Sorting: the stable sorted position of each int element, by counting the smaller ones (O(n^2)); pointer arguments.
+// Sorting: the stable sorted position of each int element, by counting the smaller ones (O(n^2));
+// pointer arguments.
 
 // regrapht: n = 8192; x[n] in ~ int(-1000, 1000); rank[n] out
 void rank_i32(int n, const int* x, int* rank) {

@@ -5,10 +5,8 @@
 #define NCOLS 131072
 
 // regrapht: nnz = 1<<23; atol = 1e-3; rtol = 1e-3; row[nnz] in ~ int(0, 65535)
-// regrapht: col[nnz] in ~ int(0, 131071); val[nnz] in ~ normal(0, 1); x[131072] in
-// regrapht: y[65536] out
-void spmv_coo(int nnz, const int* row, const int* col, const float* val, const float* x,
-              float* y) {
+// regrapht: col[nnz] in ~ int(0, 131071); val[nnz] in ~ normal(0, 1); x[131072] in; y[65536] out
+void spmv_coo(int nnz, const int* row, const int* col, const float* val, const float* x, float* y) {
     for (int i = 0; i < NROWS; ++i) {
         y[i] = 0.0f;
     }

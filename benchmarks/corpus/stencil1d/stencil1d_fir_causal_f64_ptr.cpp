@@ -1,7 +1,8 @@
-// 1-D FIR filter with taps from an input array h[taps], causal: y[i] = sum_k h[k] * x[i - k]
-// for i >= taps - 1 (earlier y kept); double.
+// 1-D FIR filter with taps from an input array h[taps], causal: y[i] = sum_k h[k] * x[i - k] for i
+// >= taps - 1 (earlier y kept); double.
 
-// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n] in ~ uniform(-1, 1); y[n] inout
+// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n] in ~ uniform(-1, 1)
+// regrapht: y[n] inout
 void fir_causal(int n, int taps, const double* h, const double* x, double* y) {
     for (int i = taps - 1; i < n; ++i) {
         double acc = 0.0;

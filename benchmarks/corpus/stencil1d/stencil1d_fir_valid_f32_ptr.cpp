@@ -1,7 +1,8 @@
-// 1-D FIR filter with taps from an input array h[taps], 'valid' correlation: y[i] = sum_k
-// h[k] * x[i + k], x holding n + taps - 1 samples; float.
+// 1-D FIR filter with taps from an input array h[taps], 'valid' correlation: y[i] = sum_k h[k] *
+// x[i + k], x holding n + taps - 1 samples; float.
 
-// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n+taps-1] in ~ uniform(-1, 1); y[n] out
+// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n+taps-1] in ~ uniform(-1, 1)
+// regrapht: y[n] out
 void fir_valid(int n, int taps, const float* h, const float* x, float* y) {
     for (int i = 0; i < n; ++i) {
         float acc = 0.0f;

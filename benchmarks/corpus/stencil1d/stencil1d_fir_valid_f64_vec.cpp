@@ -1,8 +1,9 @@
-// 1-D FIR filter with taps from an input array h[taps], 'valid' correlation: y[i] = sum_k
-// h[k] * x[i + k], x holding n + taps - 1 samples; double.
+// 1-D FIR filter with taps from an input array h[taps], 'valid' correlation: y[i] = sum_k h[k] *
+// x[i + k], x holding n + taps - 1 samples; double.
 #include <vector>
 
-// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n+taps-1] in ~ uniform(-1, 1); y[n] out
+// regrapht: n = 1<<21; taps = 32; h[taps] in ~ uniform(-0.1, 0.1); x[n+taps-1] in ~ uniform(-1, 1)
+// regrapht: y[n] out
 void fir_valid(const std::vector<double>& h, const std::vector<double>& x, std::vector<double>& y) {
     const int taps = static_cast<int>(h.size());
     const int n = static_cast<int>(y.size());

@@ -1,5 +1,4 @@
-// 1-D stencil: centred moving average of width 33 with the window clamped at the ends;
-// float.
+// 1-D stencil: centred moving average of width 33 with the window clamped at the ends; float.
 #include <algorithm>
 
 #define WINDOW_RADIUS 16

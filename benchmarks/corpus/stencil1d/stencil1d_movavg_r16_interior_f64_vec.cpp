@@ -1,5 +1,5 @@
-// 1-D stencil: centred moving average of width 33 over the interior (the ends of y keep
-// their values); double.
+// 1-D stencil: centred moving average of width 33 over the interior (the ends of y keep their
+// values); double.
 #include <vector>
 
 #define WINDOW_RADIUS 16

@@ -1,5 +1,4 @@
-// 1-D stencil: centred moving average of width 9 with the window clamped at the ends;
-// double.
+// 1-D stencil: centred moving average of width 9 with the window clamped at the ends; double.
 #include <algorithm>
 #include <vector>
 

@@ -1,5 +1,5 @@
-// 1-D stencil: radius r given at run time, 2r+1 weights from an array, clamping indices at
-// the ends; float.
+// 1-D stencil: radius r given at run time, 2r+1 weights from an array, clamping indices at the
+// ends; float.
 #include <algorithm>
 
 // regrapht: n = 1<<22; r = 4; w[2*r+1] in ~ uniform(-0.5, 0.5); x[n] in ~ uniform(-1, 1); y[n] out

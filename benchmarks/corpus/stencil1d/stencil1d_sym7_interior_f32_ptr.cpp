@@ -1,5 +1,5 @@
-// 1-D stencil: 7-point binomial smoothing (radius 3, symmetric weights) over the interior;
-// the first and last kRadius elements of y keep their values; float.
+// 1-D stencil: 7-point binomial smoothing (radius 3, symmetric weights) over the interior; the
+// first and last kRadius elements of y keep their values; float.
 
 constexpr int kRadius = 3;
 

@@ -1,5 +1,5 @@
-// 1-D stencil: 9-point binomial smoothing (radius 4, symmetric weights) over the interior;
-// the first and last kRadius elements of y keep their values; float.
+// 1-D stencil: 9-point binomial smoothing (radius 4, symmetric weights) over the interior; the
+// first and last kRadius elements of y keep their values; float.
 
 constexpr int kRadius = 4;
 

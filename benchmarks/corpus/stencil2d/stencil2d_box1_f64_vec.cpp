@@ -1,5 +1,5 @@
-// 2-D stencil: 3x3 box blur over the interior of a rows x cols row-major grid (the border of
-// out keeps its values); double.
+// 2-D stencil: 3x3 box blur over the interior of a rows x cols row-major grid (the border of out
+// keeps its values); double.
 #include <vector>
 
 constexpr int R = 1;

@@ -1,5 +1,5 @@
-// 2-D stencil: 5x5 box blur over the interior of a rows x cols row-major grid (the border of
-// out keeps its values); float.
+// 2-D stencil: 5x5 box blur over the interior of a rows x cols row-major grid (the border of out
+// keeps its values); float.
 #include <vector>
 
 constexpr int R = 2;

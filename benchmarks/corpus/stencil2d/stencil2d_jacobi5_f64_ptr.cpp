@@ -1,5 +1,5 @@
-// 2-D stencil: 5-point Jacobi step (average of a cell and its 4 neighbours) over the
-// interior of a rows x cols row-major grid; the border of out keeps its values; double.
+// 2-D stencil: 5-point Jacobi step (average of a cell and its 4 neighbours) over the interior of a
+// rows x cols row-major grid; the border of out keeps its values; double.
 
 // regrapht: rows = 2048; cols = 4096; in[rows*cols] in ~ uniform(-1, 1); out[rows*cols] inout
 void jacobi5_2d(int rows, int cols, const double* in, double* out) {

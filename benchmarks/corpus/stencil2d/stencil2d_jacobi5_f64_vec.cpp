@@ -1,5 +1,5 @@
-// 2-D stencil: 5-point Jacobi step (average of a cell and its 4 neighbours) over the
-// interior of a rows x cols row-major grid; the border of out keeps its values; double.
+// 2-D stencil: 5-point Jacobi step (average of a cell and its 4 neighbours) over the interior of a
+// rows x cols row-major grid; the border of out keeps its values; double.
 #include <vector>
 
 // regrapht: rows = 3000; cols = 2048; in[rows*cols] in ~ uniform(-1, 1); out[rows*cols] inout

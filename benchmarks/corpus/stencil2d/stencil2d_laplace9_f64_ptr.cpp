@@ -1,7 +1,8 @@
-// 2-D stencil: isotropic 9-point Laplacian scaled by 1/h^2 over the interior of a rows x
-// cols row-major grid; the border of out keeps its values; double.
+// 2-D stencil: isotropic 9-point Laplacian scaled by 1/h^2 over the interior of a rows x cols
+// row-major grid; the border of out keeps its values; double.
 
-// regrapht: rows = 2048; cols = 2048; inv_h2 = 0.25; in[rows*cols] in ~ uniform(-1, 1); out[rows*cols] inout
+// regrapht: rows = 2048; cols = 2048; inv_h2 = 0.25; in[rows*cols] in ~ uniform(-1, 1)
+// regrapht: out[rows*cols] inout
 void laplace9_2d(int rows, int cols, double inv_h2, const double* in, double* out) {
     for (int i = 1; i < rows - 1; ++i) {
         for (int j = 1; j < cols - 1; ++j) {

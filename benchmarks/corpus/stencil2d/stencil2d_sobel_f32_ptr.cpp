@@ -1,5 +1,5 @@
-// 2-D stencil: Sobel gradient magnitude over the interior of a rows x cols row-major grid;
-// the border of out keeps its values; float.
+// 2-D stencil: Sobel gradient magnitude over the interior of a rows x cols row-major grid; the
+// border of out keeps its values; float.
 #include <cmath>
 
 // regrapht: rows = 2048; cols = 4096; in[rows*cols] in ~ uniform(-1, 1); out[rows*cols] inout

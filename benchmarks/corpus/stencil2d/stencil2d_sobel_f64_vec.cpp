@@ -1,5 +1,5 @@
-// 2-D stencil: Sobel gradient magnitude over the interior of a rows x cols row-major grid;
-// the border of out keeps its values; double.
+// 2-D stencil: Sobel gradient magnitude over the interior of a rows x cols row-major grid; the
+// border of out keeps its values; double.
 #include <cmath>
 #include <vector>
 

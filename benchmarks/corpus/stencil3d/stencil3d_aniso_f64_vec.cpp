@@ -1,10 +1,11 @@
 // 3-D stencil: anisotropic 7-point Laplacian with per-axis coefficients cx, cy, cz over the
-// interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values;
-// double.
+// interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; double.
 #include <vector>
 
-// regrapht: nx = 256; ny = 256; nz = 128; cx = 1.0; cy = 0.5; cz = 0.25; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout
-void aniso_3d(int nx, int ny, int nz, double cx, double cy, double cz, const std::vector<double>& in, std::vector<double>& out) {
+// regrapht: nx = 256; ny = 256; nz = 128; cx = 1.0; cy = 0.5; cz = 0.25
+// regrapht: in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout
+void aniso_3d(int nx, int ny, int nz, double cx, double cy, double cz,
+              const std::vector<double>& in, std::vector<double>& out) {
     const int plane = nx * ny;
     for (int z = 1; z < nz - 1; ++z) {
         for (int y = 1; y < ny - 1; ++y) {

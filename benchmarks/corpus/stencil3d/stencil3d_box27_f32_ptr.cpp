@@ -1,5 +1,5 @@
-// 3-D stencil: 27-point box average over the interior of an nx x ny x nz grid (x fastest);
-// the boundary of out keeps its values; float.
+// 3-D stencil: 27-point box average over the interior of an nx x ny x nz grid (x fastest); the
+// boundary of out keeps its values; float.
 
 // regrapht: nx = 160; ny = 160; nz = 160; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout
 void box27_3d(int nx, int ny, int nz, const float* in, float* out) {

@@ -1,5 +1,5 @@
-// 3-D stencil: 27-point box average over the interior of an nx x ny x nz grid (x fastest);
-// the boundary of out keeps its values; double.
+// 3-D stencil: 27-point box average over the interior of an nx x ny x nz grid (x fastest); the
+// boundary of out keeps its values; double.
 #include <vector>
 
 // regrapht: nx = 160; ny = 128; nz = 192; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout

@@ -1,10 +1,11 @@
-// 3-D stencil: explicit heat-equation step out = in + alpha * (7-point Laplacian) over the
-// interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values;
-// double.
+// 3-D stencil: explicit heat-equation step out = in + alpha * (7-point Laplacian) over the interior
+// of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; double.
 #include <vector>
 
-// regrapht: nx = 128; ny = 256; nz = 256; alpha = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout
-void heat_3d(int nx, int ny, int nz, double alpha, const std::vector<double>& in, std::vector<double>& out) {
+// regrapht: nx = 128; ny = 256; nz = 256; alpha = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1)
+// regrapht: out[nx*ny*nz] inout
+void heat_3d(int nx, int ny, int nz, double alpha, const std::vector<double>& in,
+             std::vector<double>& out) {
     const int plane = nx * ny;
     for (int z = 1; z < nz - 1; ++z) {
         for (int y = 1; y < ny - 1; ++y) {

@@ -1,8 +1,8 @@
-// 3-D stencil: heat-equation step with a per-cell conductivity kappa and time step dt over
-// the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values;
-// float.
+// 3-D stencil: heat-equation step with a per-cell conductivity kappa and time step dt over the
+// interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; float.
 
-// regrapht: nx = 256; ny = 256; nz = 256; dt = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1); kappa[nx*ny*nz] in ~ uniform(0, 1); out[nx*ny*nz] inout
+// regrapht: nx = 256; ny = 256; nz = 256; dt = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1)
+// regrapht: kappa[nx*ny*nz] in ~ uniform(0, 1); out[nx*ny*nz] inout
 void kheat_3d(int nx, int ny, int nz, float dt, const float* in, const float* kappa, float* out) {
     const int plane = nx * ny;
     for (int z = 1; z < nz - 1; ++z) {

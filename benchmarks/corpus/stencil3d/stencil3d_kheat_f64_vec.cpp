@@ -1,10 +1,11 @@
-// 3-D stencil: heat-equation step with a per-cell conductivity kappa and time step dt over
-// the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values;
-// double.
+// 3-D stencil: heat-equation step with a per-cell conductivity kappa and time step dt over the
+// interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; double.
 #include <vector>
 
-// regrapht: nx = 256; ny = 256; nz = 128; dt = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1); kappa[nx*ny*nz] in ~ uniform(0, 1); out[nx*ny*nz] inout
-void kheat_3d(int nx, int ny, int nz, double dt, const std::vector<double>& in, const std::vector<double>& kappa, std::vector<double>& out) {
+// regrapht: nx = 256; ny = 256; nz = 128; dt = 0.1; in[nx*ny*nz] in ~ uniform(-1, 1)
+// regrapht: kappa[nx*ny*nz] in ~ uniform(0, 1); out[nx*ny*nz] inout
+void kheat_3d(int nx, int ny, int nz, double dt, const std::vector<double>& in,
+              const std::vector<double>& kappa, std::vector<double>& out) {
     const int plane = nx * ny;
     for (int z = 1; z < nz - 1; ++z) {
         for (int y = 1; y < ny - 1; ++y) {

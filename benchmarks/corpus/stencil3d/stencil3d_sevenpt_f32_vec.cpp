@@ -1,5 +1,5 @@
-// 3-D stencil: 7-point smoothing (centre 0.4, faces 0.1) over the interior of an nx x ny x
-// nz grid (x fastest); the boundary of out keeps its values; float.
+// 3-D stencil: 7-point smoothing (centre 0.4, faces 0.1) over the interior of an nx x ny x nz grid
+// (x fastest); the boundary of out keeps its values; float.
 #include <vector>
 
 // regrapht: nx = 256; ny = 128; nz = 256; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout

@@ -1,5 +1,5 @@
-// 3-D stencil: 7-point smoothing (centre 0.4, faces 0.1) over the interior of an nx x ny x
-// nz grid (x fastest); the boundary of out keeps its values; double.
+// 3-D stencil: 7-point smoothing (centre 0.4, faces 0.1) over the interior of an nx x ny x nz grid
+// (x fastest); the boundary of out keeps its values; double.
 
 // regrapht: nx = 256; ny = 256; nz = 128; in[nx*ny*nz] in ~ uniform(-1, 1); out[nx*ny*nz] inout
 void sevenpt_3d(int nx, int ny, int nz, const double* in, double* out) {

@@ -1,6 +1,5 @@
-// 3-D stencil: 27-point stencil with weights by distance class (centre, face, edge, corner)
-// over the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its
-// values; float.
+// 3-D stencil: 27-point stencil with weights by distance class (centre, face, edge, corner) over
+// the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; float.
 
 // Weights by how many of the three offsets are nonzero: centre, face, edge, corner.
 constexpr float kWeight[4] = {0.25f, 0.0625f, 0.03125f, 0.015625f};

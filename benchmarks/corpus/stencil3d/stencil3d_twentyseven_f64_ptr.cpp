@@ -1,6 +1,5 @@
-// 3-D stencil: 27-point stencil with weights by distance class (centre, face, edge, corner)
-// over the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its
-// values; double.
+// 3-D stencil: 27-point stencil with weights by distance class (centre, face, edge, corner) over
+// the interior of an nx x ny x nz grid (x fastest); the boundary of out keeps its values; double.
 
 // Weights by how many of the three offsets are nonzero: centre, face, edge, corner.
 constexpr double kWeight[4] = {0.25, 0.0625, 0.03125, 0.015625};

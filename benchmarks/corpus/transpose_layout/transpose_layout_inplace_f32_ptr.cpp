@@ -1,5 +1,4 @@
-// In-place transpose of a square n x n row-major matrix (swapping across the diagonal);
-// float.
+// In-place transpose of a square n x n row-major matrix (swapping across the diagonal); float.
 
 // regrapht: n = 3072; a[n*n] inout ~ uniform(-1, 1)
 void transpose_inplace(int n, float* a) {

@@ -1,5 +1,5 @@
-// Matrix transpose: out (n x m) = in (m x n)^T, row-major, looping over the rows of the
-// input (contiguous reads, strided writes); double.
+// Matrix transpose: out (n x m) = in (m x n)^T, row-major, looping over the rows of the input
+// (contiguous reads, strided writes); double.
 #include <vector>
 
 // regrapht: m = 2048; n = 3072; in[m*n] in ~ uniform(-1, 1); out[n*m] out

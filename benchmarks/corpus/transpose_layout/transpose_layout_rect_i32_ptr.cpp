@@ -1,5 +1,5 @@
-// Matrix transpose: out (n x m) = in (m x n)^T, row-major, looping over the rows of the
-// input (contiguous reads, strided writes); int.
+// Matrix transpose: out (n x m) = in (m x n)^T, row-major, looping over the rows of the input
+// (contiguous reads, strided writes); int.
 
 // regrapht: m = 4096; n = 2048; in[m*n] in; out[n*m] out
 void transpose(int m, int n, const int* in, int* out) {

@@ -1,8 +1,10 @@
 // Layout change: interleave three coordinate arrays into xyz triples (SoA to AoS); float.
 #include <vector>
 
-// regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1); y[n] in ~ uniform(-1, 1); z[n] in ~ uniform(-1, 1); xyz[3*n] out
-void soa_to_aos(int n, const std::vector<float>& x, const std::vector<float>& y, const std::vector<float>& z, std::vector<float>& xyz) {
+// regrapht: n = 1<<24; x[n] in ~ uniform(-1, 1); y[n] in ~ uniform(-1, 1); z[n] in ~ uniform(-1, 1)
+// regrapht: xyz[3*n] out
+void soa_to_aos(int n, const std::vector<float>& x, const std::vector<float>& y,
+                const std::vector<float>& z, std::vector<float>& xyz) {
     for (int i = 0; i < n; ++i) {
         xyz[3 * i] = x[i];
         xyz[3 * i + 1] = y[i];

@@ -1,5 +1,5 @@
-// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the
-// input (contiguous reads, strided writes); float.
+// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the input
+// (contiguous reads, strided writes); float.
 #include <vector>
 
 // regrapht: n = 3072; in[n*n] in ~ uniform(-1, 1); out[n*n] out

@@ -1,5 +1,5 @@
-// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the
-// input (contiguous reads, strided writes); double.
+// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the input
+// (contiguous reads, strided writes); double.
 
 // regrapht: n = 2048; in[n*n] in ~ uniform(-1, 1); out[n*n] out
 void transpose(int n, const double* in, double* out) {

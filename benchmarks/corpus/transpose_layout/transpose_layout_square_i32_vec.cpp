@@ -1,5 +1,5 @@
-// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the
-// input (contiguous reads, strided writes); int.
+// Matrix transpose: out = in^T for an n x n matrix, row-major, looping over the rows of the input
+// (contiguous reads, strided writes); int.
 #include <vector>
 
 // regrapht: n = 3072; in[n*n] in; out[n*n] out

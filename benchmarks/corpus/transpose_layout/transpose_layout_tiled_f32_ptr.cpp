@@ -1,5 +1,5 @@
-// Matrix transpose out (n x m) = in (m x n)^T, cache-blocked in TILE x TILE tiles, row-
-// major; float.
+// Matrix transpose out (n x m) = in (m x n)^T, cache-blocked in TILE x TILE tiles, row-major;
+// float.
 #include <algorithm>
 
 #define TILE 32

@@ -9,28 +9,33 @@ order, without randomness, so the corpus is a pure function of the code: regener
 reproduces the committed files byte for byte.
 
 The helpers here keep families from spelling the same things differently: element types
-and their literal suffixes, parameters as pointers or ``std::vector`` references, and the
-annotation line.
+and their literal suffixes, parameters as pointers or ``std::vector`` references, the
+alternation of those two styles, and :func:`task`, which lays out every task file the same
+way (comment, includes, helpers, annotation, entry) within :data:`WIDTH` columns.
 """
 
 from __future__ import annotations
 
 import re
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 __all__ = [
     "ELEMENTS",
+    "WIDTH",
     "Array",
     "Container",
     "Element",
     "Family",
     "Generated",
-    "annotation",
+    "alternate",
+    "fill",
+    "length",
     "literal",
     "parameter",
-    "source",
+    "task",
 ]
 
 _NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -124,28 +129,88 @@ def parameter(array: Array, container: Container) -> str:
     return f"{const}std::vector<{array.element.ctype}>& {array.name}"
 
 
-def annotation(sizes: Sequence[tuple[str, str]], arrays: Sequence[Array]) -> str:
-    """The ``// regrapht:`` line: size variables and scalar values (``("n", "1<<20")``) in
-    order, then every array."""
-    items = [f"{name} = {value}" for name, value in sizes] + [a.note() for a in arrays]
-    return "// regrapht: " + "; ".join(items)
+WIDTH = 100
+"""Generated lines stay within this many columns where they can: people read these files."""
 
 
-def source(
+def fill(text: str, **values: str) -> str:
+    """``text`` with every ``{key}`` replaced by its value. Templates are C++, whose own
+    braces rule out :meth:`str.format`."""
+    for key, value in values.items():
+        text = text.replace("{" + key + "}", value)
+    return text
+
+
+def alternate(index: int) -> Container:
+    """Pointers for an even ``index``, vectors for an odd one: numbering a family's variants
+    through this gives each of its other choices both argument styles."""
+    return Container.VECTOR if index % 2 else Container.POINTER
+
+
+def length(container: Container, vector: str, size: str = "n") -> tuple[list[str], str]:
+    """How an entry learns an array's element count, as each style's code does: an ``int``
+    parameter with pointers, the vector's ``size()`` with vectors. Returns the parameters and
+    the body's first line."""
+    if container is Container.POINTER:
+        return [f"int {size}"], ""
+    return [], f"    const int {size} = static_cast<int>({vector}.size());\n"
+
+
+def _annotation(sizes: Sequence[tuple[str, str]], arrays: Sequence[Array]) -> str:
+    """The ``// regrapht:`` comment: size variables and scalar values (``("n", "1<<20")``)
+    in order, then every array, packed onto as many lines as :data:`WIDTH` needs."""
+    head = "// regrapht: "
+    lines: list[str] = []
+    for item in [f"{name} = {value}" for name, value in sizes] + [a.note() for a in arrays]:
+        if lines and len(f"{lines[-1]}; {item}") <= WIDTH:
+            lines[-1] += f"; {item}"
+        else:
+            lines.append(head + item)
+    return "\n".join(lines)
+
+
+def _signature(returns: str, function: str, params: Sequence[str]) -> str:
+    """``returns function(params) {``, the parameters wrapped under the first one when the
+    line would pass :data:`WIDTH`."""
+    head = f"{returns} {function}("
+    lines = [head]
+    for k, param in enumerate(params):
+        piece = param + (", " if k < len(params) - 1 else "")
+        if lines[-1].strip() not in ("", head) and len(lines[-1] + piece.rstrip()) > WIDTH - 3:
+            lines[-1] = lines[-1].rstrip()
+            lines.append(" " * len(head))
+        lines[-1] += piece
+    lines[-1] += ") {"
+    return "\n".join(lines)
+
+
+def task(
+    family: str,
+    choices: str,
+    function: str,
     comment: str,
-    includes: Iterable[str],
     container: Container,
-    note: str,
-    body: str,
     *,
+    sizes: Sequence[tuple[str, str]],
+    items: Sequence[str | Array],
+    body: str,
+    returns: str = "void",
+    includes: Iterable[str] = (),
     helpers: str = "",
-) -> str:
-    """A task file: a comment saying what it is, the includes (``<vector>`` added for the
-    vector style), helpers, then the annotation directly above the entry ``body``."""
+) -> Generated:
+    """The task ``{family}_{choices}``: a file of ``comment``, the includes (``<vector>``
+    added for the vector style), ``helpers``, then the annotation directly above the entry
+    ``returns function(items) { body }``. ``items`` are the parameters in order: a plain
+    declaration (``int n``) for a scalar, an :class:`Array` for an array, declared in
+    ``container``'s style and annotated after ``sizes``. ``body`` is indented already."""
+    arrays = [item for item in items if isinstance(item, Array)]
+    params = [parameter(i, container) if isinstance(i, Array) else i for i in items]
     wanted = set(includes) | ({"vector"} if container is Container.VECTOR else set())
-    lines = [f"// {comment}"]
+    lines = [f"// {line}" for line in textwrap.wrap(comment, WIDTH - 3, break_on_hyphens=False)]
     lines += [f"#include <{header}>" for header in sorted(wanted)]
     text = "\n".join(lines) + "\n\n"
     if helpers:
         text += helpers.strip("\n") + "\n\n"
-    return text + note + "\n" + body.strip("\n") + "\n"
+    text += _annotation(sizes, arrays) + "\n" + _signature(returns, function, params) + "\n"
+    text += body.strip("\n") + "\n}\n"
+    return Generated(family, f"{family}_{choices}", function, text)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
@@ -15,10 +14,10 @@ from regrapht_core.tasks.generate.base import (
     Element,
     Family,
     Generated,
-    annotation,
+    alternate,
+    fill,
     literal,
-    parameter,
-    source,
+    task,
 )
 
 __all__ = ["FAMILIES"]
@@ -40,22 +39,16 @@ def _arith() -> Iterator[Generated]:
         dist = "uniform(-2, 2)" if e.floating else ""
         arrays = [Array("x", e, "n", "in", dist), Array("y", e, "n", "in", dist)]
         arrays.append(Array("out", e, "n", "out"))
-        params = ["int n", *(f"{e.ctype} {s}" for s in scalars)]
-        params += [parameter(a, container) for a in arrays]
-        note = annotation([("n", "1<<22"), *((s, _VALUES[s]) for s in scalars)], arrays)
-        body = (
-            f"void {op}_map({', '.join(params)}) {{\n"
-            f"    for (int i = 0; i < n; ++i) {{\n"
-            f"        out[i] = {expr};\n"
-            f"    }}\n"
-            f"}}"
-        )
         comment = f"Elementwise map: {what}, {e.ctype}, {container.name.lower()} arguments."
-        yield Generated(
+        yield task(
             "elementwise_arith",
-            f"elementwise_arith_{op}_{e.tag}_{container}",
+            f"{op}_{e.tag}_{container}",
             f"{op}_map",
-            source(comment, (), container, note, body),
+            comment,
+            container,
+            sizes=[("n", "1<<22"), *((s, _VALUES[s]) for s in scalars)],
+            items=["int n", *(f"{e.ctype} {s}" for s in scalars), *arrays],
+            body=_block(_loop("n", [f"out[i] = {expr};"])),
         )
 
 
@@ -79,22 +72,6 @@ def _math(text: str, element: Element, container: Container) -> str:
     return _NUMBER.sub(lambda m: literal(float(m.group(1)), element), text)
 
 
-def _function(name: str, params: list[str], body: list[str]) -> str:
-    """``void name(params) { body }``, the body's lines given at their own indentation."""
-    head = f"void {name}("
-    lines = [f"{head}{', '.join(params)}) {{"]
-    if len(lines[0]) > _WIDTH - 4:
-        lines = [head + params[0] + ","]
-        for param in params[1:]:
-            if len(lines[-1]) + len(param) + 2 > _WIDTH - 4:
-                lines.append(" " * len(head) + param + ",")
-            else:
-                lines[-1] += f" {param},"
-        lines[-1] = lines[-1][:-1] + ") {"
-    lines += [f"    {line}" if line else "" for line in body]
-    return "\n".join([*lines, "}"])
-
-
 def _loop(bound: str, body: list[str], index: str = "i") -> list[str]:
     return [
         f"for (int {index} = 0; {index} < {bound}; ++{index}) {{",
@@ -103,34 +80,9 @@ def _loop(bound: str, body: list[str], index: str = "i") -> list[str]:
     ]
 
 
-_WIDTH = 100
-"""Generated lines stay within this many characters where they can."""
-
-
-def _alternate(index: int) -> Container:
-    """Pointer and vector arguments in turn, so each choice meets both styles."""
-    return Container.VECTOR if index % 2 else Container.POINTER
-
-
-def _note(sizes: list[tuple[str, str]], arrays: list[Array]) -> str:
-    """The annotation, on one line when it is short, else the sizes and scalars on the
-    first ``// regrapht:`` line and the arrays packed onto the following ones."""
-    note = annotation(sizes, arrays)
-    if len(note) <= _WIDTH:
-        return note
-    lines = [annotation(sizes, [])]
-    packed: list[Array] = []
-    for array in arrays:
-        if packed and len(annotation([], [*packed, array])) > _WIDTH:
-            lines.append(annotation([], packed))
-            packed = []
-        packed.append(array)
-    return "\n".join([*lines, annotation([], packed)])
-
-
-def _comment(text: str) -> str:
-    """A comment for :func:`source`, wrapped onto ``//`` lines of at most 100 characters."""
-    return "\n// ".join(textwrap.wrap(text, _WIDTH - 3))
+def _block(lines: list[str]) -> str:
+    """A function body from its lines, each given at its own indentation."""
+    return "\n".join(f"    {line}" if line else "" for line in lines)
 
 
 # --- transcendental -------------------------------------------------------------------
@@ -181,37 +133,30 @@ def _transcendental() -> Iterator[Generated]:
         product(_TRANSCENDENTAL.items(), ("float", "double"))
     ):
         e = ELEMENTS[ctype]
-        container = _alternate(index + index // 2)
+        container = alternate(index + index // 2)
         arrays = [Array("x", e, "n", "in", dist), *(Array(o, e, "n", "out") for o in outs)]
-        params = ["int n", *(f"{e.ctype} {s}" for s in scalars)]
-        params += [parameter(a, container) for a in arrays]
-        note = _note(
-            [
-                ("n", _TRANSCENDENTAL_SIZES.get(op, "1<<22")),
-                *((s, _TRANSCENDENTAL_VALUES[s]) for s in scalars),
-            ],
-            arrays,
-        )
-        body = _loop("n", _math(expr.replace("{T}", e.ctype), e, container).split("\n"))
+        body = _loop("n", _math(fill(expr, T=e.ctype), e, container).split("\n"))
         helper = ""
         if op == "gelu_tanh":
-            helper = _math(_GELU_TANH.replace("{T}", e.ctype), e, container)
+            helper = _math(fill(_GELU_TANH, T=e.ctype), e, container)
         style = "std:: overloads" if container is Container.VECTOR else "C math functions"
         comment = (
             f"Transcendental map: {what}, {e.ctype}, {container.name.lower()} arguments, {style}."
         )
-        yield Generated(
+        yield task(
             "transcendental",
-            f"transcendental_{op}_{e.tag}_{container}",
+            f"{op}_{e.tag}_{container}",
             f"{op}_map",
-            source(
-                _comment(comment),
-                ("cmath",),
-                container,
-                note,
-                _function(f"{op}_map", params, body),
-                helpers=helper,
-            ),
+            comment,
+            container,
+            sizes=[
+                ("n", _TRANSCENDENTAL_SIZES.get(op, "1<<22")),
+                *((s, _TRANSCENDENTAL_VALUES[s]) for s in scalars),
+            ],
+            items=["int n", *(f"{e.ctype} {s}" for s in scalars), *arrays],
+            body=_block(body),
+            includes=("cmath",),
+            helpers=helper,
         )
 
 
@@ -391,23 +336,24 @@ _INT_OPS: dict[str, _IntOp] = {
 def _elementwise_int() -> Iterator[Generated]:
     for index, (name, op) in enumerate(_INT_OPS.items()):
         e, o = ELEMENTS[op.ctype], ELEMENTS[op.out]
-        container = _alternate(index)
+        container = alternate(index)
         arrays = [Array("x", e, "n", "in", op.dist)]
         if op.binary:
             arrays.append(Array("w", e, "n", "in", op.dist))
         arrays.append(Array("y", o, "n", "out"))
-        params = ["int n", *(f"{t} {s}" for t, s, _ in op.scalars)]
-        params += [parameter(a, container) for a in arrays]
-        note = _note([("n", op.size), *((s, v) for _, s, v in op.scalars)], arrays)
-        function = f"{name}_map"
-        body = _function(function, params, _loop("n", op.body.split("\n")))
         kinds = " and ".join(dict.fromkeys([e.ctype, o.ctype]))
         comment = f"Integer map: {op.what}, {kinds}, {container.name.lower()} arguments."
-        yield Generated(
+        yield task(
             "elementwise_int",
-            f"elementwise_int_{name}_{e.tag}_{container}",
-            function,
-            source(_comment(comment), op.includes, container, note, body, helpers=op.helper),
+            f"{name}_{e.tag}_{container}",
+            f"{name}_map",
+            comment,
+            container,
+            sizes=[("n", op.size), *((s, v) for _, s, v in op.scalars)],
+            items=["int n", *(f"{t} {s}" for t, s, _ in op.scalars), *arrays],
+            body=_block(_loop("n", op.body.split("\n"))),
+            includes=op.includes,
+            helpers=op.helper,
         )
 
 
@@ -505,7 +451,7 @@ _PIXEL_OPS: dict[str, _PixelOp] = {
 
 def _image_pointwise() -> Iterator[Generated]:
     for index, ((name, op), flat) in enumerate(product(_PIXEL_OPS.items(), (False, True))):
-        container = _alternate(index + index // 2)
+        container = alternate(index + index // 2)
         arrays = []
         for buffer, ctype, channels in op.inputs:
             length = "height*width" + (f"*{channels}" if channels > 1 else "")
@@ -514,29 +460,25 @@ def _image_pointwise() -> Iterator[Generated]:
         for buffer, ctype, channels in op.outputs:
             length = "height*width" + (f"*{channels}" if channels > 1 else "")
             arrays.append(Array(buffer, ELEMENTS[ctype], length, "out"))
-        params = ["int width", "int height", *(f"{t} {s}" for t, s, _ in op.scalars)]
-        params += [parameter(a, container) for a in arrays]
         sizes = [("width", "4096"), ("height", op.height), *((s, v) for _, s, v in op.scalars)]
         pixel, sample = ("i", "3 * i") if flat else ("y * width + x", "3 * (y * width + x)")
-        lines = op.body.replace("{p3}", sample).replace("{p}", pixel).split("\n")
+        lines = fill(op.body, p3=sample, p=pixel).split("\n")
         if flat:
             loops = _loop("width * height", lines)
         else:
             loops = _loop("height", _loop("width", lines, "x"), "y")
-        function = f"{name}_image"
         shape = "one flat loop over the pixels" if flat else "rows then columns"
         comment = f"Image op: {op.what}; {shape}, {container.name.lower()} arguments."
-        yield Generated(
+        yield task(
             "image_pointwise",
-            f"image_pointwise_{name}_{'flat' if flat else 'rows'}_{container}",
-            function,
-            source(
-                _comment(comment),
-                op.includes,
-                container,
-                _note(sizes, arrays),
-                _function(function, params, loops),
-            ),
+            f"{name}_{'flat' if flat else 'rows'}_{container}",
+            f"{name}_image",
+            comment,
+            container,
+            sizes=sizes,
+            items=["int width", "int height", *(f"{t} {s}" for t, s, _ in op.scalars), *arrays],
+            body=_block(loops),
+            includes=op.includes,
         )
 
 
@@ -624,33 +566,29 @@ def _geometry() -> Iterator[Generated]:
         product(_GEOMETRY.items(), ("float", "double"))
     ):
         e = ELEMENTS[ctype]
-        container = _alternate(index + index // 2)
+        container = alternate(index + index // 2)
         arrays = [
             Array(b, e, length, role, _GEOMETRY_DISTS.get(b, _COORD) if role != "out" else "")
             for b, length, role in buffers
         ]
-        params = ["int n", *(f"{e.ctype} {s}" for s in scalars)]
-        params += [parameter(a, container) for a in arrays]
         sizes = [("n", _GEOMETRY_SIZES.get(op, "1<<22"))]
         sizes += [(s, _GEOMETRY_VALUES[s]) for s in scalars]
 
         def spell(text: str, e: Element = e, container: Container = container) -> list[str]:
-            return _math(text.replace("{T}", e.ctype), e, container).split("\n") if text else []
+            return _math(fill(text, T=e.ctype), e, container).split("\n") if text else []
 
         body = [*spell(setup), *_loop("n", spell(expr))]
-        function = f"{op}_points"
         comment = f"Geometry map: {what}, {e.ctype}, {container.name.lower()} arguments."
-        yield Generated(
+        yield task(
             "geometry",
-            f"geometry_{op}_{e.tag}_{container}",
-            function,
-            source(
-                _comment(comment),
-                ("cmath",) if "@" in expr + setup else (),
-                container,
-                _note(sizes, arrays),
-                _function(function, params, body),
-            ),
+            f"{op}_{e.tag}_{container}",
+            f"{op}_points",
+            comment,
+            container,
+            sizes=sizes,
+            items=["int n", *(f"{e.ctype} {s}" for s in scalars), *arrays],
+            body=_block(body),
+            includes=("cmath",) if "@" in expr + setup else (),
         )
 
 
@@ -734,37 +672,33 @@ def _scatter_gather() -> Iterator[Generated]:
     for name, (op, ctypes) in _GATHERS.items():
         for ctype in ctypes:
             e = ELEMENTS[ctype]
-            container = _alternate(index)
+            container = alternate(index)
             index += 1
             value_dist = "uniform(-100, 100)" if e.floating else "int(-1000000, 1000000)"
             arrays = [
                 Array(
                     b,
-                    ELEMENTS[t.replace("{T}", ctype)],
+                    ELEMENTS[fill(t, T=ctype)],
                     length,
                     role,
                     value_dist if dist == _VALUE else dist,
                 )
                 for b, t, length, role, dist in op.arrays
             ]
-            params = [f"int {s}" for s, _ in op.sizes]
-            params += [parameter(a, container) for a in arrays]
             body = [op.body]
             for bound, var in reversed(list(zip(op.loops, "ij", strict=False))):
                 body = _loop(bound, body, var)
             function = f"{name}_{e.tag}" if len(ctypes) > 1 else name
             comment = f"Indexed map: {op.what}, {e.ctype}, {container.name.lower()} arguments."
-            yield Generated(
+            yield task(
                 "scatter_gather",
-                f"scatter_gather_{name}_{e.tag}_{container}",
+                f"{name}_{e.tag}_{container}",
                 function,
-                source(
-                    _comment(comment),
-                    (),
-                    container,
-                    _note(list(op.sizes), arrays),
-                    _function(function, params, body),
-                ),
+                comment,
+                container,
+                sizes=op.sizes,
+                items=[*(f"int {s}" for s, _ in op.sizes), *arrays],
+                body=_block(body),
             )
 
 

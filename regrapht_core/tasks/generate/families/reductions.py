@@ -3,8 +3,8 @@ moments, scans and recurrences, searches, histograms, and sorting and selection.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from itertools import cycle
+from collections.abc import Iterator
+from itertools import count, cycle
 
 from regrapht_core.tasks.generate.base import (
     ELEMENTS,
@@ -13,55 +13,16 @@ from regrapht_core.tasks.generate.base import (
     Element,
     Family,
     Generated,
-    annotation,
+    alternate,
+    length,
     literal,
-    parameter,
-    source,
+    task,
 )
 
 __all__ = ["FAMILIES"]
 
 _F32, _F64, _I32 = ELEMENTS["float"], ELEMENTS["double"], ELEMENTS["int"]
 _U8, _U32, _I64 = ELEMENTS["unsigned char"], ELEMENTS["unsigned int"], ELEMENTS["long long"]
-
-_STYLES = (Container.POINTER, Container.VECTOR)
-"""Container styles, taken in turn across a family's variants."""
-
-
-def _task(
-    family: str,
-    choices: str,
-    function: str,
-    comment: str,
-    *,
-    container: Container,
-    sizes: Sequence[tuple[str, str]],
-    items: Sequence[str | Array],
-    returns: str,
-    body: str,
-    includes: Sequence[str] = (),
-    helpers: str = "",
-) -> Generated:
-    """One task: ``items`` are the parameters in order, a plain string for a scalar, an
-    :class:`Array` for an array (declared in ``container``'s style and annotated)."""
-    arrays = [item for item in items if isinstance(item, Array)]
-    params = [parameter(i, container) if isinstance(i, Array) else i for i in items]
-    note = annotation(sizes, arrays)
-    text = f"{returns} {function}({', '.join(params)}) {{\n{body.strip(chr(10))}\n}}"
-    return Generated(
-        family,
-        f"{family}_{choices}",
-        function,
-        source(comment, includes, container, note, text, helpers=helpers),
-    )
-
-
-def _count(container: Container, vector: str, size: str = "n") -> tuple[list[str], str]:
-    """How a function learns an array's element count: an ``int`` parameter with pointers,
-    the vector's ``size()`` with vectors. Returns the parameters and the body's first line."""
-    if container is Container.POINTER:
-        return [f"int {size}"], ""
-    return [], f"    const int {size} = static_cast<int>({vector}.size());\n"
 
 
 def _zero(e: Element) -> str:
@@ -142,7 +103,7 @@ def _red_loop(op: str, e: Element) -> tuple[str, str, str, list[str]]:
 
 
 def _reductions() -> Iterator[Generated]:
-    styles = cycle([(c, r) for r in ("ret", "out") for c in _STYLES])
+    styles = cycle([(alternate(k), r) for r in ("ret", "out") for k in range(2)])
     for op in _RED_OPS:
         for ctype in ("float", "double", "int"):
             if op == "prod1p" and ctype == "int":
@@ -158,7 +119,7 @@ def _reductions() -> Iterator[Generated]:
             items: list[str | Array] = [Array("x", e, "n", "in", dist)]
             if op == "dot":
                 items.append(Array("y", e, "n", "in", dist))
-            params, head = _count(container, "x")
+            params, head = length(container, "x")
             if output == "out":
                 items.append(Array("out", ELEMENTS[result], "1", "out"))
                 returns, tail = "void", "    out[0] = s;"
@@ -177,7 +138,7 @@ def _reductions() -> Iterator[Generated]:
                 + (f", accumulated in {result}" if result != e.ctype else "")
                 + f", {where}; {container.name.lower()} arguments."
             )
-            yield _task(
+            yield task(
                 "reductions",
                 f"{op}_{e.tag}_{container}_{output}",
                 f"{op}_{e.tag}",
@@ -270,7 +231,7 @@ def _arg_body(op: str, e: Element) -> tuple[str, str, list[str]]:
 
 
 def _arg_reductions() -> Iterator[Generated]:
-    styles = cycle(_STYLES)
+    styles = map(alternate, count())
     for op, what in _ARG_WHAT.items():
         for ctype in ("float", "double", "int"):
             container = next(styles)
@@ -281,11 +242,11 @@ def _arg_reductions() -> Iterator[Generated]:
             if op == "argmin":
                 items += [Array("idx", _I32, "1", "out"), Array("val", e, "1", "out")]
             returns, body, headers = _arg_body(op, e)
-            params, head = _count(container, "x")
+            params, head = length(container, "x")
             comment = (
                 f"Arg-reduction: {what} of {e.ctype} values; {container.name.lower()} arguments."
             )
-            yield _task(
+            yield task(
                 "arg_reductions",
                 f"{op}_{e.tag}_{container}",
                 f"{op}_{e.tag}",
@@ -405,7 +366,7 @@ _PRED_FRAC = {True: {"lo": "-0.25", "hi": "0.5"}, False: {"lo": "-250", "hi": "5
 
 
 def _predicate_reductions() -> Iterator[Generated]:
-    styles = cycle(_STYLES)
+    styles = map(alternate, count())
     for op, what in _PRED_WHAT.items():
         for ctype in ("float", "double", "int"):
             container = next(styles)
@@ -419,13 +380,13 @@ def _predicate_reductions() -> Iterator[Generated]:
                 dist = "int(-1000, 1000)"
             values = _PRED_FRAC[e.floating] if op == "fracin" else _PRED_VALUES[e.floating]
             names = [s.split()[-1] for s in scalars]
-            params, head = _count(container, "x")
+            params, head = length(container, "x")
             guard = "    if (n <= 0) return 0;\n" if op in ("mean", "variance") else ""
             comment = (
                 f"Predicate reduction: {what} of {e.ctype} values; "
                 f"{container.name.lower()} arguments."
             )
-            yield _task(
+            yield task(
                 "predicate_reductions",
                 f"{op}_{e.tag}_{container}",
                 f"{op}_{e.tag}",
@@ -468,7 +429,7 @@ _SCAN_WHAT = {
 
 
 def _scans_recurrences() -> Iterator[Generated]:
-    styles = cycle(_STYLES)
+    styles = map(alternate, count())
     for op, e, o in _scan_variants():
         container = next(styles)
         t, r = e.ctype, o.ctype
@@ -537,13 +498,13 @@ def _scans_recurrences() -> Iterator[Generated]:
         if e is _F32 and op in ("iir", "decayed", "cumprod"):
             # float recurrences evaluated in another order differ in the last bits
             sizes += [("atol", "1e-3"), ("rtol", "1e-3")]
-        params, head = _count(container, "x")
+        params, head = length(container, "x")
         comment = (
             f"Scan: {_SCAN_WHAT[op]} of {t} values"
             + (f" into {r}" if r != t else "")
             + f"; {container.name.lower()} arguments."
         )
-        yield _task(
+        yield task(
             "scans_recurrences",
             f"{op}_{e.tag}_{container}",
             f"{op}_{e.tag}",
@@ -566,7 +527,7 @@ def _sorted_dist(e: Element) -> str:
 def _search_first(e: Element, container: Container, last: bool) -> Generated:
     t = e.ctype
     value = ("0.25" if last else "0.75") if e.floating else ("250000" if last else "750000")
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     if last:
         loop = "    for (int i = n - 1; i >= 0; --i) {\n        if (x[i] < t) {\n"
         what = "the last element below a threshold, scanning from the end"
@@ -582,7 +543,7 @@ def _search_first(e: Element, container: Container, last: bool) -> Generated:
         "    return found;"
     )
     op = "lastbelow" if last else "firstabove"
-    return _task(
+    return task(
         "searches",
         f"{op}_{e.tag}_{container}",
         f"{op}_{e.tag}",
@@ -597,14 +558,14 @@ def _search_first(e: Element, container: Container, last: bool) -> Generated:
 
 def _search_find(e: Element, container: Container) -> Generated:
     t = e.ctype
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    for (int i = 0; i < n; ++i) {{\n"
         "        if (x[i] == key) return i;\n"
         "    }\n"
         "    return -1;"
     )
-    return _task(
+    return task(
         "searches",
         f"find_{e.tag}_{container}",
         f"find_{e.tag}",
@@ -653,7 +614,7 @@ def _search_lower_bound(e: Element, container: Container) -> Generated:
             "    }"
         )
         includes = ["algorithm"]
-    return _task(
+    return task(
         "searches",
         f"lowerbound_{e.tag}_{container}",
         f"lower_bound_{e.tag}",
@@ -662,7 +623,6 @@ def _search_lower_bound(e: Element, container: Container) -> Generated:
         container=container,
         sizes=[("m", "1<<20"), ("k", "1<<18")],
         items=[*params, *arrays],
-        returns="void",
         body=body,
         includes=includes,
     )
@@ -694,7 +654,7 @@ def _search_count_present(e: Element, container: Container) -> Generated:
         "    }\n"
         "    return found;"
     )
-    return _task(
+    return task(
         "searches",
         f"countpresent_{e.tag}_{container}",
         f"count_present_{e.tag}",
@@ -731,7 +691,7 @@ def _search_linear_rank(e: Element, container: Container) -> Generated:
         "        pos[j] = below;\n"
         "    }"
     )
-    return _task(
+    return task(
         "searches",
         f"linearrank_{e.tag}_{container}",
         f"linear_rank_{e.tag}",
@@ -745,13 +705,12 @@ def _search_linear_rank(e: Element, container: Container) -> Generated:
             Array("q", e, "k", "in", dist),
             Array("pos", _I32, "k", "out"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _searches() -> Iterator[Generated]:
-    styles = cycle(_STYLES)
+    styles = map(alternate, count())
     for last in (False, True):
         for e in (_F32, _F64, _I32):
             yield _search_first(e, next(styles), last)
@@ -770,12 +729,12 @@ def _searches() -> Iterator[Generated]:
 
 def _hist_bytes(bins: Element, accumulate: bool, container: Container) -> Generated:
     h = bins.ctype
-    params, head = _count(container, "data")
+    params, head = length(container, "data")
     role, hdist = ("inout", "int(0, 100)") if accumulate else ("out", "")
     clear = "" if accumulate else "    for (int b = 0; b < 256; ++b) hist[b] = 0;\n"
     body = f"{head}{clear}    for (int i = 0; i < n; ++i) {{\n        hist[data[i]]++;\n    }}"
     mode = "acc" if accumulate else "new"
-    return _task(
+    return task(
         "histograms",
         f"bytes_{bins.tag}_{mode}_{container}",
         f"histogram_u8_{bins.tag}",
@@ -789,7 +748,6 @@ def _hist_bytes(bins: Element, accumulate: bool, container: Container) -> Genera
             Array("data", _U8, "n", "in", "int(0, 255)"),
             Array("hist", bins, "256", role, hdist),
         ],
-        returns="void",
         body=body,
     )
 
@@ -808,7 +766,7 @@ def _hist_rgba(container: Container) -> Generated:
         "        }\n"
         "    }"
     )
-    return _task(
+    return task(
         "histograms",
         f"rgba_u32_{container}",
         "histogram_rgba",
@@ -817,7 +775,6 @@ def _hist_rgba(container: Container) -> Generated:
         container=container,
         sizes=[("n", "1<<23")],
         items=items,
-        returns="void",
         body=body,
     )
 
@@ -839,7 +796,7 @@ def _hist_binned(e: Element, skip: bool, container: Container) -> Generated:
             "        if (b > nbins - 1) b = nbins - 1;\n"
         )
         what = "values outside go to the end bins"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    {t} scale = ({t})nbins / (hi - lo);\n"
         "    for (int b = 0; b < nbins; ++b) hist[b] = 0;\n"
@@ -849,7 +806,7 @@ def _hist_binned(e: Element, skip: bool, container: Container) -> Generated:
         "    }"
     )
     mode = "skip" if skip else "clamp"
-    return _task(
+    return task(
         "histograms",
         f"binned_{e.tag}_{mode}_{container}",
         f"histogram_{mode}_{e.tag}",
@@ -870,14 +827,13 @@ def _hist_binned(e: Element, skip: bool, container: Container) -> Generated:
             Array("x", e, "n", "in", dist),
             Array("hist", _I32, "nbins", "out"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _hist_weighted(e: Element, bins: Element, container: Container) -> Generated:
     t, h = e.ctype, bins.ctype
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    {t} scale = ({t})nbins;\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -891,7 +847,7 @@ def _hist_weighted(e: Element, bins: Element, container: Container) -> Generated
     if bins is _F32:
         # bins summed in another order differ in the last bits
         sizes += [("atol", "1e-3"), ("rtol", "1e-3")]
-    return _task(
+    return task(
         "histograms",
         f"weighted_{e.tag}_{bins.tag}_{container}",
         f"weighted_histogram_{e.tag}",
@@ -906,15 +862,14 @@ def _hist_weighted(e: Element, bins: Element, container: Container) -> Generated
             Array("w", e, "n", "in", "uniform(0, 1)"),
             Array("hist", bins, "nbins", "inout", "uniform(0, 1)"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _hist_keyed(container: Container) -> Generated:
-    params, head = _count(container, "keys")
+    params, head = length(container, "keys")
     body = f"{head}    for (int i = 0; i < n; ++i) {{\n        sums[keys[i]] += vals[i];\n    }}"
-    return _task(
+    return task(
         "histograms",
         f"keyed_f64_{container}",
         "scatter_add_keys",
@@ -928,14 +883,13 @@ def _hist_keyed(container: Container) -> Generated:
             Array("vals", _F64, "n", "in", "uniform(-1, 1)"),
             Array("sums", _F64, "4096", "inout", "uniform(-1, 1)"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _hist_2d(e: Element, bins: Element, container: Container) -> Generated:
     t, h = e.ctype, bins.ctype
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    for (int c = 0; c < nx * ny; ++c) hist[c] = 0;\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -948,7 +902,7 @@ def _hist_2d(e: Element, bins: Element, container: Container) -> Generated:
         "        hist[by * nx + bx]++;\n"
         "    }"
     )
-    return _task(
+    return task(
         "histograms",
         f"grid2d_{e.tag}_{bins.tag}_{container}",
         f"histogram_2d_{e.tag}",
@@ -964,21 +918,20 @@ def _hist_2d(e: Element, bins: Element, container: Container) -> Generated:
             Array("y", e, "n", "in", "uniform(0, 1)"),
             Array("hist", bins, "nx*ny", "out"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _hist_mod(bins: Element, nbins: str, container: Container) -> Generated:
     h = bins.ctype
-    params, head = _count(container, "keys")
+    params, head = length(container, "keys")
     body = (
         f"{head}    for (int b = 0; b < nbins; ++b) hist[b] = 0;\n"
         "    for (int i = 0; i < n; ++i) {\n"
         "        hist[keys[i] % (unsigned int)nbins]++;\n"
         "    }"
     )
-    return _task(
+    return task(
         "histograms",
         f"mod_{bins.tag}_{nbins}_{container}",
         f"histogram_mod_{bins.tag}",
@@ -992,7 +945,6 @@ def _hist_mod(bins: Element, nbins: str, container: Container) -> Generated:
             Array("keys", _U32, "n", "in", "int(0, 4000000000)"),
             Array("hist", bins, "nbins", "out"),
         ],
-        returns="void",
         body=body,
     )
 
@@ -1022,7 +974,7 @@ def _histograms() -> Iterator[Generated]:
 
 
 def _counting_sort(container: Container) -> Generated:
-    params, head = _count(container, "keys")
+    params, head = length(container, "keys")
     body = (
         f"{head}    int count[256] = {{0}};\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -1035,7 +987,7 @@ def _counting_sort(container: Container) -> Generated:
         "        }\n"
         "    }"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"countsort_u8_{container}",
         "counting_sort_u8",
@@ -1048,13 +1000,12 @@ def _counting_sort(container: Container) -> Generated:
             Array("keys", _U8, "n", "in", "int(0, 255)"),
             Array("out", _U8, "n", "out"),
         ],
-        returns="void",
         body=body,
     )
 
 
 def _counting_sort_pairs(container: Container) -> Generated:
-    params, head = _count(container, "keys")
+    params, head = length(container, "keys")
     body = (
         f"{head}    int offset[NKEYS + 1];\n"
         "    for (int v = 0; v <= NKEYS; ++v) offset[v] = 0;\n"
@@ -1070,7 +1021,7 @@ def _counting_sort_pairs(container: Container) -> Generated:
         "        out_vals[at] = vals[i];\n"
         "    }"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"countsortpairs_i32_f32_{container}",
         "counting_sort_pairs",
@@ -1085,7 +1036,6 @@ def _counting_sort_pairs(container: Container) -> Generated:
             Array("out_keys", _I32, "n", "out"),
             Array("out_vals", _F32, "n", "out"),
         ],
-        returns="void",
         body=body,
         helpers="#define NKEYS 1024",
     )
@@ -1093,7 +1043,7 @@ def _counting_sort_pairs(container: Container) -> Generated:
 
 def _rank(e: Element, container: Container) -> Generated:
     dist = "uniform(-1, 1)" if e.floating else "int(-1000, 1000)"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    for (int i = 0; i < n; ++i) {{\n"
         "        int r = 0;\n"
@@ -1103,7 +1053,7 @@ def _rank(e: Element, container: Container) -> Generated:
         "        rank[i] = r;\n"
         "    }"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"rank_{e.tag}_{container}",
         f"rank_{e.tag}",
@@ -1112,7 +1062,6 @@ def _rank(e: Element, container: Container) -> Generated:
         container=container,
         sizes=[("n", "8192")],
         items=[*params, Array("x", e, "n", "in", dist), Array("rank", _I32, "n", "out")],
-        returns="void",
         body=body,
     )
 
@@ -1122,7 +1071,7 @@ def _top2(e: Element, container: Container) -> Generated:
     low = {"float": "-FLT_MAX", "double": "-DBL_MAX", "int": "INT_MIN"}[t]
     header = "climits" if t == "int" else "cfloat"
     dist = "normal(0, 1)" if e.floating else "int(-1000000, 1000000)"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    {t} first = {low};\n"
         f"    {t} second = {low};\n"
@@ -1137,7 +1086,7 @@ def _top2(e: Element, container: Container) -> Generated:
         "    top[0] = first;\n"
         "    top[1] = second;"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"top2_{e.tag}_{container}",
         f"top2_{e.tag}",
@@ -1146,7 +1095,6 @@ def _top2(e: Element, container: Container) -> Generated:
         container=container,
         sizes=[("n", "1<<24")],
         items=[*params, Array("x", e, "n", "in", dist), Array("top", e, "2", "out")],
-        returns="void",
         body=body,
         includes=[header],
     )
@@ -1156,7 +1104,7 @@ def _top1_below(e: Element, container: Container) -> Generated:
     t = e.ctype
     dist = "uniform(-1, 1)" if e.floating else "int(-1000000, 1000000)"
     cap = "0.5" if e.floating else "500000"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    {t} best = std::numeric_limits<{t}>::lowest();\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -1164,7 +1112,7 @@ def _top1_below(e: Element, container: Container) -> Generated:
         "    }\n"
         "    return best;"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"top1below_{e.tag}_{container}",
         f"largest_below_{e.tag}",
@@ -1182,7 +1130,7 @@ def _top1_below(e: Element, container: Container) -> Generated:
 def _odd_even(e: Element, container: Container) -> Generated:
     t = e.ctype
     dist = "uniform(-1, 1)" if e.floating else "int(-1000, 1000)"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    const int passes = 8;\n"
         "    for (int p = 0; p < passes; ++p) {\n"
@@ -1195,7 +1143,7 @@ def _odd_even(e: Element, container: Container) -> Generated:
         "        }\n"
         "    }"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"oddeven_{e.tag}_{container}",
         f"odd_even_passes_{e.tag}",
@@ -1204,15 +1152,14 @@ def _odd_even(e: Element, container: Container) -> Generated:
         container=container,
         sizes=[("n", "1<<22")],
         items=[*params, Array("x", e, "n", "inout", dist)],
-        returns="void",
         body=body,
     )
 
 
-def _partition_count(e: Element, container: Container) -> Generated:
+def _partitionlength(e: Element, container: Container) -> Generated:
     t = e.ctype
     dist = "uniform(-1, 1)" if e.floating else "int(-100, 100)"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    long long less = 0, equal = 0, greater = 0;\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -1224,7 +1171,7 @@ def _partition_count(e: Element, container: Container) -> Generated:
         "    counts[1] = equal;\n"
         "    counts[2] = greater;"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"partcount_{e.tag}_{container}",
         f"partition_count_{e.tag}",
@@ -1238,7 +1185,6 @@ def _partition_count(e: Element, container: Container) -> Generated:
             Array("x", e, "n", "in", dist),
             Array("counts", _I64, "3", "out"),
         ],
-        returns="void",
         body=body,
     )
 
@@ -1247,7 +1193,7 @@ def _stable_partition(e: Element, container: Container) -> Generated:
     t = e.ctype
     dist = "uniform(-1, 1)" if e.floating else "int(-1000, 1000)"
     pivot = "0.25" if e.floating else "250"
-    params, head = _count(container, "x")
+    params, head = length(container, "x")
     body = (
         f"{head}    int at = 0;\n"
         "    for (int i = 0; i < n; ++i) {\n"
@@ -1258,7 +1204,7 @@ def _stable_partition(e: Element, container: Container) -> Generated:
         "    }\n"
         "    return at;"
     )
-    return _task(
+    return task(
         "sorting_selection",
         f"partition_{e.tag}_{container}",
         f"stable_partition_{e.tag}",
@@ -1277,7 +1223,7 @@ def _sorting_selection() -> Iterator[Generated]:
     yield _counting_sort(ptr)
     yield _counting_sort(vec)
     yield _counting_sort_pairs(ptr)
-    styles = cycle(_STYLES)
+    styles = map(alternate, count())
     for e in (_F32, _F64, _I32):
         yield _rank(e, next(styles))
     for e in (_F32, _F64, _I32):
@@ -1287,7 +1233,7 @@ def _sorting_selection() -> Iterator[Generated]:
     for e in (_F32, _F64, _I32):
         yield _odd_even(e, next(styles))
     for e in (_F32, _I32):
-        yield _partition_count(e, next(styles))
+        yield _partitionlength(e, next(styles))
     for e in (_F32, _I32):
         yield _stable_partition(e, next(styles))
 

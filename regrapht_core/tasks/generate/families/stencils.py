@@ -3,7 +3,6 @@ filters, matrix-vector and matrix-matrix products, transposes and layout changes
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Iterator, Sequence
 from itertools import product
 
@@ -14,10 +13,9 @@ from regrapht_core.tasks.generate.base import (
     Element,
     Family,
     Generated,
-    annotation,
+    length,
     literal,
-    parameter,
-    source,
+    task,
 )
 
 __all__ = ["FAMILIES"]
@@ -28,35 +26,8 @@ _I32 = ELEMENTS["int"]
 _U8 = ELEMENTS["unsigned char"]
 _PTR = Container.POINTER
 _VEC = Container.VECTOR
-_TOL = ("atol = 1e-3", "rtol = 1e-3")
+_TOL = (("atol", "1e-3"), ("rtol", "1e-3"))
 """Float outputs summed straight into memory across a long loop: a parallel sum reorders."""
-
-
-def _task(
-    family: str,
-    name: str,
-    function: str,
-    comment: str,
-    includes: Sequence[str],
-    *,
-    container: Container,
-    sizes: Sequence[tuple[str, str]],
-    arrays: Sequence[Array],
-    body: str,
-    helpers: str = "",
-    extra: Sequence[str] = (),
-) -> Generated:
-    """One task file; ``extra`` are further annotation items (tolerances)."""
-    note = annotation(sizes, arrays)
-    if extra:
-        note += "; " + "; ".join(extra)
-    wrapped = "\n// ".join(textwrap.wrap(comment, 90))
-    text = source(wrapped, includes, container, note, body, helpers=helpers)
-    return Generated(family, f"{family}_{name}", function, text)
-
-
-def _sig(function: str, params: Sequence[str]) -> str:
-    return f"void {function}({', '.join(params)}) {{"
 
 
 def _clamp(expr: str, hi: str) -> str:
@@ -75,20 +46,13 @@ _BINOMIAL: dict[int, tuple[float, ...]] = {
 }
 
 
-def _length_prologue(container: Container, vector: str, n: str = "n") -> tuple[list[str], str]:
-    """Pointer style: the size is a parameter; vector style: read off ``vector.size()``."""
-    if container is _PTR:
-        return [f"int {n}"], ""
-    return [], f"    const int {n} = static_cast<int>({vector}.size());\n"
-
-
 def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
     r = points // 2
     half = _BINOMIAL[points]
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "inout" if boundary == "interior" else "out")
-    lead, pro = _length_prologue(c, "x")
-    params = [*lead, parameter(x, c), parameter(y, c)]
+    lead, pro = length(c, "x")
+    params: list[str | Array] = [*lead, x, y]
     fn = f"smooth{points}" + ("_clamped" if boundary == "clamp" else "")
     weights = [*reversed(half[1:]), *half]
     helpers = f"constexpr int kRadius = {r};"
@@ -97,10 +61,10 @@ def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
         terms += [f"{literal(w, e)} * (x[i - {k}] + x[i + {k}])" for k, w in enumerate(half) if k]
         expr = "\n               + ".join(terms)
         body = (
-            f"{_sig(fn, params)}\n{pro}"
+            f"{pro}"
             f"    for (int i = kRadius; i < n - kRadius; ++i) {{\n"
             f"        y[i] = {expr};\n"
-            f"    }}\n}}"
+            f"    }}"
         )
         what = "over the interior; the first and last kRadius elements of y keep their values"
         includes: tuple[str, ...] = ()
@@ -108,7 +72,7 @@ def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
         table = ", ".join(literal(w, e) for w in weights)
         helpers += f"\nconstexpr {e.ctype} kWeights[2 * kRadius + 1] = {{{table}}};"
         body = (
-            f"{_sig(fn, params)}\n{pro}"
+            f"{pro}"
             f"    for (int i = 0; i < n; ++i) {{\n"
             f"        {e.ctype} acc = {literal(0, e)};\n"
             f"        for (int k = -kRadius; k <= kRadius; ++k) {{\n"
@@ -116,7 +80,7 @@ def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
             f"            acc += kWeights[k + kRadius] * x[j];\n"
             f"        }}\n"
             f"        y[i] = acc;\n"
-            f"    }}\n}}"
+            f"    }}"
         )
         what = "everywhere, clamping indices at the ends"
         includes = ("algorithm",)
@@ -124,15 +88,15 @@ def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
         f"1-D stencil: {points}-point binomial smoothing (radius {r}, symmetric weights) "
         f"{what}; {e.ctype}."
     )
-    return _task(
+    return task(
         "stencil1d",
         f"sym{points}_{boundary}_{e.tag}_{c}",
         fn,
         comment,
-        includes,
+        includes=includes,
         container=c,
         sizes=[("n", "1<<22" if boundary == "clamp" else ("1<<25" if c is _PTR else "1<<24"))],
-        arrays=[x, y],
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -141,8 +105,8 @@ def _sym1d(points: int, boundary: str, e: Element, c: Container) -> Generated:
 def _movavg1d(radius: int, boundary: str, e: Element, c: Container) -> Generated:
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "inout" if boundary == "interior" else "out")
-    lead, pro = _length_prologue(c, "x")
-    params = [*lead, parameter(x, c), parameter(y, c)]
+    lead, pro = length(c, "x")
+    params: list[str | Array] = [*lead, x, y]
     fn = "moving_average" + ("_clamped" if boundary == "clamp" else "")
     helpers = f"#define WINDOW_RADIUS {radius}"
     scale = f"    const {e.ctype} scale = {literal(1, e)} / (2 * WINDOW_RADIUS + 1);\n"
@@ -166,18 +130,18 @@ def _movavg1d(radius: int, boundary: str, e: Element, c: Container) -> Generated
         )
         includes = ("algorithm",)
         what = "with the window clamped at the ends"
-    body = f"{_sig(fn, params)}\n{pro}{scale}{loop}        y[i] = sum * scale;\n    }}\n}}"
+    body = f"{pro}{scale}{loop}        y[i] = sum * scale;\n    }}"
     comment = f"1-D stencil: centred moving average of width {2 * radius + 1} {what}; {e.ctype}."
     n = "1<<22" if radius < 8 else "1<<21"
-    return _task(
+    return task(
         "stencil1d",
         f"movavg_r{radius}_{boundary}_{e.tag}_{c}",
         fn,
         comment,
-        includes,
+        includes=includes,
         container=c,
         sizes=[("n", n)],
-        arrays=[x, y],
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -187,8 +151,8 @@ def _radius1d(boundary: str, e: Element, c: Container) -> Generated:
     w = Array("w", e, "2*r+1", "in", "uniform(-0.5, 0.5)")
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "inout" if boundary == "interior" else "out")
-    lead, pro = _length_prologue(c, "x")
-    params = [*lead, "int r", parameter(w, c), parameter(x, c), parameter(y, c)]
+    lead, pro = length(c, "x")
+    params: list[str | Array] = [*lead, "int r", w, x, y]
     fn = "weighted_stencil" + ("_clamped" if boundary == "clamp" else "")
     if boundary == "interior":
         head = "    for (int i = r; i < n - r; ++i) {\n"
@@ -201,26 +165,26 @@ def _radius1d(boundary: str, e: Element, c: Container) -> Generated:
         includes = ("algorithm",)
         what = "clamping indices at the ends"
     body = (
-        f"{_sig(fn, params)}\n{pro}{head}"
+        f"{pro}{head}"
         f"        {e.ctype} acc = {literal(0, e)};\n"
         f"        for (int k = -r; k <= r; ++k) {{\n"
         f"            acc += w[k + r] * {read};\n"
         f"        }}\n"
         f"        y[i] = acc;\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"1-D stencil: radius r given at run time, 2r+1 weights from an array, {what}; {e.ctype}."
     )
-    return _task(
+    return task(
         "stencil1d",
         f"radius_{boundary}_{e.tag}_{c}",
         fn,
         comment,
-        includes,
+        includes=includes,
         container=c,
         sizes=[("n", "1<<22"), ("r", "4")],
-        arrays=[w, x, y],
+        items=params,
         body=body,
     )
 
@@ -240,34 +204,33 @@ def _fir1d(form: str, e: Element, c: Container) -> Generated:
         read = "x[i - k]"
         what = "causal: y[i] = sum_k h[k] * x[i - k] for i >= taps - 1 (earlier y kept)"
     if c is _PTR:
-        params = ["int n", "int taps", parameter(h, c), parameter(x, c), parameter(y, c)]
+        params: list[str | Array] = ["int n", "int taps", h, x, y]
         pro = ""
     else:
-        params = [parameter(h, c), parameter(x, c), parameter(y, c)]
+        params = [h, x, y]
         pro = (
             "    const int taps = static_cast<int>(h.size());\n"
             "    const int n = static_cast<int>(y.size());\n"
         )
     fn = f"fir_{form}"
     body = (
-        f"{_sig(fn, params)}\n{pro}{head}"
+        f"{pro}{head}"
         f"        {e.ctype} acc = {literal(0, e)};\n"
         f"        for (int k = 0; k < taps; ++k) {{\n"
         f"            acc += h[k] * {read};\n"
         f"        }}\n"
         f"        y[i] = acc;\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = f"1-D FIR filter with taps from an input array h[taps], {what}; {e.ctype}."
-    return _task(
+    return task(
         "stencil1d",
         f"fir_{form}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=[("n", "1<<21"), ("taps", "32")],
-        arrays=[h, x, y],
+        items=params,
         body=body,
     )
 
@@ -378,31 +341,30 @@ def _pointwise2d(kind: str, e: Element, c: Container, rows: str, cols: str) -> G
     stmt, scalars, what, includes = _point2d(kind, e)
     a_in = Array("in", e, "rows*cols", "in", "uniform(-1, 1)")
     a_out = Array("out", e, "rows*cols", "inout")
-    params = ["int rows", "int cols", *(f"{e.ctype} {s}" for s in scalars)]
-    params += [parameter(a_in, c), parameter(a_out, c)]
+    params: list[str | Array] = ["int rows", "int cols", *(f"{e.ctype} {s}" for s in scalars)]
+    params += [a_in, a_out]
     fn = f"{kind}_2d"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 1; i < rows - 1; ++i) {{\n"
         f"        for (int j = 1; j < cols - 1; ++j) {{\n"
         f"            {stmt}\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"2-D stencil: {what} over the interior of a rows x cols row-major grid; the border "
         f"of out keeps its values; {e.ctype}."
     )
     sizes = [("rows", rows), ("cols", cols), *((s, _SCALAR2[s]) for s in scalars)]
-    return _task(
+    return task(
         "stencil2d",
         f"{kind}_{e.tag}_{c}",
         fn,
         comment,
-        includes,
+        includes=includes,
         container=c,
         sizes=sizes,
-        arrays=[a_in, a_out],
+        items=params,
         body=body,
     )
 
@@ -410,7 +372,7 @@ def _pointwise2d(kind: str, e: Element, c: Container, rows: str, cols: str) -> G
 def _box2d(radius: int | None, e: Element, c: Container) -> Generated:
     a_in = Array("in", e, "rows*cols", "in", "uniform(-1, 1)")
     a_out = Array("out", e, "rows*cols", "inout")
-    params = ["int rows", "int cols"]
+    params: list[str | Array] = ["int rows", "int cols"]
     sizes = [("rows", "2048"), ("cols", "2048")]
     if radius is None:
         params.append("int r")
@@ -423,10 +385,10 @@ def _box2d(radius: int | None, e: Element, c: Container) -> Generated:
         side = 2 * radius + 1
         scale = f"    const {e.ctype} scale = {literal(1.0 / (side * side), e)};\n"
         what = f"{side}x{side} box blur"
-    params += [parameter(a_in, c), parameter(a_out, c)]
+    params += [a_in, a_out]
     fn = f"box_blur{'' if radius is None else radius}"
     body = (
-        f"{_sig(fn, params)}\n{scale}"
+        f"{scale}"
         f"    for (int i = {rad}; i < rows - {rad}; ++i) {{\n"
         f"        for (int j = {rad}; j < cols - {rad}; ++j) {{\n"
         f"            {e.ctype} acc = {literal(0, e)};\n"
@@ -437,21 +399,20 @@ def _box2d(radius: int | None, e: Element, c: Container) -> Generated:
         f"            }}\n"
         f"            out[i * cols + j] = acc * scale;\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"2-D stencil: {what} over the interior of a rows x cols row-major grid (the border "
         f"of out keeps its values); {e.ctype}."
     )
-    return _task(
+    return task(
         "stencil2d",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a_in, a_out],
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -506,11 +467,15 @@ def _grid3d(
     a_in = Array("in", e, "nx*ny*nz", "in", "uniform(-1, 1)")
     a_out = Array("out", e, "nx*ny*nz", "inout")
     arrays = [a_in, *extra, a_out]
-    params = ["int nx", "int ny", "int nz", *(f"{e.ctype} {s}" for s, _ in scalars)]
-    params += [parameter(a, c) for a in arrays]
+    params: list[str | Array] = [
+        "int nx",
+        "int ny",
+        "int nz",
+        *(f"{e.ctype} {s}" for s, _ in scalars),
+    ]
+    params += arrays
     fn = f"{kind}_3d"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    const int plane = nx * ny;\n"
         f"    for (int z = 1; z < nz - 1; ++z) {{\n"
         f"        for (int y = 1; y < ny - 1; ++y) {{\n"
@@ -519,22 +484,21 @@ def _grid3d(
         f"{inner}"
         f"            }}\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"3-D stencil: {what} over the interior of an nx x ny x nz grid (x fastest); the "
         f"boundary of out keeps its values; {e.ctype}."
     )
     sizes = [("nx", dims[0]), ("ny", dims[1]), ("nz", dims[2]), *scalars]
-    return _task(
+    return task(
         "stencil3d",
         f"{kind}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=arrays,
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -676,7 +640,7 @@ def _gauss_img(size: int, border: str, e: Element, c: Container) -> Generated:
     taps = (1, 2, 1) if size == 3 else (1, 4, 6, 4, 1)
     norm = sum(taps) ** 2
     src, dst = _image_arrays(e, border)
-    params = ["int width", "int height", parameter(src, c), parameter(dst, c)]
+    params: list[str | Array] = ["int width", "int height", src, dst]
     fn = f"gaussian{size}x{size}"
     helpers = (
         f"constexpr int R = {r};\n"
@@ -690,7 +654,7 @@ def _gauss_img(size: int, border: str, e: Element, c: Container) -> Generated:
         acc_t, fin = "int", f"static_cast<unsigned char>((acc + {norm // 2}) / {norm})"
         term = "kTaps[dy + R] * kTaps[dx + R]"
     body = (
-        f"{_sig(fn, params)}\n{ys}{xs}"
+        f"{ys}{xs}"
         f"            {acc_t} acc = 0;\n"
         f"            for (int dy = -R; dy <= R; ++dy) {{\n"
         f"                const int yy = {yy};\n"
@@ -701,7 +665,7 @@ def _gauss_img(size: int, border: str, e: Element, c: Container) -> Generated:
         f"            }}\n"
         f"            dst[y * width + x] = {fin};\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     how = (
         "clamping coordinates at the borders"
@@ -713,15 +677,15 @@ def _gauss_img(size: int, border: str, e: Element, c: Container) -> Generated:
         f"by {norm}, {how}; single-channel {e.ctype} image, width x height row-major."
     )
     dim = "2048" if size == 3 else "1536"
-    return _task(
+    return task(
         "image_filters",
         f"gauss{size}_{border}_{e.tag}_{c}",
         fn,
         comment,
-        ("algorithm",) if border == "clamp" else (),
+        includes=("algorithm",) if border == "clamp" else (),
         container=c,
         sizes=[("width", dim), ("height", "2048")],
-        arrays=[src, dst],
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -729,7 +693,7 @@ def _gauss_img(size: int, border: str, e: Element, c: Container) -> Generated:
 
 def _morph_img(op: str, border: str, e: Element, c: Container) -> Generated:
     src, dst = _image_arrays(e, border)
-    params = ["int width", "int height", parameter(src, c), parameter(dst, c)]
+    params: list[str | Array] = ["int width", "int height", src, dst]
     fn = op
     pick = "std::min" if op == "erode" else "std::max"
     if e.floating:
@@ -738,7 +702,7 @@ def _morph_img(op: str, border: str, e: Element, c: Container) -> Generated:
         start = "255" if op == "erode" else "0"
     ys, xs, yy, xx = _window(border, "1")
     body = (
-        f"{_sig(fn, params)}\n{ys}{xs}"
+        f"{ys}{xs}"
         f"            {e.ctype} m = {start};\n"
         f"            for (int dy = -1; dy <= 1; ++dy) {{\n"
         f"                const int yy = {yy};\n"
@@ -749,7 +713,7 @@ def _morph_img(op: str, border: str, e: Element, c: Container) -> Generated:
         f"            }}\n"
         f"            dst[y * width + x] = m;\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     how = (
         "clamping coordinates at the borders"
@@ -761,26 +725,26 @@ def _morph_img(op: str, border: str, e: Element, c: Container) -> Generated:
         f"Image filter: 3x3 {what} over the neighbourhood), {how}; single-channel {e.ctype} "
         "image, width x height row-major."
     )
-    return _task(
+    return task(
         "image_filters",
         f"{op}3_{border}_{e.tag}_{c}",
         fn,
         comment,
-        ("algorithm",),
+        includes=("algorithm",),
         container=c,
         sizes=[("width", "2048"), ("height", "2048")],
-        arrays=[src, dst],
+        items=params,
         body=body,
     )
 
 
 def _gradient_img() -> Generated:
     src, dst = _image_arrays(_U8, "clamp")
-    params = ["int width", "int height", parameter(src, _PTR), parameter(dst, _PTR)]
+    params: list[str | Array] = ["int width", "int height", src, dst]
     fn = "morph_gradient"
     ys, xs, yy, xx = _window("clamp", "1")
     body = (
-        f"{_sig(fn, params)}\n{ys}{xs}"
+        f"{ys}{xs}"
         "            unsigned char lo = 255, hi = 0;\n"
         "            for (int dy = -1; dy <= 1; ++dy) {\n"
         f"                const int yy = {yy};\n"
@@ -793,32 +757,32 @@ def _gradient_img() -> Generated:
         "            }\n"
         "            dst[y * width + x] = static_cast<unsigned char>(hi - lo);\n"
         "        }\n"
-        "    }\n}"
+        "    }"
     )
     comment = (
         "Image filter: 3x3 morphological gradient (dilation minus erosion), clamping "
         "coordinates at the borders; single-channel unsigned char image."
     )
-    return _task(
+    return task(
         "image_filters",
         "mgrad3_clamp_u8_ptr",
         fn,
         comment,
-        ("algorithm",),
+        includes=("algorithm",),
         container=_PTR,
         sizes=[("width", "2048"), ("height", "2048")],
-        arrays=[src, dst],
+        items=params,
         body=body,
     )
 
 
 def _gauss_rgb() -> Generated:
     src, dst = _image_arrays(_U8, "clamp", 3)
-    params = ["int width", "int height", parameter(src, _VEC), parameter(dst, _VEC)]
+    params: list[str | Array] = ["int width", "int height", src, dst]
     fn = "gaussian3x3_rgb"
     ys, xs, yy, xx = _window("clamp", "1")
     body = (
-        f"{_sig(fn, params)}\n{ys}{xs}"
+        f"{ys}{xs}"
         "            for (int ch = 0; ch < 3; ++ch) {\n"
         "                int acc = 0;\n"
         "                for (int dy = -1; dy <= 1; ++dy) {\n"
@@ -833,21 +797,21 @@ def _gauss_rgb() -> Generated:
         "                    static_cast<unsigned char>((acc + 8) / 16);\n"
         "            }\n"
         "        }\n"
-        "    }\n}"
+        "    }"
     )
     comment = (
         "Image filter: 3x3 Gaussian blur (weights 1 2 1, normalised by 16) of an interleaved "
         "RGB unsigned char image, clamping coordinates at the borders."
     )
-    return _task(
+    return task(
         "image_filters",
         "gauss3_clamp_rgb_u8_vec",
         fn,
         comment,
-        ("algorithm", "cstdlib"),
+        includes=("algorithm", "cstdlib"),
         container=_VEC,
         sizes=[("width", "1024"), ("height", "1024")],
-        arrays=[src, dst],
+        items=params,
         body=body,
     )
 
@@ -876,18 +840,17 @@ def _gemv_n(e: Element, c: Container, scaled: bool) -> Generated:
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "m", "inout" if scaled else "out", "uniform(-1, 1)" if scaled else "")
     scal = [f"{e.ctype} alpha", f"{e.ctype} beta"] if scaled else []
-    params = ["int m", "int n", *scal, parameter(a, c), parameter(x, c), parameter(y, c)]
+    params: list[str | Array] = ["int m", "int n", *scal, a, x, y]
     fn = "gemv_scaled" if scaled else "gemv"
     store = "alpha * acc + beta * y[i]" if scaled else "acc"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 0; i < m; ++i) {{\n"
         f"        {e.ctype} acc = {literal(0, e)};\n"
         f"        for (int j = 0; j < n; ++j) {{\n"
         f"            acc += A[i * n + j] * x[j];\n"
         f"        }}\n"
         f"        y[i] = {store};\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     what = "y = alpha * A x + beta * y" if scaled else "y = A x"
     comment = f"Dense matrix-vector product {what}, A row-major m x n; {e.ctype}."
@@ -895,15 +858,14 @@ def _gemv_n(e: Element, c: Container, scaled: bool) -> Generated:
     if scaled:
         sizes += [("alpha", "1.5"), ("beta", "-0.5")]
     tag = "axpby" if scaled else "n"
-    return _task(
+    return task(
         "gemv",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, x, y],
+        items=params,
         body=body,
     )
 
@@ -912,25 +874,23 @@ def _gemv_t(e: Element, c: Container, order: str) -> Generated:
     a = Array("A", e, "m*n", "in", "uniform(-1, 1)")
     x = Array("x", e, "m", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "out")
-    params = ["int m", "int n", parameter(a, c), parameter(x, c), parameter(y, c)]
-    extra: tuple[str, ...] = ()
+    params: list[str | Array] = ["int m", "int n", a, x, y]
+    tol: tuple[tuple[str, str], ...] = ()
     if order == "col":
         fn = "gemv_t"
         body = (
-            f"{_sig(fn, params)}\n"
             f"    for (int j = 0; j < n; ++j) {{\n"
             f"        {e.ctype} acc = {literal(0, e)};\n"
             f"        for (int i = 0; i < m; ++i) {{\n"
             f"            acc += A[i * n + j] * x[i];\n"
             f"        }}\n"
             f"        y[j] = acc;\n"
-            f"    }}\n}}"
+            f"    }}"
         )
         how = "one column of A per output (strided reads)"
     else:
         fn = "gemv_t_rows"
         body = (
-            f"{_sig(fn, params)}\n"
             f"    for (int j = 0; j < n; ++j) {{\n"
             f"        y[j] = {literal(0, e)};\n"
             f"    }}\n"
@@ -939,23 +899,21 @@ def _gemv_t(e: Element, c: Container, order: str) -> Generated:
             f"        for (int j = 0; j < n; ++j) {{\n"
             f"            y[j] += A[i * n + j] * xi;\n"
             f"        }}\n"
-            f"    }}\n}}"
+            f"    }}"
         )
         how = "sweeping the rows of A and accumulating into y"
-        extra = _TOL if e is _F32 else ()
+        tol = _TOL if e is _F32 else ()
     comment = f"Transposed matrix-vector product y = A^T x, A row-major m x n, {how}; {e.ctype}."
-    sizes = [("m", "8192" if e is _F32 else "4096"), ("n", "4096")]
-    return _task(
+    sizes = [("m", "8192" if e is _F32 else "4096"), ("n", "4096"), *tol]
+    return task(
         "gemv",
         f"t{order}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, x, y],
+        items=params,
         body=body,
-        extra=extra,
     )
 
 
@@ -963,10 +921,9 @@ def _gemv_band(e: Element, c: Container) -> Generated:
     band = Array("band", e, "n*(2*b+1)", "in", "uniform(-1, 1)")
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "out")
-    params = ["int n", "int b", parameter(band, c), parameter(x, c), parameter(y, c)]
+    params: list[str | Array] = ["int n", "int b", band, x, y]
     fn = "band_gemv"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    const int width = 2 * b + 1;\n"
         f"    for (int i = 0; i < n; ++i) {{\n"
         f"        const int lo = std::max(0, i - b);\n"
@@ -976,22 +933,22 @@ def _gemv_band(e: Element, c: Container) -> Generated:
         f"            acc += band[i * width + (j - i + b)] * x[j];\n"
         f"        }}\n"
         f"        y[i] = acc;\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         "Banded matrix-vector product y = A x: A is n x n with half-bandwidth b, stored by "
         f"rows as 2b+1 diagonals (band[i*(2b+1) + (j-i+b)] = A[i][j]); {e.ctype}."
     )
     sizes = [("n", "1<<22"), ("b", "8")]
-    return _task(
+    return task(
         "gemv",
         f"band_{e.tag}_{c}",
         fn,
         comment,
-        ("algorithm",),
+        includes=("algorithm",),
         container=c,
         sizes=sizes,
-        arrays=[band, x, y],
+        items=params,
         body=body,
     )
 
@@ -1003,30 +960,28 @@ def _gemv_tridiag(e: Element, c: Container) -> Generated:
     x = Array("x", e, "n", "in", "uniform(-1, 1)")
     y = Array("y", e, "n", "out")
     arrays = [lower, diag, upper, x, y]
-    params = ["int n", *(parameter(a, c) for a in arrays)]
+    params: list[str | Array] = ["int n", *arrays]
     fn = "tridiag_gemv"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 0; i < n; ++i) {{\n"
         f"        {e.ctype} acc = diag[i] * x[i];\n"
         f"        if (i > 0) acc += lower[i] * x[i - 1];\n"
         f"        if (i + 1 < n) acc += upper[i] * x[i + 1];\n"
         f"        y[i] = acc;\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         "Tridiagonal matrix-vector product y = A x with the three diagonals in separate "
         f"arrays (lower[0] and upper[n-1] unused); {e.ctype}."
     )
-    return _task(
+    return task(
         "gemv",
         f"tridiag_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=[("n", "1<<24" if e is _F32 else "1<<23")],
-        arrays=arrays,
+        items=params,
         body=body,
     )
 
@@ -1035,10 +990,9 @@ def _gemv_batched(e: Element, c: Container) -> Generated:
     a = Array("A", e, "batch*m*n", "in", "uniform(-1, 1)")
     x = Array("x", e, "batch*n", "in", "uniform(-1, 1)")
     y = Array("y", e, "batch*m", "out")
-    params = ["int batch", "int m", "int n", parameter(a, c), parameter(x, c), parameter(y, c)]
+    params: list[str | Array] = ["int batch", "int m", "int n", a, x, y]
     fn = "batched_gemv"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int b = 0; b < batch; ++b) {{\n"
         f"        for (int i = 0; i < m; ++i) {{\n"
         f"            {e.ctype} acc = {literal(0, e)};\n"
@@ -1047,22 +1001,21 @@ def _gemv_batched(e: Element, c: Container) -> Generated:
         f"            }}\n"
         f"            y[b * m + i] = acc;\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         "Batched matrix-vector products y_b = A_b x_b over batch row-major m x n matrices "
         f"stored back to back; {e.ctype}."
     )
     sizes = [("batch", "256"), ("m", "256"), ("n", "256")]
-    return _task(
+    return task(
         "gemv",
         f"batched_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, x, y],
+        items=params,
         body=body,
     )
 
@@ -1112,13 +1065,13 @@ def _gemm_ijk(
         a = Array("A", e, "n*n", "in", "uniform(-1, 1)")
         b = Array("B", e, "n*n", "in", "uniform(-1, 1)")
         cc = Array("C", e, "n*n", "out")
-        params = ["int n", parameter(a, c), parameter(b, c), parameter(cc, c)]
+        params: list[str | Array] = ["int n", a, b, cc]
         ia, ib, m, k = "A[i * n + p]", "B[p * n + j]", "n", "n"
         sizes: list[tuple[str, str]] = [("n", dims[0])]
         prod, shapes = "A B", "all n x n"
     else:
         params = ["int m", "int n", "int k", *scal]
-        params += [parameter(a, c), parameter(b, c), parameter(cc, c)]
+        params += [a, b, cc]
         m, k = "m", "k"
         sizes = [("m", dims[0]), ("n", dims[1]), ("k", dims[2])]
     store = {
@@ -1137,7 +1090,6 @@ def _gemm_ijk(
     if shape != "nn":
         fn += f"_{shape}"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 0; i < {m}; ++i) {{\n"
         f"        for (int j = 0; j < n; ++j) {{\n"
         f"            {e.ctype} acc = {literal(0, e)};\n"
@@ -1146,19 +1098,18 @@ def _gemm_ijk(
         f"            }}\n"
         f"            C[i * n + j] {'+=' if epilogue == 'acc' else '='} {store};\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = f"Dense matrix-matrix product, naive triple loop: {what}, row-major; {e.ctype}."
     tag = f"{shape}_{'square' if square else epilogue}"
-    return _task(
+    return task(
         "gemm",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, b, cc],
+        items=params,
         body=body,
     )
 
@@ -1170,7 +1121,7 @@ def _gemm_ikj(e: Element, c: Container, accumulate: bool) -> Generated:
         cc = Array("C", e, "m*n", "inout", "uniform(-1, 1)")
     else:
         cc = Array("C", e, "m*n", "out")
-    params = ["int m", "int n", "int k", parameter(a, c), parameter(b, c), parameter(cc, c)]
+    params: list[str | Array] = ["int m", "int n", "int k", a, b, cc]
     fn = "gemm_accumulate" if accumulate else "gemm_ikj"
     zero = (
         ""
@@ -1178,7 +1129,7 @@ def _gemm_ikj(e: Element, c: Container, accumulate: bool) -> Generated:
         else (f"    for (int i = 0; i < m * n; ++i) {{\n        C[i] = {literal(0, e)};\n    }}\n")
     )
     body = (
-        f"{_sig(fn, params)}\n{zero}"
+        f"{zero}"
         f"    for (int i = 0; i < m; ++i) {{\n"
         f"        for (int p = 0; p < k; ++p) {{\n"
         f"            const {e.ctype} a = A[i * k + p];\n"
@@ -1186,7 +1137,7 @@ def _gemm_ikj(e: Element, c: Container, accumulate: bool) -> Generated:
         f"                C[i * n + j] += a * B[p * n + j];\n"
         f"            }}\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     what = "C += A B" if accumulate else "C = A B (C zeroed first)"
     comment = (
@@ -1194,17 +1145,16 @@ def _gemm_ikj(e: Element, c: Container, accumulate: bool) -> Generated:
         f"rows of C), A m x k, B k x n, row-major; {e.ctype}."
     )
     sizes = [("m", "512"), ("n", "512"), ("k", "384" if e is _F64 else "512")]
-    return _task(
+    sizes += _TOL if e is _F32 else ()
+    return task(
         "gemm",
         f"ikj_{'acc' if accumulate else 'plain'}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, b, cc],
+        items=params,
         body=body,
-        extra=_TOL if e is _F32 else (),
     )
 
 
@@ -1213,7 +1163,7 @@ def _gemm_batched(e: Element, c: Container, fixed: bool) -> Generated:
         a = Array("A", e, "batch*16*16", "in", "uniform(-1, 1)")
         b = Array("B", e, "batch*16*16", "in", "uniform(-1, 1)")
         cc = Array("C", e, "batch*16*16", "out")
-        params = ["int batch", parameter(a, c), parameter(b, c), parameter(cc, c)]
+        params: list[str | Array] = ["int batch", a, b, cc]
         s, helpers = "S", "#define S 16"
         sizes = [("batch", "16384")]
         what = "16 x 16 (a compile-time size)"
@@ -1221,13 +1171,12 @@ def _gemm_batched(e: Element, c: Container, fixed: bool) -> Generated:
         a = Array("A", e, "batch*s*s", "in", "uniform(-1, 1)")
         b = Array("B", e, "batch*s*s", "in", "uniform(-1, 1)")
         cc = Array("C", e, "batch*s*s", "out")
-        params = ["int batch", "int s", parameter(a, c), parameter(b, c), parameter(cc, c)]
+        params = ["int batch", "int s", a, b, cc]
         s, helpers = "s", ""
         sizes = [("batch", "2048"), ("s", "32")]
         what = "s x s"
     fn = "batched_gemm"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int b = 0; b < batch; ++b) {{\n"
         f"        const int base = b * {s} * {s};\n"
         f"        for (int i = 0; i < {s}; ++i) {{\n"
@@ -1239,22 +1188,21 @@ def _gemm_batched(e: Element, c: Container, fixed: bool) -> Generated:
         f"                C[base + i * {s} + j] = acc;\n"
         f"            }}\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"Batched small matrix products C_b = A_b B_b over batch {what} row-major matrices "
         f"stored back to back; {e.ctype}."
     )
     tag = "batched_fixed" if fixed else "batched"
-    return _task(
+    return task(
         "gemm",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, b, cc],
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -1296,39 +1244,37 @@ def _transpose(e: Element, c: Container, square: bool) -> Generated:
     if square:
         a_in = Array("in", e, "n*n", "in", _dist(e))
         a_out = Array("out", e, "n*n", "out")
-        params = ["int n", parameter(a_in, c), parameter(a_out, c)]
+        params: list[str | Array] = ["int n", a_in, a_out]
         m, sizes = "n", [("n", "2048" if e is _F64 else "3072")]
         what = "out = in^T for an n x n matrix"
     else:
         a_in = Array("in", e, "m*n", "in", _dist(e))
         a_out = Array("out", e, "n*m", "out")
-        params = ["int m", "int n", parameter(a_in, c), parameter(a_out, c)]
+        params = ["int m", "int n", a_in, a_out]
         m = "m"
         sizes = [("m", "2048" if e is _F64 else "4096"), ("n", "3072" if e is _F64 else "2048")]
         what = "out (n x m) = in (m x n)^T"
     fn = "transpose"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 0; i < {m}; ++i) {{\n"
         f"        for (int j = 0; j < n; ++j) {{\n"
         f"            out[j * {m} + i] = in[i * n + j];\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         f"Matrix transpose: {what}, row-major, looping over the rows of the input "
         f"(contiguous reads, strided writes); {e.ctype}."
     )
     tag = "square" if square else "rect"
-    return _task(
+    return task(
         "transpose_layout",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a_in, a_out],
+        items=params,
         body=body,
     )
 
@@ -1336,35 +1282,34 @@ def _transpose(e: Element, c: Container, square: bool) -> Generated:
 def _transpose_tiled(e: Element, c: Container) -> Generated:
     a_in = Array("in", e, "m*n", "in", _dist(e))
     a_out = Array("out", e, "n*m", "out")
-    params = ["int m", "int n", parameter(a_in, c), parameter(a_out, c)]
+    params: list[str | Array] = ["int m", "int n", a_in, a_out]
     fn = "transpose_tiled"
     body = (
-        f"{_sig(fn, params)}\n"
-        f"    for (int ii = 0; ii < m; ii += TILE) {{\n"
-        f"        for (int jj = 0; jj < n; jj += TILE) {{\n"
-        f"            const int i_end = std::min(ii + TILE, m);\n"
-        f"            const int j_end = std::min(jj + TILE, n);\n"
-        f"            for (int i = ii; i < i_end; ++i) {{\n"
-        f"                for (int j = jj; j < j_end; ++j) {{\n"
-        f"                    out[j * m + i] = in[i * n + j];\n"
-        f"                }}\n"
-        f"            }}\n"
-        f"        }}\n"
-        f"    }}\n}}"
+        "    for (int ii = 0; ii < m; ii += TILE) {\n"
+        "        for (int jj = 0; jj < n; jj += TILE) {\n"
+        "            const int i_end = std::min(ii + TILE, m);\n"
+        "            const int j_end = std::min(jj + TILE, n);\n"
+        "            for (int i = ii; i < i_end; ++i) {\n"
+        "                for (int j = jj; j < j_end; ++j) {\n"
+        "                    out[j * m + i] = in[i * n + j];\n"
+        "                }\n"
+        "            }\n"
+        "        }\n"
+        "    }"
     )
     comment = (
         "Matrix transpose out (n x m) = in (m x n)^T, cache-blocked in TILE x TILE tiles, "
         f"row-major; {e.ctype}."
     )
-    return _task(
+    return task(
         "transpose_layout",
         f"tiled_{e.tag}_{c}",
         fn,
         comment,
-        ("algorithm",),
+        includes=("algorithm",),
         container=c,
         sizes=[("m", "2048"), ("n", "4096")],
-        arrays=[a_in, a_out],
+        items=params,
         body=body,
         helpers="#define TILE 32",
     )
@@ -1372,31 +1317,29 @@ def _transpose_tiled(e: Element, c: Container) -> Generated:
 
 def _transpose_inplace(e: Element, c: Container) -> Generated:
     a = Array("a", e, "n*n", "inout", _dist(e))
-    params = ["int n", parameter(a, c)]
+    params: list[str | Array] = ["int n", a]
     fn = "transpose_inplace"
     body = (
-        f"{_sig(fn, params)}\n"
         f"    for (int i = 0; i < n; ++i) {{\n"
         f"        for (int j = i + 1; j < n; ++j) {{\n"
         f"            const {e.ctype} t = a[i * n + j];\n"
         f"            a[i * n + j] = a[j * n + i];\n"
         f"            a[j * n + i] = t;\n"
         f"        }}\n"
-        f"    }}\n}}"
+        f"    }}"
     )
     comment = (
         "In-place transpose of a square n x n row-major matrix (swapping across the "
         f"diagonal); {e.ctype}."
     )
-    return _task(
+    return task(
         "transpose_layout",
         f"inplace_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=[("n", "3072")],
-        arrays=[a],
+        items=params,
         body=body,
     )
 
@@ -1405,7 +1348,7 @@ def _aos_soa(e: Element, c: Container, to_soa: bool) -> Generated:
     xyz = Array("xyz", e, "3*n", "in" if to_soa else "out", _dist(e) if to_soa else "")
     comps = [Array(v, e, "n", "out" if to_soa else "in", "" if to_soa else _dist(e)) for v in "xyz"]
     arrays = [xyz, *comps] if to_soa else [*comps, xyz]
-    params = ["int n", *(parameter(a, c) for a in arrays)]
+    params: list[str | Array] = ["int n", *arrays]
     if to_soa:
         fn = "aos_to_soa"
         loop = "            x[i] = xyz[3 * i];\n            y[i] = xyz[3 * i + 1];\n" + (
@@ -1419,49 +1362,46 @@ def _aos_soa(e: Element, c: Container, to_soa: bool) -> Generated:
         )
         what = "interleave three coordinate arrays into xyz triples (SoA to AoS)"
     loop = loop.replace("            ", "        ")
-    body = f"{_sig(fn, params)}\n    for (int i = 0; i < n; ++i) {{\n{loop}    }}\n}}"
+    body = f"    for (int i = 0; i < n; ++i) {{\n{loop}    }}"
     comment = f"Layout change: {what}; {e.ctype}."
     tag = "aos2soa" if to_soa else "soa2aos"
-    return _task(
+    return task(
         "transpose_layout",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=[("n", "1<<24" if e is _F32 else "1<<23")],
-        arrays=arrays,
+        items=params,
         body=body,
     )
 
 
 def _aos_struct() -> Generated:
-    pts = Array("pts", _F32, "n", "in", "uniform(-1, 1)")
+    particle = Element("Particle", "particle", "", False)
+    pts = Array("pts", particle, "n", "in", "uniform(-1, 1)")
     xs = [Array(v, _F32, "n", "out") for v in ("px", "py", "pz", "pw")]
-    params = ["int n", "const Particle* pts", *(parameter(a, _PTR) for a in xs)]
+    params: list[str | Array] = ["int n", pts, *xs]
     fn = "particles_to_soa"
     body = (
-        f"{_sig(fn, params)}\n"
         "    for (int i = 0; i < n; ++i) {\n"
         "        px[i] = pts[i].x;\n"
         "        py[i] = pts[i].y;\n"
         "        pz[i] = pts[i].z;\n"
         "        pw[i] = pts[i].mass;\n"
-        "    }\n}"
+        "    }"
     )
     helpers = "struct Particle {\n    float x, y, z;\n    float mass;\n};"
     comment = "Layout change: an array of Particle structs split into four component arrays."
     sizes = [("n", "1<<23")]
-    note_arrays = [pts, *xs]
-    return _task(
+    return task(
         "transpose_layout",
         "aos2soa_struct_f32_ptr",
         fn,
         comment,
-        (),
         container=_PTR,
         sizes=sizes,
-        arrays=note_arrays,
+        items=params,
         body=body,
         helpers=helpers,
     )
@@ -1471,30 +1411,28 @@ def _add_transposed(e: Element, c: Container) -> Generated:
     a = Array("A", e, "m*n", "in", _dist(e))
     b = Array("B", e, "n*m", "in", _dist(e))
     cc = Array("C", e, "m*n", "out")
-    params = ["int m", "int n", parameter(a, c), parameter(b, c), parameter(cc, c)]
+    params: list[str | Array] = ["int m", "int n", a, b, cc]
     fn = "add_transposed"
     body = (
-        f"{_sig(fn, params)}\n"
-        f"    for (int i = 0; i < m; ++i) {{\n"
-        f"        for (int j = 0; j < n; ++j) {{\n"
-        f"            C[i * n + j] = A[i * n + j] + B[j * m + i];\n"
-        f"        }}\n"
-        f"    }}\n}}"
+        "    for (int i = 0; i < m; ++i) {\n"
+        "        for (int j = 0; j < n; ++j) {\n"
+        "            C[i * n + j] = A[i * n + j] + B[j * m + i];\n"
+        "        }\n"
+        "    }"
     )
     comment = (
         f"Matrix add with one operand transposed: C = A + B^T, A and C m x n, B n x m, "
         f"row-major; {e.ctype}."
     )
     sizes = [("m", "2048" if e is _F64 else "4096"), ("n", "3072" if e is _F64 else "2048")]
-    return _task(
+    return task(
         "transpose_layout",
         f"addt_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=[a, b, cc],
+        items=params,
         body=body,
     )
 
@@ -1506,7 +1444,7 @@ def _pitched(e: Element, c: Container, pack: bool) -> Generated:
         dense = Array(dense.name, e, dense.length, dense.role, _dist(e) if pack else "")
         pitched = Array(pitched.name, e, pitched.length, pitched.role, "" if pack else _dist(e))
     arrays = [dense, pitched] if pack else [pitched, dense]
-    params = ["int rows", "int cols", "int pitch", *(parameter(a, c) for a in arrays)]
+    params: list[str | Array] = ["int rows", "int cols", "int pitch", *arrays]
     if pack:
         fn = "copy_to_pitched"
         inner = (
@@ -1526,7 +1464,7 @@ def _pitched(e: Element, c: Container, pack: bool) -> Generated:
             "        }\n"
         )
         what = "out of rows of pitch elements (padding skipped) into a dense array"
-    body = f"{_sig(fn, params)}\n    for (int i = 0; i < rows; ++i) {{\n{inner}    }}\n}}"
+    body = f"    for (int i = 0; i < rows; ++i) {{\n{inner}    }}"
     comment = (
         f"2-D copy with padded rows: a rows x cols {e.ctype} array {what}; pitch is cols "
         "rounded up to a multiple of 64."
@@ -1534,15 +1472,14 @@ def _pitched(e: Element, c: Container, pack: bool) -> Generated:
     rows, cols = ("8192", "8000") if e.ctype != "double" else ("4096", "4000")
     sizes = [("rows", rows), ("cols", cols), ("pitch", "(cols + 63) / 64 * 64")]
     tag = "pitch_pack" if pack else "pitch_unpack"
-    return _task(
+    return task(
         "transpose_layout",
         f"{tag}_{e.tag}_{c}",
         fn,
         comment,
-        (),
         container=c,
         sizes=sizes,
-        arrays=arrays,
+        items=params,
         body=body,
     )
 

@@ -3,8 +3,7 @@ naive transforms and graph steps, whose indices come from data or span whole row
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from regrapht_core.tasks.generate.base import (
     ELEMENTS,
@@ -13,9 +12,10 @@ from regrapht_core.tasks.generate.base import (
     Element,
     Family,
     Generated,
+    alternate,
+    fill,
     literal,
-    parameter,
-    source,
+    task,
 )
 
 __all__ = ["FAMILIES"]
@@ -24,11 +24,6 @@ _F32 = ELEMENTS["float"]
 _F64 = ELEMENTS["double"]
 _FLOATS = (_F32, _F64)
 _INT = ELEMENTS["int"]
-_LINE = 96
-"""Signatures and annotation lines are wrapped past this many characters."""
-
-_Item = str | Array
-"""A parameter: a plain declaration (``int n``) or an array passed in the task's style."""
 
 
 def _fn(e: Element, name: str) -> str:
@@ -41,75 +36,6 @@ def _std(e: Element, name: str, container: Container) -> str:
     if container is Container.POINTER and e.ctype == "float":
         return f"{name}f"
     return f"std::{name}"
-
-
-def _sub(text: str, **values: str) -> str:
-    """``text`` with every ``{key}`` replaced; C braces are left alone."""
-    for key, value in values.items():
-        text = text.replace("{" + key + "}", value)
-    return text
-
-
-def _note(sizes: Sequence[tuple[str, str]], arrays: Sequence[Array]) -> str:
-    """The ``// regrapht:`` comment, wrapped into several lines when it is long."""
-    items = [f"{name} = {value}" for name, value in sizes] + [a.note() for a in arrays]
-    lines: list[str] = []
-    current = ""
-    for item in items:
-        joined = f"{current}; {item}" if current else item
-        if current and len("// regrapht: " + joined) > _LINE:
-            lines.append(current)
-            current = item
-        else:
-            current = joined
-    lines.append(current)
-    return "\n".join(f"// regrapht: {line}" for line in lines)
-
-
-def _signature(ret: str, function: str, params: Sequence[str]) -> str:
-    head = f"{ret} {function}("
-    flat = head + ", ".join(params) + ") {"
-    if len(flat) <= _LINE:
-        return flat
-    lines: list[str] = []
-    current = head
-    indent = " " * len(head)
-    for i, param in enumerate(params):
-        piece = param + (", " if i < len(params) - 1 else ") {")
-        if current.strip() and current != head and len(current + piece.rstrip()) > _LINE:
-            lines.append(current.rstrip())
-            current = indent
-        current += piece
-    lines.append(current)
-    return "\n".join(lines)
-
-
-def _task(
-    family: str,
-    choices: str,
-    function: str,
-    comment: str,
-    container: Container,
-    *,
-    sizes: Sequence[tuple[str, str]],
-    items: Sequence[_Item],
-    body: str,
-    includes: Sequence[str] = (),
-    helpers: str = "",
-    ret: str = "void",
-) -> Generated:
-    """One task: the entry ``ret function(items) { body }`` under its annotation."""
-    arrays = [i for i in items if isinstance(i, Array)]
-    params = [i if isinstance(i, str) else parameter(i, container) for i in items]
-    code = _signature(ret, function, params) + "\n" + body.strip("\n") + "\n}"
-    comment = "\n// ".join(textwrap.wrap(comment, _LINE - 3))
-    text = source(comment, includes, container, _note(sizes, arrays), code, helpers=helpers)
-    return Generated(family, f"{family}_{choices}", function, text)
-
-
-def _style(index: int) -> Container:
-    """Alternate the argument style across a family's variants."""
-    return Container.POINTER if index % 2 == 0 else Container.VECTOR
 
 
 # --------------------------------------------------------------------------------------
@@ -127,7 +53,7 @@ def _sparse() -> Iterator[Generated]:
         va = Array("vals", e, "nnz", "in", "normal(0, 1)")
         x = Array("x", e, "n", "in")
         y = Array("y", e, "m", "out")
-        spmv = _sub(
+        spmv = fill(
             """
     for (int i = 0; i < m; ++i) {
         {t} acc = {z};
@@ -141,7 +67,7 @@ def _sparse() -> Iterator[Generated]:
             z=z,
         )
         c = Container.POINTER
-        yield _task(
+        yield task(
             fam,
             f"csr_nnz_{e.tag}_{c}",
             "spmv_csr",
@@ -153,7 +79,7 @@ def _sparse() -> Iterator[Generated]:
             body=spmv,
         )
         c = Container.VECTOR
-        yield _task(
+        yield task(
             fam,
             f"csr_{e.tag}_{c}",
             "spmv_csr",
@@ -170,7 +96,7 @@ def _sparse() -> Iterator[Generated]:
         ):
             idx = Array("idx", _INT, "16*m", "in", "permutation")
             ev = Array("vals", e, "16*m", "in")
-            yield _task(
+            yield task(
                 fam,
                 f"ell_{layout}_{e.tag}_{c}",
                 "spmv_ell",
@@ -179,7 +105,7 @@ def _sparse() -> Iterator[Generated]:
                 c,
                 sizes=[("m", "1<<20"), ("n", "16*m")],
                 items=["int m", "int n", idx, ev, Array("x", e, "n", "in"), y],
-                body=_sub(
+                body=fill(
                     """
     for (int i = 0; i < m; ++i) {
         {t} acc = {z};
@@ -208,7 +134,7 @@ def _sparse() -> Iterator[Generated]:
                 Array("y", e, "65536", "out"),
             ]
             what = "row-sorted" if order == "sorted" else "unordered"
-            yield _task(
+            yield task(
                 fam,
                 f"coo_{order}_{e.tag}_{c}",
                 "spmv_coo",
@@ -217,7 +143,7 @@ def _sparse() -> Iterator[Generated]:
                 c,
                 sizes=[("nnz", "1<<23"), *tol],
                 items=["int nnz", *arrays],
-                body=_sub(
+                body=fill(
                     """
     for (int i = 0; i < NROWS; ++i) {
         y[i] = {z};
@@ -232,7 +158,7 @@ def _sparse() -> Iterator[Generated]:
             )
         # Gershgorin radii: row sums of |a_ij| off the diagonal.
         c = Container.POINTER
-        yield _task(
+        yield task(
             fam,
             f"rowsum_offdiag_{e.tag}_{c}",
             "gershgorin_radii",
@@ -246,7 +172,7 @@ def _sparse() -> Iterator[Generated]:
                 va,
                 Array("radius", e, "m", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < m; ++i) {
         {t} sum = {z};
@@ -265,7 +191,7 @@ def _sparse() -> Iterator[Generated]:
             includes=("cmath",),
         )
         c = Container.VECTOR
-        yield _task(
+        yield task(
             fam,
             f"rowmax_{e.tag}_{c}",
             "csr_row_max",
@@ -282,7 +208,7 @@ def _sparse() -> Iterator[Generated]:
                 Array("mx", e, "m", "out"),
                 Array("where", _INT, "m", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < m; ++i) {
         {t} best = {z};
@@ -302,7 +228,7 @@ def _sparse() -> Iterator[Generated]:
             ),
         )
         c = Container.POINTER
-        yield _task(
+        yield task(
             fam,
             f"scaled_{e.tag}_{c}",
             "spmv_csr_scaled",
@@ -320,7 +246,7 @@ def _sparse() -> Iterator[Generated]:
                 x,
                 Array("y", e, "m", "inout"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < m; ++i) {
         {t} acc = {z};
@@ -355,7 +281,7 @@ _ROW_COUNT = {op: "16384" for op in ("layernorm", "rmsnorm", "l2norm", "argmax")
 """The memory-bound passes get more rows, to run for more than 10 ms."""
 
 
-def _row_body(op: str, e: Element) -> tuple[str, str, list[tuple[str, str]], list[_Item]]:
+def _row_body(op: str, e: Element) -> tuple[str, str, list[tuple[str, str]], list[str | Array]]:
     """The comment, body, extra annotation items and parameters after ``rows, cols``."""
     t = e.ctype
     x = Array("x", e, "rows*cols", "in", "normal(0, 3)")
@@ -516,7 +442,7 @@ def _row_body(op: str, e: Element) -> tuple[str, str, list[tuple[str, str]], lis
 def _rows() -> Iterator[Generated]:
     for i, op in enumerate(_ROW_OPS):
         for j, e in enumerate(_FLOATS):
-            c = _style(i + j)
+            c = alternate(i + j)
             what, inner, extra, items = _row_body(op, e)
             body = "    for (int r = 0; r < rows; ++r) {" + inner + "\n    }"
             fm = {
@@ -528,7 +454,7 @@ def _rows() -> Iterator[Generated]:
                 "sqrt": _fn(e, "sqrt"),
                 "fmax": _fn(e, "fmax"),
             }
-            yield _task(
+            yield task(
                 "rows",
                 f"{op}_{e.tag}_{c}",
                 f"{op}_rows",
@@ -536,7 +462,7 @@ def _rows() -> Iterator[Generated]:
                 c,
                 sizes=[("rows", _ROW_COUNT.get(op, "8192")), ("cols", "1024"), *extra],
                 items=["int rows", "int cols", *items],
-                body=_sub(body, **fm),
+                body=fill(body, **fm),
                 includes=() if op == "argmax" else ("cmath",),
             )
 
@@ -552,7 +478,7 @@ def _nbody() -> Iterator[Generated]:
         tol = [("atol", "2e-2"), ("rtol", "1e-3")] if e is _F32 else []
         pos = [Array(f"p{a}", e, "n", "in") for a in "xyz"]
         acc = [Array(f"a{a}", e, "n", "out") for a in "xyz"]
-        yield _task(
+        yield task(
             fam,
             f"accel_soa_{e.tag}_{c}",
             "nbody_accel",
@@ -561,7 +487,7 @@ def _nbody() -> Iterator[Generated]:
             c,
             sizes=[("n", "4096"), ("eps2", "0.01"), *tol],
             items=["int n", f"{t} eps2", *pos, Array("mass", e, "n", "in", "uniform(0, 1)"), *acc],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < n; ++i) {
         {t} sx = {z}, sy = {z}, sz = {z};
@@ -596,7 +522,7 @@ def _nbody() -> Iterator[Generated]:
         helpers = (
             f"struct Body {{\n    {t} x, y, z, mass;\n}};\n\nstruct Accel {{\n    {t} x, y, z;\n}};"
         )
-        yield _task(
+        yield task(
             fam,
             f"accel_aos_{e.tag}_{c}",
             "nbody_accel_aos",
@@ -609,7 +535,7 @@ def _nbody() -> Iterator[Generated]:
                 Array("bodies", body_t, "n", "in", "uniform(0, 1)"),
                 Array("acc", accel_t, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < n; ++i) {
         Accel a = {{z}, {z}, {z}};
@@ -637,8 +563,8 @@ def _nbody() -> Iterator[Generated]:
         )
     for i, e in enumerate(_FLOATS):
         t, z = e.ctype, literal(0, e)
-        c = _style(i)
-        yield _task(
+        c = alternate(i)
+        yield task(
             fam,
             f"kde1d_{e.tag}_{c}",
             "kde",
@@ -653,7 +579,7 @@ def _nbody() -> Iterator[Generated]:
                 Array("s", e, "n", "in"),
                 Array("dens", e, "m", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < m; ++i) {
         {t} acc = {z};
@@ -670,8 +596,8 @@ def _nbody() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i + 1)
-        yield _task(
+        c = alternate(i + 1)
+        yield task(
             fam,
             f"kde2d_{e.tag}_{c}",
             "kde2d",
@@ -688,7 +614,7 @@ def _nbody() -> Iterator[Generated]:
                 Array("sy", e, "n", "in"),
                 Array("dens", e, "m", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     const {t} norm = inv2h2 / ({pi} * ({t})n);
     for (int i = 0; i < m; ++i) {
@@ -708,8 +634,8 @@ def _nbody() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i)
-        yield _task(
+        c = alternate(i)
+        yield task(
             fam,
             f"distsum_{e.tag}_{c}",
             "distance_sums",
@@ -721,7 +647,7 @@ def _nbody() -> Iterator[Generated]:
                 *(Array(f"p{a}", e, "n", "in") for a in "xyz"),
                 Array("total", e, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < n; ++i) {
         {t} acc = {z};
@@ -740,9 +666,9 @@ def _nbody() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i + 1)
+        c = alternate(i + 1)
         tol = [("atol", "2e-2"), ("rtol", "1e-3")] if e is _F32 else []
-        yield _task(
+        yield task(
             fam,
             f"coulomb_{e.tag}_{c}",
             "coulomb_potential",
@@ -756,7 +682,7 @@ def _nbody() -> Iterator[Generated]:
                 Array("q", e, "n", "in"),
                 Array("phi", e, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int i = 0; i < n; ++i) {
         {t} acc = {z};
@@ -778,12 +704,12 @@ def _nbody() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        for dims, c in ((2, _style(i)), (3, _style(i + 1))):
+        for dims, c in ((2, alternate(i)), (3, alternate(i + 1))):
             axes = "xyz"[:dims]
             diffs = "\n".join(f"            {t} d{a} = p{a}[i] - p{a}[j];" for a in axes)
             d2 = " + ".join(f"d{a} * d{a}" for a in axes)
             big = "FLT_MAX" if e is _F32 else "DBL_MAX"
-            yield _task(
+            yield task(
                 fam,
                 f"nearest{dims}d_{e.tag}_{c}",
                 "nearest_distance",
@@ -828,9 +754,9 @@ def _dft() -> Iterator[Generated]:
         two_pi = literal(6.283185307179586, e)
         pi = literal(3.141592653589793, e)
         # Real DFT, the angle reduced exactly as (k*j mod n) / n.
-        c = _style(i)
+        c = alternate(i)
         cos, sin = _std(e, "cos", c), _std(e, "sin", c)
-        yield _task(
+        yield task(
             fam,
             f"real_{e.tag}_{c}",
             "dft_real",
@@ -843,7 +769,7 @@ def _dft() -> Iterator[Generated]:
                 Array("re", e, "n", "out"),
                 Array("im", e, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int k = 0; k < n; ++k) {
         {t} sr = {z};
@@ -868,7 +794,7 @@ def _dft() -> Iterator[Generated]:
         )
         if e is _F64:
             c = Container.POINTER
-            yield _task(
+            yield task(
                 fam,
                 f"real_direct_{e.tag}_{c}",
                 "dft_real",
@@ -897,9 +823,9 @@ def _dft() -> Iterator[Generated]:
 """,
                 includes=("cmath",),
             )
-        c = _style(i + 1)
+        c = alternate(i + 1)
         cos, sin = _std(e, "cos", c), _std(e, "sin", c)
-        yield _task(
+        yield task(
             fam,
             f"inverse_{e.tag}_{c}",
             "idft",
@@ -913,7 +839,7 @@ def _dft() -> Iterator[Generated]:
                 Array("xr", e, "n", "out"),
                 Array("xi", e, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int j = 0; j < n; ++j) {
         {t} sr = {z};
@@ -938,9 +864,9 @@ def _dft() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i + 1)
+        c = alternate(i + 1)
         cos, sin = _std(e, "cos", c), _std(e, "sin", c)
-        yield _task(
+        yield task(
             fam,
             f"power_{e.tag}_{c}",
             "power_spectrum",
@@ -948,7 +874,7 @@ def _dft() -> Iterator[Generated]:
             c,
             sizes=[("n", "4096"), *tol],
             items=["int n", Array("x", e, "n", "in"), Array("power", e, "n/2+1", "out")],
-            body=_sub(
+            body=fill(
                 """
     for (int k = 0; k <= n / 2; ++k) {
         {t} sr = {z};
@@ -970,9 +896,9 @@ def _dft() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i)
+        c = alternate(i)
         cos = _std(e, "cos", c)
-        yield _task(
+        yield task(
             fam,
             f"dct2_{e.tag}_{c}",
             "dct2",
@@ -980,7 +906,7 @@ def _dft() -> Iterator[Generated]:
             c,
             sizes=[("n", "4096"), *tol],
             items=["int n", Array("x", e, "n", "in"), Array("X", e, "n", "out")],
-            body=_sub(
+            body=fill(
                 """
     for (int k = 0; k < n; ++k) {
         {t} acc = {z};
@@ -998,8 +924,8 @@ def _dft() -> Iterator[Generated]:
             ),
             includes=("cmath",),
         )
-        c = _style(i)
-        yield _task(
+        c = alternate(i)
+        yield task(
             fam,
             f"xcorr_{e.tag}_{c}",
             "cross_correlation",
@@ -1012,7 +938,7 @@ def _dft() -> Iterator[Generated]:
                 Array("b", e, "n", "in"),
                 Array("out", e, "2*n-1", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int lag = -(n - 1); lag < n; ++lag) {
         int lo = lag < 0 ? -lag : 0;
@@ -1028,8 +954,8 @@ def _dft() -> Iterator[Generated]:
                 z=z,
             ),
         )
-        c = _style(i + 1)
-        yield _task(
+        c = alternate(i + 1)
+        yield task(
             fam,
             f"circcorr_{e.tag}_{c}",
             "circular_correlation",
@@ -1042,7 +968,7 @@ def _dft() -> Iterator[Generated]:
                 Array("b", e, "n", "in"),
                 Array("out", e, "n", "out"),
             ],
-            body=_sub(
+            body=fill(
                 """
     for (int lag = 0; lag < n; ++lag) {
         {t} acc = {z};
@@ -1057,7 +983,7 @@ def _dft() -> Iterator[Generated]:
             ),
         )
         c = Container.POINTER
-        yield _task(
+        yield task(
             fam,
             f"autocorr_{e.tag}_{c}",
             "autocorrelation",
@@ -1065,7 +991,7 @@ def _dft() -> Iterator[Generated]:
             c,
             sizes=[("n", "16384"), *tol],
             items=["int n", Array("x", e, "n", "in"), Array("r", e, "n", "out")],
-            body=_sub(
+            body=fill(
                 """
     for (int lag = 0; lag < n; ++lag) {
         {t} acc = {z};
@@ -1079,9 +1005,9 @@ def _dft() -> Iterator[Generated]:
                 z=z,
             ),
         )
-        c = _style(i)
+        c = alternate(i)
         cplx = Element(f"std::complex<{t}>", f"c{'64' if e is _F32 else '128'}", "", True)
-        yield _task(
+        yield task(
             fam,
             f"complex_{e.tag}_{c}",
             "dft_complex",
@@ -1089,7 +1015,7 @@ def _dft() -> Iterator[Generated]:
             c,
             sizes=[("n", "2048"), *tol],
             items=["int n", Array("x", cplx, "n", "in"), Array("X", cplx, "n", "out")],
-            body=_sub(
+            body=fill(
                 """
     for (int k = 0; k < n; ++k) {
         std::complex<{t}> acc({z}, {z});
@@ -1132,7 +1058,7 @@ def _graph() -> Iterator[Generated]:
 def _graph_degrees() -> Iterator[Generated]:
     fam, rp, col = _GRAPH, _RP, _COL
     for c in Container:
-        yield _task(
+        yield task(
             fam,
             f"degrees_i32_{c}",
             "degrees",
@@ -1158,7 +1084,7 @@ def _graph_degrees() -> Iterator[Generated]:
         )
     for ctype, c in (("unsigned int", Container.POINTER), ("long long", Container.VECTOR)):
         e = ELEMENTS[ctype]
-        yield _task(
+        yield task(
             fam,
             f"indegree_{e.tag}_{c}",
             "in_degrees",
@@ -1192,7 +1118,7 @@ def _graph_pagerank() -> Iterator[Generated]:
         rank = Array("rank", e, "n", "in", "uniform(0, 1)")
         nxt = Array("next", e, "n", "out")
         if style == "outdeg":
-            items: list[_Item] = [
+            items: list[str | Array] = [
                 "int n",
                 f"{t} damping",
                 rp,
@@ -1228,7 +1154,7 @@ def _graph_pagerank() -> Iterator[Generated]:
         sizes = [*csr_sizes, ("damping", "0.85")]
         if style == "dangling":
             sizes.append(("dangling", "0.25"))
-        yield _task(
+        yield task(
             fam,
             f"pagerank_{style}_{e.tag}_{c}",
             "pagerank_pull",
@@ -1236,7 +1162,7 @@ def _graph_pagerank() -> Iterator[Generated]:
             c,
             sizes=sizes,
             items=items,
-            body=_sub(
+            body=fill(
                 """
     const {t} base = ({one} - damping) / ({t})n;
     for (int v = 0; v < n; ++v) {
@@ -1250,10 +1176,10 @@ def _graph_pagerank() -> Iterator[Generated]:
 """,
                 term=term,
                 extra=extra,
-            )
-            .replace("{t}", t)
-            .replace("{z}", z)
-            .replace("{one}", one),
+                t=t,  # after extra, which holds {t} too
+                z=z,
+                one=one,
+            ),
         )
 
 
@@ -1273,7 +1199,7 @@ def _graph_bfs() -> Iterator[Generated]:
         fe, dist = flags[tag]
         one = "true" if tag == "bool" else "1"
         zero = "false" if tag == "bool" else "0"
-        yield _task(
+        yield task(
             fam,
             f"bfs_pull_{tag}_{c}",
             "bfs_expand",
@@ -1306,7 +1232,7 @@ def _graph_bfs() -> Iterator[Generated]:
         )
     u8 = ELEMENTS["unsigned char"]
     c = Container.POINTER
-    yield _task(
+    yield task(
         fam,
         f"bfs_push_u8_{c}",
         "bfs_expand_push",
@@ -1337,7 +1263,7 @@ def _graph_bfs() -> Iterator[Generated]:
 """,
     )
     c = Container.VECTOR
-    yield _task(
+    yield task(
         fam,
         f"bfs_level_i32_{c}",
         "bfs_level_step",
@@ -1379,7 +1305,7 @@ def _graph_labels() -> Iterator[Generated]:
         count = "\n        changed += best != label[v];" if counted else ""
         tail = "\n    return changed;" if counted else ""
         what = ", returning how many labels changed" if counted else ""
-        yield _task(
+        yield task(
             fam,
             f"labelmin_{e.tag}_{c}{'_count' if counted else ''}",
             "label_min_step",
@@ -1400,7 +1326,7 @@ def _graph_labels() -> Iterator[Generated]:
         next[v] = best;{count}
     }}{tail}
 """,
-            ret=ret,
+            returns=ret,
         )
 
 
@@ -1430,7 +1356,7 @@ def _graph_aggregate() -> Iterator[Generated]:
         else:
             init, step = "-INFINITY", "acc = fmaxf(acc, val[col[p]]);"
             fin = f"out[v] = row_ptr[v + 1] > row_ptr[v] ? acc : {z};"
-        yield _task(
+        yield task(
             fam,
             f"nbr{op}_{e.tag}_{c}",
             f"neighbour_{op}",
