@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,14 @@ from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
 __all__ = ["bench", "mine_command"]
+
+
+_timing_option = click.option(
+    "--timing",
+    type=click.Choice([str(m) for m in TimingMode]),
+    help="Time every task this way instead of its own mode: kernel_only ranks candidates "
+    "by their kernels, as if the data lived on the GPU (default: each task's mode).",
+)
 
 
 class _RunByDefault(click.Group):
@@ -57,12 +66,7 @@ def bench() -> None:
     is_flag=True,
     help="Keep the runs already in --json (same settings, commit and GPU) and do the rest.",
 )
-@click.option(
-    "--timing",
-    type=click.Choice([str(m) for m in TimingMode]),
-    help="Time every task this way instead of its own mode: kernel_only ranks candidates "
-    "by their kernels, as if the data lived on the GPU (default: each task's mode).",
-)
+@_timing_option
 @job_options(budget=8)
 def run(
     *,
@@ -206,6 +210,7 @@ def _in_split(path: Path, split: str | None) -> set[str] | None:
 @click.option("--split", help="Mine only the tasks with this split (train, test).")
 @click.option("--only", multiple=True, help="Mine only these task names (repeatable).")
 @click.option("--limit", type=click.IntRange(1), help="Mine at most this many tasks.")
+@_timing_option
 @job_options(budget=8)
 def mine_command(
     *,
@@ -214,6 +219,7 @@ def mine_command(
     split: str | None,
     only: tuple[str, ...],
     limit: int | None,
+    timing: str | None,
     job: JobSettings,
 ) -> None:
     """Search every task of MANIFEST on this machine's GPU and keep each verified, faster
@@ -222,8 +228,9 @@ def mine_command(
     console = Console(stderr=True)
     require_nvcc(job)
     wanted = _in_split(manifest, split)
+    mode = TimingMode(timing) if timing else None
     tasks = [
-        t
+        replace(t, timing=mode)
         for t in _load_manifest(manifest)
         if (wanted is None or t.name in wanted) and (not only or t.name in only)
     ][:limit]
@@ -235,6 +242,7 @@ def mine_command(
         "device": device.name if device else None,
         "budget": job.search.budget,
         "model": job.model.model if job.model else None,
+        "timing": timing or "task",
         "commit": current_commit(),
     }
     with Progress(console=console) as bar:
