@@ -240,6 +240,8 @@ def mine_command(
     device = optimizer.verifier.device
     settings = {
         "device": device.name if device else None,
+        "driver": device.driver if device else None,
+        "nvcc": device.nvcc if device else None,
         "budget": job.search.budget,
         "model": job.model.model if job.model else None,
         "timing": timing or "task",
