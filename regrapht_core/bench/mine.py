@@ -75,12 +75,14 @@ def _candidate_row(candidate: Candidate) -> dict[str, Any]:
     }
 
 
-def _trajectories(outcome: OptimizeOutcome) -> tuple[Trajectory, ...]:
+def _trajectories(name: str, outcome: OptimizeOutcome) -> tuple[Trajectory, ...]:
+    """The paths, fastest first, each named for the corpus task ``name`` (entry functions
+    repeat across a corpus: `axpby_map` in float and in double)."""
     found = []
     candidates = outcome.search.candidates
     leaves = sorted(faster_leaves(candidates), key=lambda c: -(c.result.speedup or 0.0))
     for leaf in leaves:
-        trajectory = verified_trajectory(outcome.task.name, outcome.task.source, leaf, candidates)
+        trajectory = verified_trajectory(name, outcome.task.source, leaf, candidates)
         if trajectory is not None:
             found.append(trajectory)
     return tuple(found)
@@ -94,7 +96,7 @@ def mine_task(suite_task: SuiteTask, optimizer: Optimizer, settings: Mapping[str
         outcome = optimizer.run(suite_task.task(), search_fn=run_search)
     except (OSError, ReGraphTError) as err:
         return Mined(suite_task.name, (), record | {"failure": f"{type(err).__name__}: {err}"})
-    trajectories = _trajectories(outcome)
+    trajectories = _trajectories(suite_task.name, outcome)
     record |= {
         "failure": None,
         "best_speedup": outcome.faster.result.speedup if outcome.faster else None,

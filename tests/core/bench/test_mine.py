@@ -10,14 +10,22 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from regrapht_core.bench.mine import MINED, RECORDS, Mined, _done, _write, faster_leaves
+from regrapht_core.bench.mine import (
+    MINED,
+    RECORDS,
+    Mined,
+    _done,
+    _trajectories,
+    _write,
+    faster_leaves,
+)
 from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
 from regrapht_core.optimize.learning import verified_trajectory
 from tests.conftest import gpu_present
-from tests.core.optimize.test_job import verified
+from tests.core.optimize.test_job import TASK, outcome, verified
 from tests.core.optimize.test_learning import NOT_RUN, step
 
 CORPUS = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus" / "manifest.toml"
@@ -35,6 +43,13 @@ TREE = [
 def test_the_leaves_are_the_ends_of_the_maximal_faster_chains() -> None:
     assert [c.index for c in faster_leaves(TREE)] == [1, 2, 5]
     assert faster_leaves([step(0, None, "parallelization", verified(0.9))]) == []
+
+
+def test_paths_are_named_for_the_corpus_task_and_come_fastest_first() -> None:
+    found = _trajectories("elementwise_arith_scale_f32_ptr", outcome(TREE, gpu=True))
+    assert TASK.name != "elementwise_arith_scale_f32_ptr"  # entry functions repeat in a corpus
+    assert [t.task for t in found] == ["elementwise_arith_scale_f32_ptr"] * 2
+    assert [t.steps[-1].speedup for t in found] == [5.0, 4.5]
 
 
 def mined(candidates: list[Candidate]) -> Mined:
