@@ -23,12 +23,15 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from regrapht_core.bench.runner import SuiteTask, load_manifest
 from regrapht_core.contracts.evaluation import Evaluation
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.parse import language_for_path
+from regrapht_core.datatypes import Trajectory, TrajectoryStep
 from regrapht_core.graph.taxonomy import display_name
+from regrapht_core.graph.trajectories import trajectory_document
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext
 from regrapht_core.rewrite.registry import default_registry
 from regrapht_core.tasks.extract import extract_task
@@ -90,9 +93,10 @@ def best(
     return max(good, key=lambda pair: pair[1].speedup or 0.0)
 
 
-def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> dict[str, object]:
+def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> dict[str, Any]:
     task = entry.task()
-    code, steps = task.source, []
+    code = task.source
+    steps: list[TrajectoryStep] = []
     for link in chain:
         technique, _, hand = link.partition("=")
         if hand:
@@ -103,22 +107,17 @@ def trajectory(verifier: Verifier, entry: SuiteTask, chain: Sequence[str]) -> di
             candidate, result = step(verifier, task, code, technique)
         code = candidate.code
         steps.append(
-            {
-                "think": "written by hand" if hand else f"rewriter:{technique}",
-                "method": display_name(technique),
-                "detail": candidate.description,
-                "code": code,
-                "speedup": result.speedup,
-            }
+            TrajectoryStep(
+                think="written by hand" if hand else f"rewriter:{technique}",
+                method=display_name(technique),
+                detail=candidate.description,
+                code=code,
+                speedup=result.speedup,
+            )
         )
-    return {
-        "schema": 1,
-        "task": task.entry,
-        "description": f"Suite task {entry.name} through the rewriters: {' -> '.join(chain)}.",
-        "source": task.source,
-        "verified_on": checked_by(verifier),
-        "steps": steps,
-    }
+    found = Trajectory(task.entry, task.source, tuple(steps), checked_by(verifier))
+    description = f"Suite task {entry.name} through the rewriters: {' -> '.join(chain)}."
+    return trajectory_document(found, description)
 
 
 def checked_by(verifier: Verifier) -> str:
@@ -182,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         path = args.out / f"{record['task']}.json"
         path.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        speedups = [s["speedup"] for s in record["steps"]]  # type: ignore[attr-defined]
+        speedups = [s["speedup"] for s in record["steps"]]
         sys.stdout.write(f"{path}: {' -> '.join(chain)} {speedups}\n")
     return 0
 

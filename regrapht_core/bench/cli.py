@@ -188,17 +188,6 @@ def _read_results(path: Path) -> dict[str, Any]:
     return document
 
 
-def _in_split(path: Path, split: str | None) -> set[str] | None:
-    """The names of the manifest's tasks on ``split`` (None: no filter)."""
-    if split is None:
-        return None
-    entries = tomllib.loads(_read(path, "task manifest")).get("task", [])
-    names = {str(e.get("name")) for e in entries if e.get("split") == split}
-    if not names:
-        raise ConfigError(f"{path}: no task has split = {split!r}")
-    return names
-
-
 @click.command("mine")
 @click.argument("manifest", type=click.Path(path_type=Path, exists=True, dir_okay=False))
 @click.option(
@@ -227,12 +216,14 @@ def mine_command(
     snapshot from them. Resumes: tasks already mined with these settings are skipped."""
     console = Console(stderr=True)
     require_nvcc(job)
-    wanted = _in_split(manifest, split)
+    listed = _load_manifest(manifest)
+    if split is not None and not any(t.split == split for t in listed):
+        raise ConfigError(f"{manifest}: no task has split = {split!r}")
     mode = TimingMode(timing) if timing else None
     tasks = [
         replace(t, timing=mode)
-        for t in _load_manifest(manifest)
-        if (wanted is None or t.name in wanted) and (not only or t.name in only)
+        for t in listed
+        if (split is None or t.split == split) and (not only or t.name in only)
     ][:limit]
     optimizer = Optimizer(job)
     if not optimizer.gpu:

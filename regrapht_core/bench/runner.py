@@ -57,6 +57,8 @@ class SuiteTask:
     file: Path
     function: str
     family: str
+    split: str = ""
+    """The corpus split the manifest puts the task on (``train``, ``test``), if any."""
     timing: TimingMode | None = None
     """What the search times and the answer must beat, when not the task's own mode:
     ``kernel_only`` ranks candidates by their kernels (the data already on the GPU), which
@@ -74,7 +76,8 @@ class SuiteTask:
 
 
 def load_manifest(path: Path) -> list[SuiteTask]:
-    """``[[task]]`` tables with ``file`` (relative to the manifest), ``function``, ``family``."""
+    """``[[task]]`` tables with ``file`` (relative to the manifest), ``function``, ``family``
+    and, in a generated corpus, ``split``."""
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
         return [
@@ -83,6 +86,7 @@ def load_manifest(path: Path) -> list[SuiteTask]:
                 file=path.parent / entry["file"],
                 function=str(entry["function"]),
                 family=str(entry.get("family", "")),
+                split=str(entry.get("split", "")),
             )
             for entry in document.get("task", [])
         ]

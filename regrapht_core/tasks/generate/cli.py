@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -12,6 +13,7 @@ from rich.table import Table
 
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.generate.corpus import generate, validate, write_corpus
+from regrapht_core.tasks.generate.registry import FAMILIES
 
 __all__ = ["tasks"]
 
@@ -55,9 +57,11 @@ def generate_command(*, out: Path, seed: int, test_fraction: float, jobs: int) -
             f"(listed above); nothing was written to {out}"
         )
     write_corpus(corpus, out)
-    table = Table("family", "tasks", "train", "test")
+    table = Table("family", "tasks", "train", "test", "what it varies")
+    tested = Counter(t.family for t in corpus.tasks if corpus.split[t.name] == "test")
+    summaries = {f.name: f.summary for f in FAMILIES}
     for family, count in corpus.families().items():
-        test = sum(1 for t in corpus.tasks if t.family == family and corpus.split[t.name] == "test")
-        table.add_row(family, str(count), str(count - test), str(test))
+        test = tested[family]
+        table.add_row(family, str(count), str(count - test), str(test), summaries.get(family, ""))
     console.print(table)
     console.print(f"wrote {len(corpus.tasks)} tasks in {len(corpus.families())} families to {out}")

@@ -86,6 +86,7 @@ def test_the_committed_corpus_is_exactly_what_the_generator_writes() -> None:
     ]
     suite = load_manifest(COMMITTED / MANIFEST)  # `regrapht bench run` takes it as it is
     assert [s.function for s in suite] == [t.function for t in corpus.tasks]
+    assert [s.split for s in suite] == [corpus.split[t.name] for t in corpus.tasks]
 
 
 def test_every_committed_task_was_validated_as_it_is() -> None:
