@@ -6,8 +6,12 @@ trajectories (registered under ``graph``, where its output goes, by the main com
 from __future__ import annotations
 
 import json
+import sys
+import time
 import tomllib
 from dataclasses import replace
+from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +19,12 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from regrapht_core.bench.mine import MINED, Mined, mine
+from regrapht_core.bench.mine import MINED, Mined, mine, task_miner
+from regrapht_core.bench.mine_ray import Cluster, mine_on_ray
 from regrapht_core.bench.runner import METHODS, SuiteTask, current_commit, load_manifest, run_suite
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError, TaskError
-from regrapht_core.files import read_regular
+from regrapht_core.files import atomic_write, read_regular
 from regrapht_core.optimize.options import job_options, require_nvcc
 from regrapht_core.optimize.session import JobSettings, Optimizer
 
@@ -194,11 +199,28 @@ def _read_results(path: Path) -> dict[str, Any]:
     "--out",
     type=click.Path(path_type=Path, file_okay=False),
     required=True,
-    help=f"Folder for the trajectories ({MINED}/) and each task's record (records/).",
+    help=f"Folder for the trajectories ({MINED}/), each task's record (records/) and each "
+    "run's summary (runs/).",
 )
 @click.option("--split", help="Mine only the tasks with this split (train, test).")
 @click.option("--only", multiple=True, help="Mine only these task names (repeatable).")
 @click.option("--limit", type=click.IntRange(1), help="Mine at most this many tasks.")
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="local",
+    metavar="[ADDRESS]",
+    help="Spread the tasks over every GPU with Ray: alone, a cluster started on this "
+    "machine; with an ADDRESS (auto, ray://host:10001), that running cluster.",
+)
+@click.option(
+    "--workers-per-gpu",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="With --ray: workers sharing each GPU (they compile at once; one times at a time).",
+)
 @_timing_option
 @job_options(budget=8)
 def mine_command(
@@ -208,14 +230,19 @@ def mine_command(
     split: str | None,
     only: tuple[str, ...],
     limit: int | None,
+    ray_address: str | None,
+    workers_per_gpu: int,
     timing: str | None,
     job: JobSettings,
 ) -> None:
-    """Search every task of MANIFEST on this machine's GPU and keep each verified, faster
-    path as a trajectory; `regrapht graph build --trajectories OUT/trajectories` builds a
-    snapshot from them. Resumes: tasks already mined with these settings are skipped."""
+    """Search every task of MANIFEST on the GPU (or, with --ray, on every GPU) and keep
+    each verified, faster path as a trajectory; `regrapht graph build --trajectories
+    OUT/trajectories` builds a snapshot from them. Resumes: tasks already mined with these
+    settings are skipped."""
     console = Console(stderr=True)
     require_nvcc(job)
+    if workers_per_gpu > 1 and ray_address is None:
+        raise ConfigError("--workers-per-gpu needs --ray")
     listed = _load_manifest(manifest)
     if split is not None and not any(t.split == split for t in listed):
         raise ConfigError(f"{manifest}: no task has split = {split!r}")
@@ -225,19 +252,8 @@ def mine_command(
         for t in listed
         if (split is None or t.split == split) and (not only or t.name in only)
     ][:limit]
-    optimizer = Optimizer(job)
-    if not optimizer.gpu:
-        raise ConfigError("mining keeps only what verified on a GPU, and there is none here")
-    device = optimizer.verifier.device
-    settings = {
-        "device": device.name if device else None,
-        "driver": device.driver if device else None,
-        "nvcc": device.nvcc if device else None,
-        "budget": job.search.budget,
-        "model": job.model.model if job.model else None,
-        "timing": timing or "task",
-        "commit": current_commit(),
-    }
+    began, clock = datetime.now(UTC), time.monotonic()
+    placed = {"workers": 1, "gpus": 1}
     with Progress(console=console) as bar:
         row = bar.add_task("mining", total=len(tasks))
 
@@ -246,6 +262,68 @@ def mine_command(
             bar.console.print(f"{task.name:<44} {said}", markup=False, highlight=False)
             bar.advance(row)
 
-        results = mine(tasks, optimizer, out, settings=settings, on_done=done)
-    paths = sum(len(m.trajectories) for m in results)
-    console.print(f"mined {len(results)} tasks, {paths} trajectories, into {out / MINED}")
+        if ray_address is None:
+            miner = task_miner(job, timing, current_commit())
+            results = mine(tasks, miner, out, settings=miner.settings, on_done=done)
+        else:
+
+            def started(workers: int, gpus: int) -> None:
+                placed.update(workers=workers, gpus=gpus)
+                bar.console.print(f"Ray: {workers} worker(s) on {gpus} GPU(s)")
+
+            cluster = Cluster(None if ray_address == "local" else ray_address, workers_per_gpu)
+            results = mine_on_ray(
+                tasks,
+                out,
+                make_miner=partial(task_miner, _for_workers(job), timing, current_commit()),
+                cluster=cluster,
+                on_start=started,
+                on_done=done,
+            )
+    summary = _run_summary(results, began, time.monotonic() - clock, placed)
+    (out / RUNS).mkdir(parents=True, exist_ok=True)
+    stamp = began.strftime("%Y%m%dT%H%M%SZ")
+    atomic_write(out / RUNS / f"{stamp}.json", (json.dumps(summary, indent=1) + "\n").encode())
+    console.print(
+        f"mined {summary['tasks_mined']} tasks, {summary['trajectories']} trajectories, "
+        f"{summary['verified_candidates']} verified candidates in "
+        f"{summary['seconds'] / 60:.1f} min ({summary['verified_per_minute']:.1f} verified "
+        f"per minute, {placed['workers']} worker(s) on {placed['gpus']} GPU(s)), into "
+        f"{out / MINED}"
+    )
+
+
+RUNS = "runs"
+"""The folder (under the mining output) of one summary per run: what it mined, how fast."""
+
+
+def _for_workers(job: JobSettings) -> JobSettings:
+    """The job as Ray workers get it: paths absolute (a worker may start elsewhere)."""
+    snapshot = None if job.snapshot is None else job.snapshot.resolve()
+    return replace(job, snapshot=snapshot)
+
+
+def _run_summary(
+    results: list[Mined], began: datetime, seconds: float, placed: dict[str, int]
+) -> dict[str, Any]:
+    """Throughput of one run from its records: tasks, trajectories and verified
+    candidates, per minute in all and per GPU."""
+    verified = sum(
+        1 for m in results for row in m.record.get("candidates", []) if row.get("verified")
+    )
+    minutes = max(seconds, 1e-9) / 60
+    first = next((m.record for m in results if m.record.get("device")), {})
+    return {
+        "command": " ".join(["regrapht", *sys.argv[1:]]),
+        "started": began.isoformat(timespec="seconds"),
+        "seconds": round(seconds, 1),
+        **{key: first.get(key) for key in ("device", "driver", "nvcc", "commit", "budget")},
+        **placed,
+        "tasks_mined": len(results),
+        "tasks_failed": sum(1 for m in results if m.record.get("failure")),
+        "trajectories": sum(len(m.trajectories) for m in results),
+        "verified_candidates": verified,
+        "verified_per_minute": verified / minutes,
+        "verified_per_minute_per_gpu": verified / minutes / max(placed["gpus"], 1),
+        "tasks_per_minute": len(results) / minutes,
+    }

@@ -17,22 +17,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from regrapht_core.bench.runner import SuiteTask
 from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.datatypes import Trajectory
-from regrapht_core.errors import ReGraphTError
+from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.trajectories import trajectory_document
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.learning import verified_trajectory
-from regrapht_core.optimize.session import Optimizer
+from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search import run_search
 
-__all__ = ["MINED", "RECORDS", "Mined", "faster_leaves", "mine", "mine_task"]
+__all__ = [
+    "MINED",
+    "RECORDS",
+    "Mined",
+    "TaskMiner",
+    "faster_leaves",
+    "mine",
+    "mine_task",
+    "pending",
+    "task_miner",
+    "write_mined",
+]
 
 MINED = "trajectories"
 """The folder (under the mining output) of trajectory files: `regrapht graph build
@@ -106,7 +117,46 @@ def mine_task(suite_task: SuiteTask, optimizer: Optimizer, settings: Mapping[str
     return Mined(suite_task.name, trajectories, record)
 
 
-def _write(mined: Mined, out: Path, device: str) -> None:
+@dataclass(frozen=True, slots=True)
+class TaskMiner:
+    """One GPU's miner: the optimizer searching and the settings its records carry (the
+    device, driver, nvcc, budget, model, timing and commit a resumed run must match)."""
+
+    optimizer: Optimizer
+    settings: Mapping[str, Any]
+
+    def __call__(self, suite_task: SuiteTask) -> Mined:
+        return mine_task(suite_task, self.optimizer, self.settings)
+
+
+def task_miner(
+    job: JobSettings, timing: str | None, commit: str, compile_threads: int | None = None
+) -> TaskMiner:
+    """A miner on this process's GPU (the first one ``CUDA_VISIBLE_DEVICES`` shows);
+    refused where there is none, since mining keeps only what ran. ``commit`` is the
+    code's, named by the process that started the run (a worker may not sit in a
+    checkout); ``compile_threads`` caps the verifier's builds (workers sharing a host)."""
+    if compile_threads is not None:
+        job = replace(job, verify=replace(job.verify, build_workers=compile_threads))
+    optimizer = Optimizer(job)
+    device = optimizer.verifier.device
+    if device is None:
+        raise ConfigError("mining keeps only what verified on a GPU, and there is none here")
+    settings = {
+        "device": device.name,
+        "driver": device.driver,
+        "nvcc": device.nvcc,
+        "budget": job.search.budget,
+        "model": job.model.model if job.model else None,
+        "timing": timing or "task",
+        "commit": commit,
+    }
+    return TaskMiner(optimizer, settings)
+
+
+def write_mined(mined: Mined, out: Path) -> None:
+    """A task's trajectory files and its record, each written whole (``atomic_write``)."""
+    device = str(mined.record.get("device") or "no GPU")
     folder = out / MINED
     folder.mkdir(parents=True, exist_ok=True)
     for k, trajectory in enumerate(mined.trajectories):
@@ -122,6 +172,18 @@ def _write(mined: Mined, out: Path, device: str) -> None:
     atomic_write(out / RECORDS / f"{mined.task}.json", text.encode())
 
 
+def pending(
+    tasks: Sequence[SuiteTask], out: Path, settings: Mapping[str, Any]
+) -> tuple[list[SuiteTask], list[SuiteTask]]:
+    """``tasks`` split into those still to mine and those recorded under ``out`` with the
+    same ``settings`` (skipped on resume)."""
+    todo: list[SuiteTask] = []
+    done: list[SuiteTask] = []
+    for suite_task in tasks:
+        (done if _done(out, suite_task.name, settings) else todo).append(suite_task)
+    return todo, done
+
+
 def _done(out: Path, name: str, settings: Mapping[str, Any]) -> bool:
     """A record of ``name`` from the same device and settings exists (resume skips it)."""
     path = out / RECORDS / f"{name}.json"
@@ -134,24 +196,24 @@ def _done(out: Path, name: str, settings: Mapping[str, Any]) -> bool:
 
 def mine(
     tasks: Sequence[SuiteTask],
-    optimizer: Optimizer,
+    miner: Callable[[SuiteTask], Mined],
     out: Path,
     *,
     settings: Mapping[str, Any],
     on_done: Callable[[Mined | None, SuiteTask], None] = lambda _mined, _task: None,
 ) -> list[Mined]:
-    """Mine every task not already recorded under ``out`` with the same ``settings`` (the
-    device, budget and commit the caller puts there), writing each task's files as it
-    finishes, so an interrupted run loses at most the task in progress. ``on_done`` gets
-    each result, or ``None`` for a task skipped as already mined."""
-    device = str(settings.get("device") or "no GPU")
+    """Mine, one after the other, every task not already recorded under ``out`` with the
+    same ``settings`` (the miner's), writing each task's files as it finishes, so an
+    interrupted run loses at most the task in progress. ``on_done`` gets each result, or
+    ``None`` for a task skipped as already mined. (``bench.mine_ray`` spreads the same
+    work over GPUs.)"""
+    todo, done = pending(tasks, out, settings)
+    for suite_task in done:
+        on_done(None, suite_task)
     results = []
-    for suite_task in tasks:
-        if _done(out, suite_task.name, settings):
-            on_done(None, suite_task)
-            continue
-        mined = mine_task(suite_task, optimizer, settings)
-        _write(mined, out, device)
+    for suite_task in todo:
+        mined = miner(suite_task)
+        write_mined(mined, out)
         results.append(mined)
         on_done(mined, suite_task)
     return results

@@ -170,7 +170,7 @@ def optimize_task(
 
     def evaluate(code: str) -> Evaluation:
         """One candidate: a batch of one (the searches here verify in batches)."""
-        (result,) = verify_many(timed, [(task, code)], deadline=deadline)
+        (result,) = verify_many(timed, [(task, code)], workers=builds, deadline=deadline)
         return result
 
     def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
@@ -179,12 +179,13 @@ def optimize_task(
         start, ran, proposed = clock(), wall.run, wall.propose
         try:
             jobs = ((task, code) for code in codes)
-            return verify_many(timed, jobs, deadline=deadline, cancel=cancel)
+            return verify_many(timed, jobs, workers=builds, deadline=deadline, cancel=cancel)
         finally:
             waited = clock() - start - (wall.run - ran) - (wall.propose - proposed)
             wall.compile += max(0.0, waited)
 
     timed = _RunTimed(verifier, wall)
+    builds = verifier.config.build_workers
 
     began = clock()
     result = search_fn(

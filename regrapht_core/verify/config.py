@@ -60,6 +60,10 @@ class VerifyConfig:
     """The nvcc executable; ``None``: ``cuda_home/bin/nvcc``, else ``nvcc`` on ``PATH``."""
     cuda_home: Path | None = None
     """The CUDA toolkit the compiler is given (``CUDA_HOME``, its ``bin`` first on ``PATH``)."""
+    build_workers: int | None = None
+    """Candidates compiled at once; ``None``: all cores but two (``verify.pool``). Set lower
+    when several verifiers share a machine (mining workers), so their compiles do not
+    crowd the host side of the one candidate being timed."""
     gpu_index: int | None = None
     """The GPU that runs candidates (their ``CUDA_VISIBLE_DEVICES``, ``nvidia-smi --id``);
     ``None``: whatever the environment makes visible."""
@@ -71,12 +75,14 @@ class VerifyConfig:
             or not 10 <= self.min_timed_runs <= self.timed_runs
             or self.checked_calls < 1
             or not 0 < self.timing_tolerance < 1
+            or (self.build_workers is not None and self.build_workers < 1)
         ):
             raise ConfigError(
                 "verify settings: need seeds >= 1, warmups >= 1, 10 <= min_timed_runs <= "
-                "timed_runs, checked_calls >= 1 and 0 < timing_tolerance < 1 (got "
-                f"{self.seeds}, {self.warmups}, {self.min_timed_runs}, {self.timed_runs}, "
-                f"{self.checked_calls}, {self.timing_tolerance})"
+                "timed_runs, checked_calls >= 1, 0 < timing_tolerance < 1 and build_workers "
+                f">= 1 (got {self.seeds}, {self.warmups}, {self.min_timed_runs}, "
+                f"{self.timed_runs}, {self.checked_calls}, {self.timing_tolerance}, "
+                f"{self.build_workers})"
             )
 
     @property

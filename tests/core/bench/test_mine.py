@@ -16,8 +16,8 @@ from regrapht_core.bench.mine import (
     Mined,
     _done,
     _trajectories,
-    _write,
     faster_leaves,
+    write_mined,
 )
 from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.contracts.proposal import Candidate
@@ -64,7 +64,7 @@ def mined(candidates: list[Candidate]) -> Mined:
 def test_each_path_is_written_as_a_trajectory_file_the_build_reads(tmp_path: Path) -> None:
     result = mined(TREE)  # leaf 5's chain has an unverified step: no trajectory
     assert len(result.trajectories) == 2
-    _write(result, tmp_path, "H100")
+    write_mined(result, tmp_path)
     files = sorted(p.name for p in (tmp_path / MINED).glob("*.json"))
     assert files == ["smooth.json", "smooth.path2.json"]
     loaded = dict(load_trajectory_dir(tmp_path / MINED))
@@ -76,7 +76,7 @@ def test_each_path_is_written_as_a_trajectory_file_the_build_reads(tmp_path: Pat
 
 
 def test_a_task_recorded_with_the_same_settings_is_not_mined_again(tmp_path: Path) -> None:
-    _write(mined(TREE), tmp_path, "H100")
+    write_mined(mined(TREE), tmp_path)
     assert _done(tmp_path, "smooth", {"device": "H100", "budget": 8})
     assert not _done(tmp_path, "smooth", {"device": "H100", "budget": 16})
     assert not _done(tmp_path, "other", {"device": "H100", "budget": 8})

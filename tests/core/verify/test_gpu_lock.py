@@ -1,0 +1,126 @@
+"""The GPU lock: one timed candidate per GPU across threads and processes, never a hang."""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.synchronize
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
+from regrapht_core.verify.gpu_lock import GpuLock, gpu_key, lock_folder
+
+
+@pytest.mark.parametrize(
+    ("environment", "key"),
+    [
+        ({}, "0"),
+        ({"CUDA_VISIBLE_DEVICES": "3"}, "3"),
+        ({"CUDA_VISIBLE_DEVICES": "2,0"}, "2"),
+        ({"CUDA_VISIBLE_DEVICES": " GPU-1a2b/../x "}, "GPU-1a2b_.._x"),
+        ({"CUDA_VISIBLE_DEVICES": ""}, "none"),
+    ],
+)
+def test_the_key_is_the_first_visible_gpu(environment: dict[str, str], key: str) -> None:
+    assert gpu_key(environment) == key
+
+
+def test_the_folder_is_the_users_own(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    assert lock_folder() == tmp_path / "regrapht"
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    assert lock_folder().name == f"regrapht-{os.getuid()}"
+
+
+def _hold(path: str, ready: multiprocessing.synchronize.Event, seconds: float) -> None:
+    lock = GpuLock("0", Path(path))
+    with lock.hold(NO_DEADLINE) as held:
+        assert held
+        ready.set()
+        time.sleep(seconds)
+
+
+def _holder(tmp_path: Path, seconds: float) -> multiprocessing.Process:
+    context = multiprocessing.get_context("spawn")
+    ready = context.Event()
+    process = context.Process(target=_hold, args=(str(tmp_path), ready, seconds))
+    process.start()
+    assert ready.wait(30), "the holding process never took the lock"
+    return process
+
+
+def test_another_process_holding_the_gpu_makes_a_run_wait_until_its_deadline(
+    tmp_path: Path,
+) -> None:
+    holder = _holder(tmp_path, 60)
+    try:
+        start = time.monotonic()
+        with GpuLock("0", tmp_path).hold(Deadline.after(0.3)) as held:
+            assert not held
+        assert 0.3 <= time.monotonic() - start < 2
+        # A different GPU is not blocked by it.
+        with GpuLock("1", tmp_path).hold(Deadline.after(0.3)) as held:
+            assert held
+    finally:
+        holder.kill()
+        holder.join()
+
+
+def test_a_killed_holder_frees_the_gpu(tmp_path: Path) -> None:
+    holder = _holder(tmp_path, 60)
+    assert holder.pid is not None
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.join()
+    with GpuLock("0", tmp_path).hold(Deadline.after(5)) as held:
+        assert held
+
+
+def test_the_lock_is_taken_once_the_holder_is_done(tmp_path: Path) -> None:
+    holder = _holder(tmp_path, 0.5)
+    start = time.monotonic()
+    try:
+        with GpuLock("0", tmp_path).hold(Deadline.after(20)) as held:
+            assert held
+            waited = time.monotonic() - start
+    finally:
+        holder.join()
+    assert holder.exitcode == 0
+    assert 0.2 < waited < 10
+
+
+def test_threads_of_one_process_take_turns(tmp_path: Path) -> None:
+    lock = GpuLock("0", tmp_path)
+    inside = 0
+    most = 0
+    guard = threading.Lock()
+
+    def work() -> None:
+        nonlocal inside, most
+        with lock.hold(NO_DEADLINE) as held:
+            assert held
+            with guard:
+                inside += 1
+                most = max(most, inside)
+            time.sleep(0.02)
+            with guard:
+                inside -= 1
+
+    threads = [threading.Thread(target=work) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most == 1
+
+
+def test_an_expired_deadline_takes_nothing(tmp_path: Path) -> None:
+    lock = GpuLock("0", tmp_path)
+    with lock.hold(Deadline(at=0.0)) as held:
+        assert not held
+    with lock.hold(NO_DEADLINE) as held:
+        assert held
