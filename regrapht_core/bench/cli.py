@@ -254,36 +254,41 @@ def mine_command(
     ][:limit]
     began, clock = datetime.now(UTC), time.monotonic()
     placed = {"workers": 1, "gpus": 1}
-    with Progress(console=console) as bar:
-        row = bar.add_task("mining", total=len(tasks))
+    finished: list[Mined] = []
+    try:
+        with Progress(console=console) as bar:
+            row = bar.add_task("mining", total=len(tasks))
 
-        def done(mined: Mined | None, task: SuiteTask) -> None:
-            said = "already mined" if mined is None else f"{len(mined.trajectories)} paths"
-            bar.console.print(f"{task.name:<44} {said}", markup=False, highlight=False)
-            bar.advance(row)
-
-        if ray_address is None:
-            miner = task_miner(job, timing, current_commit())
-            results = mine(tasks, miner, out, settings=miner.settings, on_done=done)
-        else:
+            def done(mined: Mined | None, task: SuiteTask) -> None:
+                said = "already mined" if mined is None else f"{len(mined.trajectories)} paths"
+                bar.console.print(f"{task.name:<44} {said}", markup=False, highlight=False)
+                bar.advance(row)
+                finished.extend([] if mined is None else [mined])
 
             def started(workers: int, gpus: int) -> None:
                 placed.update(workers=workers, gpus=gpus)
                 bar.console.print(f"Ray: {workers} worker(s) on {gpus} GPU(s)")
 
-            cluster = Cluster(None if ray_address == "local" else ray_address, workers_per_gpu)
-            results = mine_on_ray(
-                tasks,
-                out,
-                make_miner=partial(task_miner, _for_workers(job), timing, current_commit()),
-                cluster=cluster,
-                on_start=started,
-                on_done=done,
-            )
-    summary = _run_summary(results, began, time.monotonic() - clock, placed)
-    (out / RUNS).mkdir(parents=True, exist_ok=True)
-    stamp = began.strftime("%Y%m%dT%H%M%SZ")
-    atomic_write(out / RUNS / f"{stamp}.json", (json.dumps(summary, indent=1) + "\n").encode())
+            address = None if ray_address == "local" else ray_address
+            if ray_address is None:
+                miner = task_miner(job, timing, current_commit())
+                mine(tasks, miner, out, settings=miner.settings, on_done=done)
+            else:
+                mine_on_ray(
+                    tasks,
+                    out,
+                    make_miner=partial(task_miner, _for_workers(job), timing, current_commit()),
+                    cluster=Cluster(address, workers_per_gpu),
+                    on_start=started,
+                    on_done=done,
+                )
+    finally:
+        # Written when interrupted too: a run cut short still says what it mined, how fast.
+        summary = _run_summary(finished, began, time.monotonic() - clock, placed)
+        (out / RUNS).mkdir(parents=True, exist_ok=True)
+        stamp = began.strftime("%Y%m%dT%H%M%SZ")
+        text = json.dumps(summary, indent=1) + "\n"
+        atomic_write(out / RUNS / f"{stamp}.json", text.encode())
     console.print(
         f"mined {summary['tasks_mined']} tasks, {summary['trajectories']} trajectories, "
         f"{summary['verified_candidates']} verified candidates in "
@@ -326,4 +331,7 @@ def _run_summary(
         "verified_per_minute": verified / minutes,
         "verified_per_minute_per_gpu": verified / minutes / max(placed["gpus"], 1),
         "tasks_per_minute": len(results) / minutes,
+        # How busy the GPUs were kept: seconds held for timed runs against seconds waited.
+        "gpu_held_s": round(sum(m.record.get("gpu_held_s", 0.0) for m in results), 1),
+        "gpu_waited_s": round(sum(m.record.get("gpu_waited_s", 0.0) for m in results), 1),
     }

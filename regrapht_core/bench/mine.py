@@ -16,6 +16,7 @@ resume: a task with a record from the same device and settings is not mined agai
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -126,7 +127,17 @@ class TaskMiner:
     settings: Mapping[str, Any]
 
     def __call__(self, suite_task: SuiteTask) -> Mined:
-        return mine_task(suite_task, self.optimizer, self.settings)
+        """The task mined, its record with the seconds this miner waited for and held the
+        GPU meanwhile (workers sharing a GPU wait for each other's timed runs)."""
+        lock = self.optimizer.verifier.gpu_lock
+        began, waited, held = time.monotonic(), lock.waited_s, lock.held_s
+        mined = mine_task(suite_task, self.optimizer, self.settings)
+        seconds = {
+            "seconds": round(time.monotonic() - began, 2),
+            "gpu_waited_s": round(lock.waited_s - waited, 2),
+            "gpu_held_s": round(lock.held_s - held, 2),
+        }
+        return replace(mined, record=mined.record | seconds)
 
 
 def task_miner(

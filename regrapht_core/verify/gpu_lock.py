@@ -55,21 +55,30 @@ class GpuLock:
     def __init__(self, key: str, folder: Path | None = None) -> None:
         self.path = (folder or lock_folder()) / f"gpu-{key}.lock"
         self._threads = threading.Lock()
+        self.waited_s = 0.0
+        """Seconds spent waiting for the GPU (this process's other threads, or others)."""
+        self.held_s = 0.0
+        """Seconds the GPU was held: with ``waited_s``, how busy sharing workers keep it."""
 
     @contextmanager
     def hold(self, deadline: Deadline) -> Iterator[bool]:
         """Yields ``True`` holding the GPU, or ``False`` if ``deadline`` passed first (the
         caller reports a timeout and must not run anything)."""
+        began = time.monotonic()
         if deadline.expired or not self._threads.acquire(timeout=_timeout(deadline)):
+            self.waited_s += time.monotonic() - began
             yield False
             return
         try:
             fd = self._acquire_file(deadline)
+            got = time.monotonic()
+            self.waited_s += got - began
             try:
                 yield fd is not None
             finally:
                 if fd is not None:
                     os.close(fd)  # closing the descriptor releases the flock
+                    self.held_s += time.monotonic() - got
         finally:
             self._threads.release()
 

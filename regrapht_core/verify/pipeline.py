@@ -226,7 +226,7 @@ class Verifier:
         self._runner = runner
         self._make_inputs = make_inputs
         self._gate = gate
-        self._gpu = GpuLock(gpu_key(self._run_base))
+        self.gpu_lock = GpuLock(gpu_key(self._run_base))
         self._limits_found: DeviceLimits | None = None
         self._suspect = True
         self._python_drops: bool | None = None
@@ -464,7 +464,7 @@ class Verifier:
             missing = gpu_python_missing() if kernel else None
             if missing is not None:
                 return self._not_run(built, f"{missing}: compiled, not run")
-            with self._gpu.hold(deadline) as held, responsive():
+            with self.gpu_lock.hold(deadline) as held, responsive():
                 if not held or deadline.expired:
                     return Evaluation(
                         Status.TIMEOUT, built.code_hash, f"{_LATE} before this candidate ran"
@@ -843,7 +843,7 @@ class Verifier:
             tool = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
             if self.device is None or not Path(tool).exists():
                 return Sanitized(True, "sanitizer not run: no GPU or no compute-sanitizer here")
-            with self._gpu.hold(deadline) as held, scratch("sanitizer-") as root:
+            with self.gpu_lock.hold(deadline) as held, scratch("sanitizer-") as root:
                 if not held:
                     return Sanitized(False, f"{_LATE} while another process held the GPU")
                 return self._sanitize(built, root, tool, deadline)
