@@ -100,6 +100,7 @@ def mine_on_ray(
             log_to_driver=False,
             configure_logging=False,
         )
+    workers: list[Any] = []
     try:
         gpus = int(ray.cluster_resources().get("GPU", 0))
         if gpus < 1:
@@ -109,7 +110,7 @@ def mine_on_ray(
         actor = ray.remote(num_gpus=share, num_cpus=0)(_Worker)
         count = gpus * cluster.workers_per_gpu
         threads = build_workers(count)
-        workers = [actor.remote(make_miner, threads) for _ in range(count)]
+        workers += [actor.remote(make_miner, threads) for _ in range(count)]
         try:
             settings = ray.get(workers[0].settings.remote())
         except ray.exceptions.RayError as err:
@@ -120,6 +121,10 @@ def mine_on_ray(
             on_done(None, suite_task)
         return _drain(ray, workers, todo, out, on_done)
     finally:
+        # Ended now, not whenever their handles are collected: on a cluster that outlives
+        # this call, the next run's workers need their GPU shares at once.
+        for worker in workers:
+            ray.kill(worker)
         if started:
             ray.shutdown()
 
