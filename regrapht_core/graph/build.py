@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 
 import regrapht_core
@@ -19,13 +20,17 @@ _log = logging.getLogger(__name__)
 BUILDER = f"regrapht {regrapht_core.__version__}"
 
 
-def build_snapshot(trajectory_dir: Path, out: Path, *, allow_new: bool = False) -> Snapshot:
-    """Merge every trajectory file of ``trajectory_dir`` and write the snapshot to ``out``.
+def build_snapshot(
+    trajectory_dirs: Sequence[Path], out: Path, *, allow_new: bool = False
+) -> Snapshot:
+    """Merge every trajectory file of ``trajectory_dirs`` (the seed's and a mining run's,
+    say; a folder named twice counts once) and write the snapshot to ``out``.
 
     An unknown technique is reported against the file and step it came from, since that is
     where the fix (a synonym, or a renamed method) goes.
     """
-    loaded = load_trajectory_dir(trajectory_dir)
+    folders = list(dict.fromkeys(folder.resolve() for folder in trajectory_dirs))
+    loaded = [found for folder in folders for found in load_trajectory_dir(folder)]
     graph = ReGraph()
     for path, trajectory in loaded:
         try:
@@ -35,5 +40,5 @@ def build_snapshot(trajectory_dir: Path, out: Path, *, allow_new: bool = False) 
     trajectories = [trajectory for _, trajectory in loaded]
     build = BuildInfo(BUILDER, len(trajectories), source_digest(trajectories))
     save_snapshot(graph, build, out)
-    _log.info("built %r from %d trajectories in %s", graph, len(trajectories), trajectory_dir)
+    _log.info("built %r from %d trajectories in %s", graph, len(trajectories), folders)
     return Snapshot(graph, build)

@@ -55,8 +55,9 @@ def graph() -> None:
 @click.option(
     "--trajectories",
     type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Folder of trajectory JSON files (default: a checkout's graph_snapshots/trajectories).",
+    multiple=True,
+    help="Folder of trajectory JSON files, repeatable: the seed's and mined ones together "
+    "(default: a checkout's graph_snapshots/trajectories).",
 )
 @click.option(
     "--out",
@@ -66,19 +67,22 @@ def graph() -> None:
     "graph_snapshots/regraph.msgpack, the source of the shipped snapshot).",
 )
 @click.option("--allow-new", is_flag=True, help="Add unknown technique names as new nodes.")
-def build(trajectories: Path | None, out: Path | None, allow_new: bool) -> None:
+def build(trajectories: tuple[Path, ...], out: Path | None, allow_new: bool) -> None:
     """Merge the trajectory files into a snapshot."""
-    source, target = trajectories or default_trajectory_dir(), build_target(out)
-    if source is None or target is None:
+    default = default_trajectory_dir()
+    sources = list(trajectories) or ([] if default is None else [default])
+    target = build_target(out)
+    if not sources or target is None:
         raise click.UsageError(
             "not in a source checkout: name the trajectories with --trajectories DIR and the "
             "snapshot to write with --out FILE"
         )
     try:
-        snapshot = build_snapshot(source, target, allow_new=allow_new)
+        snapshot = build_snapshot(sources, target, allow_new=allow_new)
     except RecursionError:
         raise GraphError(
-            f"{source}: a trajectory file nests its JSON too deeply to be read"
+            f"{', '.join(map(str, sources))}: a trajectory file nests its JSON too deeply to "
+            "be read"
         ) from None
     g = snapshot.graph
     Console(soft_wrap=True).print(

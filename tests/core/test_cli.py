@@ -54,6 +54,21 @@ def test_build_writes_the_snapshot_and_reports_counts(
     assert again.read_bytes() == snapshot.read_bytes()
 
 
+def test_build_merges_several_folders_and_counts_a_folder_named_twice_once(
+    trajectory_dir: Path, tmp_path: Path
+) -> None:
+    mined = tmp_path / "mined"
+    write_trajectory(mined, trajectory_document("axpy", ["parallelization", "unroll"]))
+    both = ["--trajectories", str(trajectory_dir), "--trajectories", str(mined)]
+    code, out, _ = run("graph", "build", *both, "--out", str(tmp_path / "both.msgpack"))
+    assert code == 0
+    assert "4 nodes, 3 edges, 7 examples from 4 trajectories" in out
+    twice = [*both, "--trajectories", str(mined / ".." / "mined")]
+    code, out, _ = run("graph", "build", *twice, "--out", str(tmp_path / "twice.msgpack"))
+    assert code == 0 and "from 4 trajectories" in out
+    assert (tmp_path / "twice.msgpack").read_bytes() == (tmp_path / "both.msgpack").read_bytes()
+
+
 def test_stats_prints_real_counts_and_top_transitions(snapshot: Path) -> None:
     code, out, _ = run("graph", "stats", "--snapshot", str(snapshot))
     assert code == 0
