@@ -6,6 +6,7 @@ trajectories (registered under ``graph``, where its output goes, by the main com
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 import tomllib
@@ -253,8 +254,11 @@ def mine_command(
         if (split is None or t.split == split) and (not only or t.name in only)
     ][:limit]
     began, clock = datetime.now(UTC), time.monotonic()
-    placed = {"workers": 1, "gpus": 1}
+    placed: dict[str, int] = {}  # set once mining starts: a refused run writes no summary
     finished: list[Mined] = []
+    # SIGTERM (a scheduler's or `timeout`'s stop) ends the run as Ctrl-C does: the workers
+    # are stopped, the Ray cluster shut down and the summary written.
+    before = signal.signal(signal.SIGTERM, _interrupt)
     try:
         with Progress(console=console) as bar:
             row = bar.add_task("mining", total=len(tasks))
@@ -267,11 +271,13 @@ def mine_command(
 
             def started(workers: int, gpus: int) -> None:
                 placed.update(workers=workers, gpus=gpus)
-                bar.console.print(f"Ray: {workers} worker(s) on {gpus} GPU(s)")
+                if ray_address is not None:
+                    bar.console.print(f"Ray: {workers} worker(s) on {gpus} GPU(s)")
 
             address = None if ray_address == "local" else ray_address
             if ray_address is None:
                 miner = task_miner(job, timing, current_commit())
+                started(1, 1)
                 mine(tasks, miner, out, settings=miner.settings, on_done=done)
             else:
                 mine_on_ray(
@@ -283,12 +289,14 @@ def mine_command(
                     on_done=done,
                 )
     finally:
+        signal.signal(signal.SIGTERM, before)
         # Written when interrupted too: a run cut short still says what it mined, how fast.
-        summary = _run_summary(finished, began, time.monotonic() - clock, placed)
-        (out / RUNS).mkdir(parents=True, exist_ok=True)
-        stamp = began.strftime("%Y%m%dT%H%M%SZ")
-        text = json.dumps(summary, indent=1) + "\n"
-        atomic_write(out / RUNS / f"{stamp}.json", text.encode())
+        if placed:
+            summary = _run_summary(finished, began, time.monotonic() - clock, placed)
+            (out / RUNS).mkdir(parents=True, exist_ok=True)
+            stamp = began.strftime("%Y%m%dT%H%M%SZ")
+            text = json.dumps(summary, indent=1) + "\n"
+            atomic_write(out / RUNS / f"{stamp}.json", text.encode())
     console.print(
         f"mined {summary['tasks_mined']} tasks, {summary['trajectories']} trajectories, "
         f"{summary['verified_candidates']} verified candidates in "
@@ -296,6 +304,10 @@ def mine_command(
         f"per minute, {placed['workers']} worker(s) on {placed['gpus']} GPU(s)), into "
         f"{out / MINED}"
     )
+
+
+def _interrupt(_signal: int, _frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 RUNS = "runs"

@@ -4,12 +4,15 @@ task gets a record, a run resumes, and without a GPU the command says it cannot 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from regrapht_core.bench import cli as bench_cli
 from regrapht_core.bench.mine import (
     MINED,
     RECORDS,
@@ -19,8 +22,10 @@ from regrapht_core.bench.mine import (
     faster_leaves,
     write_mined,
 )
+from regrapht_core.bench.runner import SuiteTask
 from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.contracts.proposal import Candidate
+from regrapht_core.errors import ConfigError
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
 from regrapht_core.optimize.learning import verified_trajectory
@@ -124,3 +129,48 @@ def test_on_the_gpu_two_tasks_are_mined_and_built_into_a_snapshot(tmp_path: Path
     )
     assert built.exit_code == 0, built.stderr
     assert load_snapshot(snapshot).graph.example_count >= 1
+
+
+class _StoppedMiner:
+    """Mines two corpus tasks, then gets SIGTERM as a scheduler's stop would send it."""
+
+    def __init__(self) -> None:
+        self.settings = {"device": "H100", "budget": 4}
+        self.calls = 0
+
+    def __call__(self, suite_task: SuiteTask) -> Mined:
+        self.calls += 1
+        if self.calls == 3:
+            os.kill(os.getpid(), signal.SIGTERM)
+        row = {"verified": True}
+        record = {"task": suite_task.name, **self.settings, "candidates": [row, row]}
+        return Mined(suite_task.name, (), record)
+
+
+def test_a_run_stopped_by_sigterm_still_writes_its_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bench_cli, "require_nvcc", lambda _job: None)
+    monkeypatch.setattr(bench_cli, "task_miner", lambda *_args: _StoppedMiner())
+    before = signal.getsignal(signal.SIGTERM)
+    result = CliRunner().invoke(
+        main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--split", "train"]
+    )
+    assert result.exit_code != 0  # stopped, as Ctrl-C stops it
+    assert signal.getsignal(signal.SIGTERM) == before
+    assert len(list((tmp_path / RECORDS).glob("*.json"))) == 2
+    (summary,) = [json.loads(p.read_text()) for p in (tmp_path / "runs").glob("*.json")]
+    assert summary["tasks_mined"] == 2 and summary["verified_candidates"] == 4
+    assert summary["workers"] == summary["gpus"] == 1
+
+
+def test_a_refused_run_writes_no_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_cli, "require_nvcc", lambda _job: None)
+
+    def no_gpu(*_args: object) -> None:
+        raise ConfigError("mining keeps only what verified on a GPU, and there is none here")
+
+    monkeypatch.setattr(bench_cli, "task_miner", no_gpu)
+    result = CliRunner().invoke(main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path)])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert not (tmp_path / "runs").exists()
