@@ -17,6 +17,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.bench.mine import verified_candidates
+
 
 def _load(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
@@ -31,9 +33,7 @@ def report(out: Path, note: str) -> dict[str, Any]:
         found["tasks"] += 1
         found["tasks_with_paths"] += 1 if record.get("trajectories") else 0
         found["trajectories"] += record.get("trajectories") or 0
-        found["verified_candidates"] += sum(
-            1 for row in record.get("candidates", []) if row.get("verified")
-        )
+        found["verified_candidates"] += verified_candidates(record)
 
     def values(key: str) -> list[Any]:
         return sorted({str(r.get(key)) for r in records if r.get(key) is not None})

@@ -20,7 +20,7 @@ import click
 from rich.console import Console
 from rich.progress import Progress
 
-from regrapht_core.bench.mine import MINED, Mined, mine, task_miner
+from regrapht_core.bench.mine import MINED, Mined, mine, task_miner, verified_candidates
 from regrapht_core.bench.mine_ray import Cluster, mine_on_ray
 from regrapht_core.bench.runner import METHODS, SuiteTask, current_commit, load_manifest, run_suite
 from regrapht_core.contracts.task import TimingMode
@@ -293,15 +293,19 @@ def mine_command(
         # Written when interrupted too: a run cut short still says what it mined, how fast.
         if placed:
             summary = _run_summary(finished, began, time.monotonic() - clock, placed)
-            (out / RUNS).mkdir(parents=True, exist_ok=True)
-            stamp = began.strftime("%Y%m%dT%H%M%SZ")
-            text = json.dumps(summary, indent=1) + "\n"
-            atomic_write(out / RUNS / f"{stamp}.json", text.encode())
+            _report_run(summary, out, began, console)
+
+
+def _report_run(summary: dict[str, Any], out: Path, began: datetime, console: Console) -> None:
+    """The run's summary into ``OUT/runs/<start>.json``, and its line on the console."""
+    (out / RUNS).mkdir(parents=True, exist_ok=True)
+    stamp = began.strftime("%Y%m%dT%H%M%SZ")
+    atomic_write(out / RUNS / f"{stamp}.json", (json.dumps(summary, indent=1) + "\n").encode())
     console.print(
         f"mined {summary['tasks_mined']} tasks, {summary['trajectories']} trajectories, "
         f"{summary['verified_candidates']} verified candidates in "
         f"{summary['seconds'] / 60:.1f} min ({summary['verified_per_minute']:.1f} verified "
-        f"per minute, {placed['workers']} worker(s) on {placed['gpus']} GPU(s)), into "
+        f"per minute, {summary['workers']} worker(s) on {summary['gpus']} GPU(s)), into "
         f"{out / MINED}"
     )
 
@@ -325,9 +329,7 @@ def _run_summary(
 ) -> dict[str, Any]:
     """Throughput of one run from its records: tasks, trajectories and verified
     candidates, per minute in all and per GPU."""
-    verified = sum(
-        1 for m in results for row in m.record.get("candidates", []) if row.get("verified")
-    )
+    verified = sum(verified_candidates(m.record) for m in results)
     minutes = max(seconds, 1e-9) / 60
     first = next((m.record for m in results if m.record.get("device")), {})
     return {

@@ -43,6 +43,7 @@ __all__ = [
     "mine_task",
     "pending",
     "task_miner",
+    "verified_candidates",
     "write_mined",
 ]
 
@@ -193,6 +194,11 @@ def pending(
     for suite_task in tasks:
         (done if _done(out, suite_task.name, settings) else todo).append(suite_task)
     return todo, done
+
+
+def verified_candidates(record: Mapping[str, Any]) -> int:
+    """How many of a task record's candidates verified (faster or not)."""
+    return sum(1 for row in record.get("candidates", []) if row.get("verified"))
 
 
 def _done(out: Path, name: str, settings: Mapping[str, Any]) -> bool:

@@ -1,12 +1,13 @@
 """Mining spread over GPUs with Ray: one worker per GPU, or several sharing one.
 
 A task's search is independent of every other task's, so the corpus splits into tasks
-handed out one at a time to whichever worker is free (tasks differ tenfold in cost, so a
-fixed split would leave GPUs idle). Each worker is a Ray actor holding one GPU, or a
-share of one (``workers_per_gpu``): about half of a serial search's time is spent off
-the GPU (nvcc, host work; the lock was held 52% of a serial mining run on the H100,
-benchmarks/results/gpu-h100-mine-ray.json), so several workers keep one GPU busier
-(88% with four), while the verifier's GPU lock
+handed out one at a time to whichever worker is free: tasks range from under a second
+(no rewriter applies) to four minutes, median 51 s (the ``seconds`` of the records in
+graph_snapshots/mined), so a fixed split would leave GPUs idle. Each worker is a Ray
+actor holding one GPU, or a share of one (``workers_per_gpu``): about half of a serial
+search's time is spent off the GPU (nvcc, host work; the lock was held 52% of a serial
+mining run on the H100, benchmarks/results/gpu-h100-mine-ray.json), so several workers
+keep one GPU busier (85-88% with four), while the verifier's GPU lock
 (``verify.gpu_lock``) still lets only one candidate at a time run on it, so no timing
 carries another worker's kernels. Workers return their results; only this process
 writes files, so the output folder need not be shared between the cluster's hosts, and

@@ -160,6 +160,7 @@ def optimize_task(
     wall = WallTime()
     clock = time.perf_counter
     deadline = deadline or Deadline.after(config.time_limit_s)
+    builds = verifier.config.build_workers
 
     def propose(request: ProposeRequest) -> Proposal:
         start = clock()
@@ -185,7 +186,6 @@ def optimize_task(
             wall.compile += max(0.0, waited)
 
     timed = _RunTimed(verifier, wall)
-    builds = verifier.config.build_workers
 
     began = clock()
     result = search_fn(
