@@ -1,0 +1,48 @@
+"""The committed mining output (graph_snapshots/mined): every trajectory a build would read
+is from a train task, device-verified step by step, and counted by its task's record.
+
+The test split judges graphs (benchmarks/results/gpu-h100-graph-compare-test-*), so a
+test task's path in this folder would let a graph learn the answers it is judged on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from regrapht_core.bench.mine import MINED, RECORDS
+from regrapht_core.bench.runner import load_manifest
+from regrapht_core.graph.trajectories import load_trajectory_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+MINED_DIR = ROOT / "graph_snapshots" / "mined"
+
+
+def _records() -> dict[str, dict[str, object]]:
+    return {p.stem: json.loads(p.read_text()) for p in (MINED_DIR / RECORDS).glob("*.json")}
+
+
+def test_every_mined_path_is_a_train_task_verified_on_a_gpu() -> None:
+    split = {t.name: t.split for t in load_manifest(ROOT / "benchmarks/corpus/manifest.toml")}
+    records = _records()
+    loaded = load_trajectory_dir(MINED_DIR / MINED)
+    assert len(loaded) >= 1000
+    for path, trajectory in loaded:
+        task = path.name.removesuffix(".json").split(".path")[0]
+        assert split.get(task) == "train", path.name
+        assert trajectory.verified_on == records[task]["device"], path.name
+        speedups = [step.speedup for step in trajectory.steps]
+        assert all(s is not None and s > 0 for s in speedups), path.name
+        assert (speedups[-1] or 0.0) > 1.0, path.name
+
+
+def test_every_record_counts_its_files_and_names_its_device() -> None:
+    records = _records()
+    files = {p.name for p in (MINED_DIR / MINED).glob("*.json")}
+    for name, record in records.items():
+        assert record["device"] and record["commit"], name
+        count = record.get("trajectories") or 0
+        assert isinstance(count, int)
+        expected = {f"{name}.json"} | {f"{name}.path{k}.json" for k in range(2, count + 1)}
+        assert expected <= files if count else f"{name}.json" not in files, name
+    assert sum(int(r.get("trajectories") or 0) for r in records.values()) == len(files)

@@ -1,0 +1,66 @@
+"""scripts/compare_graphs.py: two mining folders of the same tasks become one comparison,
+pass@1 and geomean as `bench run` counts them, and a paired view that keeps ties apart."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_graphs.py"
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("compare_graphs", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _arm(root: Path, best: dict[str, float | None], snapshot: str = "") -> Path:
+    (root / "records").mkdir(parents=True)
+    (root / "runs").mkdir()
+    for task, speedup in best.items():
+        statuses = ["verified"] if speedup else ["implausible"]
+        record: dict[str, Any] = {
+            "task": task,
+            "family": task.split("_")[0],
+            "device": "GPU",
+            "commit": "abc",
+            "budget": 4,
+            "best_speedup": speedup,
+            "seconds": 10.0,
+            "candidates": [{"status": s, "verified": s == "verified"} for s in statuses],
+        }
+        (root / "records" / f"{task}.json").write_text(json.dumps(record))
+    command = f"regrapht graph mine m.toml --out {root}{snapshot}"
+    (root / "runs" / "1.json").write_text(json.dumps({"command": command}))
+    return root
+
+
+def test_pass_geomean_and_pairs(tmp_path: Path) -> None:
+    base = _arm(tmp_path / "a", {"x_1": 4.0, "x_2": 2.0, "y_1": 10.0, "only_a": 3.0})
+    other = _arm(tmp_path / "b", {"x_1": 4.1, "x_2": 8.0, "y_1": None}, " --snapshot g.msgpack")
+    document = _script().compare(base, other, ("seed", "mined"), "a note")
+    assert document["tasks"] == 3  # only the tasks both arms searched
+    seed, mined = document["arms"]["seed"], document["arms"]["mined"]
+    assert seed["summary"]["passed"] == 3 and mined["summary"]["passed"] == 2
+    assert mined["summary"]["geomean_speedup_passed"] == pytest.approx((4.1 * 8.0) ** 0.5, 1e-3)
+    assert mined["geomean_speedup_all"] == pytest.approx((4.1 * 8.0 * 1.0) ** (1 / 3), 1e-3)
+    assert mined["snapshot"] == ["g.msgpack"] and "no --snapshot" in seed["snapshot"][0]
+    paired = document["paired"]
+    assert (paired["better"], paired["worse"], paired["within_5_percent"]) == (1, 1, 1)
+    assert list(paired["passed_by_one_only"]) == ["y_1"]
+    assert paired["per_family_geomean_ratio"]["x"] == pytest.approx((4.1 / 4 * 4.0) ** 0.5, 1e-3)
+
+
+def test_no_shared_task_is_refused(tmp_path: Path) -> None:
+    base = _arm(tmp_path / "a", {"x_1": 2.0})
+    other = _arm(tmp_path / "b", {"x_2": 2.0})
+    with pytest.raises(SystemExit, match="share no task"):
+        _script().compare(base, other, ("a", "b"), "")
