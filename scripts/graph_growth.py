@@ -1,0 +1,112 @@
+"""How the ReGraph grows as trajectories are added, and what its edges say to the search.
+
+Usage: python scripts/graph_growth.py SEED_DIR MINED_DIR [--step 100]
+       > benchmarks/results/cpu-graph-growth.json
+
+Growth: the seed's trajectories first, then the mined ones in a fixed shuffled order
+(``random.Random(0)``, so no family comes all at once), counting nodes, edges, edges with
+a measured example, and examples after each ``--step`` of them.
+
+Edges: for the seed graph and the seed + mined graph, each edge's examples, tasks, the
+mean reward of its measured examples (what ``search.prior`` ranks a step by: paper Eq. 3,
+the speedup over the sequential code) and the median *gain* of the step, its speedup over
+the code it started from. A mean of absolute speedups says which tasks an edge was mined
+on as much as what the step did (a map's first step is worth 3,000x on one task and 3x on
+another); the gain is the step's own effect.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from regrapht_core.bench.runner import current_commit
+from regrapht_core.contracts.evaluation import speedup_reward
+from regrapht_core.datatypes import Trajectory
+from regrapht_core.graph.merge import build_graph, merge_trajectory
+from regrapht_core.graph.model import ReGraph
+from regrapht_core.graph.trajectories import load_trajectory_dir
+
+
+def _counts(graph: ReGraph, trajectories: int) -> dict[str, int]:
+    measured = [e for e in graph.edges if any(x.speedup is not None for x in graph.examples(*e))]
+    return {
+        "trajectories": trajectories,
+        "nodes": graph.node_count,
+        "edges": graph.edge_count,
+        "edges_measured": len(measured),
+        "examples": graph.example_count,
+    }
+
+
+def growth(seed: Sequence[Trajectory], mined: Sequence[Trajectory], step: int) -> list[Any]:
+    graph = build_graph(seed)
+    rows = [_counts(graph, len(seed))]
+    order = list(mined)
+    random.Random(0).shuffle(order)
+    for k, trajectory in enumerate(order, start=1):
+        merge_trajectory(graph, trajectory)
+        if k % step == 0 or k == len(order):
+            rows.append(_counts(graph, len(seed) + k))
+    return rows
+
+
+def edges(graph: ReGraph) -> list[dict[str, Any]]:
+    """Each edge's evidence, most examples first."""
+    speedup_after = {(x.task, x.after): x.speedup for e in graph.edges for x in graph.examples(*e)}
+    rows = []
+    for u, v in graph.edges:
+        found = graph.examples(u, v)
+        measured = [x for x in found if x.speedup is not None]
+        gains = []
+        for x in measured:
+            assert x.speedup is not None
+            before = speedup_after.get((x.task, x.before))
+            gains.append(x.speedup / before if before else x.speedup)
+        rows.append(
+            {
+                "from": u,
+                "to": v,
+                "examples": len(found),
+                "tasks": len({x.task.split(".path")[0] for x in found}),
+                "prior_value": (
+                    round(statistics.fmean(speedup_reward(x.speedup or 0.0) for x in measured), 2)
+                    if measured
+                    else None
+                ),
+                "median_gain": round(statistics.median(gains), 3) if gains else None,
+            }
+        )
+    return sorted(rows, key=lambda r: (-r["examples"], r["from"], r["to"]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("seed", type=Path, help="the seed's trajectory folder")
+    parser.add_argument("mined", type=Path, help="a mining run's trajectory folder")
+    parser.add_argument("--step", type=int, default=100, help="trajectories between rows")
+    args = parser.parse_args()
+    seed = [t for _, t in load_trajectory_dir(args.seed)]
+    mined = [t for _, t in load_trajectory_dir(args.mined)]
+    document = {
+        "benchmark": "ReGraph growth and edge evidence (CPU: counts only, nothing timed)",
+        "command": " ".join(["python", *sys.argv]),
+        "commit": current_commit(),
+        "seed": str(args.seed),
+        "mined": str(args.mined),
+        "growth": growth(seed, mined, args.step),
+        "edges_seed": edges(build_graph(seed)),
+        "edges_seed_and_mined": edges(build_graph([*seed, *mined])),
+    }
+    json.dump(document, sys.stdout, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
