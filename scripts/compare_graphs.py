@@ -9,8 +9,9 @@ GPU's workers and resumable, and each task's record keeps its answer's speedup
 (``best_speedup``: the verified candidate faster than the sequential code that the search
 returns, ``None`` if none), so a graph comparison needs no second runner. pass@1 and the
 geomean speedup of the passed tasks are computed as `regrapht bench run` computes them
-(``bench.runner.summarise``); since a speedup of a few percent between two equal kernels
-is timing noise, the paired view also counts tasks within 5% of each other apart.
+(``bench.runner.summarise``); ``geomean_speedup_all`` counts a task without an answer
+as 1.0 (its user keeps the sequential code). Since a few percent between two equal kernels
+is timing noise, the paired view counts tasks within 5% of each other apart.
 """
 
 from __future__ import annotations
