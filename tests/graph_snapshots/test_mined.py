@@ -1,5 +1,6 @@
 """The committed mining output (graph_snapshots/mined): every trajectory a build would read
-is from a train task, device-verified step by step, and counted by its task's record.
+is from a train task, device-verified step by step, and counted by its task's record; the
+shipped snapshot is the seed's build, and the seed + mined build repeats byte for byte.
 
 The test split judges graphs (benchmarks/results/gpu-h100-graph-compare-test-*), so a
 test task's path in this folder would let a graph learn the answers it is judged on.
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from regrapht_core.bench.mine import MINED, RECORDS
 from regrapht_core.bench.runner import load_manifest
+from regrapht_core.graph.build import build_snapshot
 from regrapht_core.graph.trajectories import load_trajectory_dir
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,6 +22,10 @@ MINED_DIR = ROOT / "graph_snapshots" / "mined"
 
 def _records() -> dict[str, dict[str, object]]:
     return {p.stem: json.loads(p.read_text()) for p in (MINED_DIR / RECORDS).glob("*.json")}
+
+
+def _mined_files() -> list[Path]:
+    return sorted((MINED_DIR / MINED).glob("*.json"))
 
 
 def test_every_mined_path_is_a_train_task_verified_on_a_gpu() -> None:
@@ -46,3 +52,18 @@ def test_every_record_counts_its_files_and_names_its_device() -> None:
         expected = {f"{name}.json"} | {f"{name}.path{k}.json" for k in range(2, count + 1)}
         assert expected <= files if count else f"{name}.json" not in files, name
     assert sum(int(r.get("trajectories") or 0) for r in records.values()) == len(files)
+
+
+def test_the_shipped_snapshot_is_the_seed_build_and_the_mined_build_repeats(
+    tmp_path: Path,
+) -> None:
+    """What ships is what `graph build` makes of the seed's trajectories, byte for byte, and
+    the seed + mined build (the graph issue 20 compares) comes out the same every time."""
+    seed = ROOT / "graph_snapshots" / "trajectories"
+    build_snapshot([seed], tmp_path / "seed.msgpack")
+    shipped = ROOT / "graph_snapshots" / "regraph.msgpack"
+    assert (tmp_path / "seed.msgpack").read_bytes() == shipped.read_bytes()
+    first = build_snapshot([seed, MINED_DIR / MINED], tmp_path / "a.msgpack")
+    build_snapshot([seed, MINED_DIR / MINED], tmp_path / "b.msgpack")
+    assert (tmp_path / "a.msgpack").read_bytes() == (tmp_path / "b.msgpack").read_bytes()
+    assert first.build.trajectories == len(load_trajectory_dir(seed)) + len(_mined_files())
