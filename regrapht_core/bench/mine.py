@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from regrapht_core.bench.runner import SuiteTask
+from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.datatypes import Trajectory
 from regrapht_core.errors import ConfigError, ReGraphTError
@@ -76,15 +77,26 @@ def faster_leaves(candidates: Sequence[Candidate]) -> list[Candidate]:
     return [c for c in faster if c.index not in ancestors]
 
 
+_WHY_CHARS = 300
+"""How much of a failed candidate's feedback its record row keeps."""
+
+
 def _candidate_row(candidate: Candidate) -> dict[str, Any]:
+    """A candidate in its task's record. A failed program keeps the verifier's reason
+    (``why``), so a verdict can be read after the run: which check judged a program
+    implausible, what its output got wrong. A refusal's message says only that a
+    rewriter does not apply, and is left out."""
+    result = candidate.result
+    failed = result.status.failed and result.status is not Status.NO_CODE
     return {
         "index": candidate.index,
         "parent": candidate.parent,
         "technique": candidate.technique,
         "producer": candidate.producer,
-        "status": str(candidate.result.status),
-        "verified": candidate.result.verified,
-        "speedup": candidate.result.speedup,
+        "status": str(result.status),
+        "verified": result.verified,
+        "speedup": result.speedup,
+        "why": result.feedback[:_WHY_CHARS] if failed and result.feedback else None,
     }
 
 

@@ -17,6 +17,7 @@ from regrapht_core.bench.mine import (
     MINED,
     RECORDS,
     Mined,
+    _candidate_row,
     _done,
     _trajectories,
     faster_leaves,
@@ -24,6 +25,7 @@ from regrapht_core.bench.mine import (
 )
 from regrapht_core.bench.runner import SuiteTask
 from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.errors import ConfigError
 from regrapht_core.graph.snapshot import load_snapshot
@@ -55,6 +57,19 @@ def test_paths_are_named_for_the_corpus_task_and_come_fastest_first() -> None:
     assert TASK.name != "elementwise_arith_scale_f32_ptr"  # entry functions repeat in a corpus
     assert [t.task for t in found] == ["elementwise_arith_scale_f32_ptr"] * 2
     assert [t.steps[-1].speedup for t in found] == [5.0, 4.5]
+
+
+def test_a_failed_program_keeps_the_verifiers_reason_in_its_row() -> None:
+    objection = "kernel_only time 0.0100 ms is below the roofline bound 0.0238 ms " + "x" * 400
+    implausible = Evaluation(Status.IMPLAUSIBLE, "h", feedback=objection)
+    refused = Evaluation(Status.NO_CODE, "h", feedback="no rewriter for this loop")
+    rows = [
+        _candidate_row(step(k, None, "parallelization", result))
+        for k, result in enumerate((implausible, refused, verified(3.0)))
+    ]
+    assert rows[0]["status"] == "implausible" and rows[0]["why"] == objection[:300]
+    assert rows[1]["why"] is None and rows[2]["why"] is None
+    assert rows[2]["verified"] and rows[2]["speedup"] == pytest.approx(3.0)
 
 
 def mined(candidates: list[Candidate]) -> Mined:
