@@ -98,6 +98,7 @@ def compare(base: Path, other: Path, names: tuple[str, str], note: str) -> dict[
         "driver": values("driver"),
         "nvcc": values("nvcc"),
         "commit": values("commit"),
+        "commands": sorted({str(r["command"]) for r in records if r.get("command")}),
         "budget": values("budget"),
         "model": values("model"),
         "timing": values("timing"),
@@ -136,6 +137,9 @@ def main() -> None:
     parser.add_argument("--note", default="", help="what the numbers alone do not say")
     args = parser.parse_args()
     document = compare(args.base, args.other, tuple(args.names), args.note)
+    names = " ".join(args.names)
+    note = " --note TEXT" if args.note else ""  # the text itself is the document's note
+    document["command"] = f"python {sys.argv[0]} {args.base} {args.other} --names {names}{note}"
     json.dump(document, sys.stdout, indent=1)
     sys.stdout.write("\n")
 

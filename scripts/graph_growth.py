@@ -98,6 +98,7 @@ def main() -> None:
         "benchmark": "ReGraph growth and edge evidence (CPU: counts only, nothing timed)",
         "command": " ".join(["python", *sys.argv]),
         "commit": current_commit(),
+        "device": None,  # counts of files: nothing here ran on a GPU
         "seed": str(args.seed),
         "mined": str(args.mined),
         "growth": growth(seed, mined, args.step),

@@ -276,14 +276,16 @@ def mine_command(
 
             address = None if ray_address == "local" else ray_address
             if ray_address is None:
-                miner = task_miner(job, timing, current_commit())
+                miner = task_miner(job, timing, current_commit(), _command())
                 started(1, 1)
                 mine(tasks, miner, out, settings=miner.settings, on_done=done)
             else:
                 mine_on_ray(
                     tasks,
                     out,
-                    make_miner=partial(task_miner, _for_workers(job), timing, current_commit()),
+                    make_miner=partial(
+                        task_miner, _for_workers(job), timing, current_commit(), _command()
+                    ),
                     cluster=Cluster(address, workers_per_gpu),
                     on_start=started,
                     on_done=done,
@@ -324,6 +326,11 @@ def _for_workers(job: JobSettings) -> JobSettings:
     return replace(job, snapshot=snapshot)
 
 
+def _command() -> str:
+    """This run's command line, as its summary and each task's record name it."""
+    return " ".join(["regrapht", *sys.argv[1:]])
+
+
 def _run_summary(
     results: list[Mined], began: datetime, seconds: float, placed: dict[str, int]
 ) -> dict[str, Any]:
@@ -333,7 +340,7 @@ def _run_summary(
     minutes = max(seconds, 1e-9) / 60
     first = next((m.record for m in results if m.record.get("device")), {})
     return {
-        "command": " ".join(["regrapht", *sys.argv[1:]]),
+        "command": _command(),
         "started": began.isoformat(timespec="seconds"),
         "seconds": round(seconds, 1),
         **{key: first.get(key) for key in ("device", "driver", "nvcc", "commit", "budget")},

@@ -134,10 +134,13 @@ def mine_task(suite_task: SuiteTask, optimizer: Optimizer, settings: Mapping[str
 @dataclass(frozen=True, slots=True)
 class TaskMiner:
     """One GPU's miner: the optimizer searching and the settings its records carry (the
-    device, driver, nvcc, budget, model, timing and commit a resumed run must match)."""
+    device, driver, nvcc, budget, model, timing and commit a resumed run must match), and
+    the command that started the run, which each record names too (a resumed run may be
+    started with another ``--limit`` or manifest, so it is not a setting)."""
 
     optimizer: Optimizer
     settings: Mapping[str, Any]
+    command: str
 
     def __call__(self, suite_task: SuiteTask) -> Mined:
         """The task mined, its record with the seconds this miner waited for and held the
@@ -150,16 +153,21 @@ class TaskMiner:
             "gpu_waited_s": round(lock.waited_s - waited, 2),
             "gpu_held_s": round(lock.held_s - held, 2),
         }
-        return replace(mined, record=mined.record | seconds)
+        return replace(mined, record=mined.record | seconds | {"command": self.command})
 
 
 def task_miner(
-    job: JobSettings, timing: str | None, commit: str, compile_threads: int | None = None
+    job: JobSettings,
+    timing: str | None,
+    commit: str,
+    command: str,
+    compile_threads: int | None = None,
 ) -> TaskMiner:
     """A miner on this process's GPU (the first one ``CUDA_VISIBLE_DEVICES`` shows);
-    refused where there is none, since mining keeps only what ran. ``commit`` is the
-    code's, named by the process that started the run (a worker may not sit in a
-    checkout); ``compile_threads`` caps the verifier's builds (workers sharing a host)."""
+    refused where there is none, since mining keeps only what ran. ``commit`` and
+    ``command`` are the code's and the run's, named by the process that started it (a
+    worker may not sit in a checkout); ``compile_threads`` caps the verifier's builds
+    (workers sharing a host)."""
     if compile_threads is not None:
         job = replace(job, verify=replace(job.verify, build_workers=compile_threads))
     optimizer = Optimizer(job)
@@ -175,7 +183,7 @@ def task_miner(
         "timing": timing or "task",
         "commit": commit,
     }
-    return TaskMiner(optimizer, settings)
+    return TaskMiner(optimizer, settings, command)
 
 
 def write_mined(mined: Mined, out: Path) -> None:

@@ -35,6 +35,7 @@ def _arm(root: Path, best: dict[str, float | None], snapshot: str = "") -> Path:
             "budget": 4,
             "best_speedup": speedup,
             "seconds": 10.0,
+            "command": f"regrapht graph mine m.toml --out {root}",
             "candidates": [{"status": s, "verified": s == "verified"} for s in statuses],
         }
         (root / "records" / f"{task}.json").write_text(json.dumps(record))
@@ -48,6 +49,9 @@ def test_pass_geomean_and_pairs(tmp_path: Path) -> None:
     other = _arm(tmp_path / "b", {"x_1": 4.1, "x_2": 8.0, "y_1": None}, " --snapshot g.msgpack")
     document = _script().compare(base, other, ("seed", "mined"), "a note")
     assert document["tasks"] == 3  # only the tasks both arms searched
+    assert document["commands"] == sorted(
+        f"regrapht graph mine m.toml --out {r}" for r in (base, other)
+    )
     seed, mined = document["arms"]["seed"], document["arms"]["mined"]
     assert seed["summary"]["passed"] == 3 and mined["summary"]["passed"] == 2
     assert mined["summary"]["geomean_speedup_passed"] == pytest.approx((4.1 * 8.0) ** 0.5, 1e-3)

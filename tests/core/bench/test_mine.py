@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +18,7 @@ from regrapht_core.bench.mine import (
     MINED,
     RECORDS,
     Mined,
+    TaskMiner,
     _candidate_row,
     _done,
     _trajectories,
@@ -27,7 +29,7 @@ from regrapht_core.bench.runner import SuiteTask
 from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import Candidate
-from regrapht_core.errors import ConfigError
+from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
 from regrapht_core.optimize.learning import verified_trajectory
@@ -70,6 +72,20 @@ def test_a_failed_program_keeps_the_verifiers_reason_in_its_row() -> None:
     assert rows[0]["status"] == "implausible" and rows[0]["why"] == objection[:300]
     assert rows[1]["why"] is None and rows[2]["why"] is None
     assert rows[2]["verified"] and rows[2]["speedup"] == pytest.approx(3.0)
+
+
+def test_each_record_names_the_command_that_mined_it_outside_the_resume_settings() -> None:
+    def unsearchable(*_args: object, **_kwargs: object) -> None:
+        raise ReGraphTError("does not extract")
+
+    lock = SimpleNamespace(waited_s=0.0, held_s=0.0)
+    optimizer = SimpleNamespace(verifier=SimpleNamespace(gpu_lock=lock), run=unsearchable)
+    command = "regrapht graph mine m.toml --out o --limit 3"
+    miner = TaskMiner(optimizer, {"device": "H100", "budget": 4}, command)  # type: ignore[arg-type]
+    source = CORPUS.parent / "elementwise_arith" / "elementwise_arith_axpby_f32_ptr.cpp"
+    record = miner(SuiteTask("t", source, "axpby_map", "maps")).record
+    assert record["command"] == command and record["failure"].endswith("does not extract")
+    assert "command" not in miner.settings  # another --limit still resumes the run
 
 
 def mined(candidates: list[Candidate]) -> Mined:
