@@ -119,23 +119,34 @@ class Comparison:
         return self.ratio is not None and abs(self.ratio - 1.0) <= TOLERANCE
 
 
-def _speedups(record: dict[str, Any]) -> dict[str, tuple[str, float] | None]:
-    return {
-        row["candidate"]: (row["mode"], row["speedup"]) if row["status"] == "verified" else None
-        for row in record["candidates"]
-    }
+def _speedups(record: dict[str, Any], mode: str | None) -> dict[str, tuple[str, float] | None]:
+    """Each candidate's speedup in ``mode`` (its primary timing when ``None``)."""
+
+    def speedup(row: dict[str, Any]) -> tuple[str, float] | None:
+        if row["status"] != "verified":
+            return None
+        if mode is None:
+            return row["mode"], row["speedup"]
+        timed = [t["speedup"] for t in row["timings"] if t["mode"] == mode]
+        return (mode, timed[0]) if timed else None
+
+    return {row["candidate"]: speedup(row) for row in record["candidates"]}
 
 
-def compare(before: dict[str, Any], after: dict[str, Any]) -> list[Comparison]:
-    """Every candidate of either run, with its primary-mode speedup in each."""
-    old, new = _speedups(before), _speedups(after)
+def compare(
+    before: dict[str, Any], after: dict[str, Any], mode: str | None = None
+) -> list[Comparison]:
+    """Every candidate of either run, with its speedup in ``mode`` (default: the primary
+    mode) in each; a candidate not timed in ``mode`` in a run counts as missing there."""
+    old, new = _speedups(before, mode), _speedups(after, mode)
     return [Comparison(c, old.get(c), new.get(c)) for c in sorted(old.keys() | new.keys())]
 
 
-def compare_files(before: Path, after: Path) -> list[Comparison]:
+def compare_files(before: Path, after: Path, mode: str | None = None) -> list[Comparison]:
     return compare(
         json.loads(before.read_text(encoding="utf-8")),
         json.loads(after.read_text(encoding="utf-8")),
+        mode,
     )
 
 

@@ -61,6 +61,9 @@ class CallSample:
     kernel_ms: float
     launches: int
     cpu_ms: float
+    host_work_ms: float = 0.0
+    """The call's host time outside the runtime calls and launches the harness wraps: the
+    candidate's own host code (a loop it left on the CPU), which kernel-only time counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,11 +121,12 @@ class Harness:
 
     def call(self, *, flush: bool) -> CallSample:
         fields = self._ask(f"call {int(flush)}", answer=None, wall_s=self._call_wall_s).split()
-        if len(fields) != 6 or fields[0] != "done":
+        if len(fields) != 7 or fields[0] != "done":
             raise HarnessStopped(" ".join(fields))
         try:
             host, event, kernel = (float(value) for value in fields[1:4])
-            return CallSample(host, event, kernel, int(fields[4]), float(fields[5]))
+            used, work = float(fields[5]), float(fields[6])
+            return CallSample(host, event, kernel, int(fields[4]), used, work)
         except ValueError as error:
             raise HarnessStopped(" ".join(fields)) from error
 

@@ -47,7 +47,72 @@ from regrapht_core.tasks.dtypes import (
 from regrapht_core.tasks.signature import entry_symbol, member_declaration, member_wrapper
 from regrapht_core.verify.lockdown import LOCKDOWN_CXX
 
-__all__ = ["LINK_WRAPS", "HarnessKind", "entry_symbol", "entry_unit", "harness_source"]
+__all__ = [
+    "LINK_WRAPS",
+    "RUNTIME_WRAPS",
+    "HarnessKind",
+    "entry_symbol",
+    "entry_unit",
+    "harness_source",
+]
+
+RUNTIME_WRAPS: dict[str, tuple[str, str]] = {
+    "cudaFree": ("void* p", "p"),
+    "cudaMallocHost": ("void** p, size_t size", "p, size"),
+    "cudaHostAlloc": ("void** p, size_t size, unsigned int flags", "p, size, flags"),
+    "cudaFreeHost": ("void* p", "p"),
+    "cudaMallocPitch": (
+        "void** p, size_t* pitch, size_t width, size_t height",
+        "p, pitch, width, height",
+    ),
+    "cudaMallocAsync": ("void** p, size_t size, cudaStream_t s", "p, size, s"),
+    "cudaFreeAsync": ("void* p, cudaStream_t s", "p, s"),
+    "cudaHostRegister": ("void* p, size_t size, unsigned int flags", "p, size, flags"),
+    "cudaHostUnregister": ("void* p", "p"),
+    "cudaMemcpy": (
+        "void* dst, const void* src, size_t n, cudaMemcpyKind kind",
+        "dst, src, n, kind",
+    ),
+    "cudaMemcpyAsync": (
+        "void* dst, const void* src, size_t n, cudaMemcpyKind kind, cudaStream_t s",
+        "dst, src, n, kind, s",
+    ),
+    "cudaMemcpy2D": (
+        "void* dst, size_t dp, const void* src, size_t sp, size_t w, size_t h, cudaMemcpyKind k",
+        "dst, dp, src, sp, w, h, k",
+    ),
+    "cudaMemcpy2DAsync": (
+        "void* dst, size_t dp, const void* src, size_t sp, size_t w, size_t h, cudaMemcpyKind k,"
+        " cudaStream_t s",
+        "dst, dp, src, sp, w, h, k, s",
+    ),
+    "cudaMemcpyToSymbol": (
+        "const void* sym, const void* src, size_t n, size_t offset, cudaMemcpyKind kind",
+        "sym, src, n, offset, kind",
+    ),
+    "cudaMemcpyFromSymbol": (
+        "void* dst, const void* sym, size_t n, size_t offset, cudaMemcpyKind kind",
+        "dst, sym, n, offset, kind",
+    ),
+    "cudaMemset": ("void* p, int value, size_t n", "p, value, n"),
+    "cudaMemsetAsync": ("void* p, int value, size_t n, cudaStream_t s", "p, value, n, s"),
+    "cudaDeviceSynchronize": ("void", ""),
+    "cudaStreamSynchronize": ("cudaStream_t s", "s"),
+    "cudaEventSynchronize": ("cudaEvent_t e", "e"),
+    "cudaStreamCreate": ("cudaStream_t* s", "s"),
+    "cudaStreamCreateWithFlags": ("cudaStream_t* s, unsigned int flags", "s, flags"),
+    "cudaStreamDestroy": ("cudaStream_t s", "s"),
+    "cudaGetDeviceProperties": ("cudaDeviceProp* prop, int device", "prop, device"),
+    "cudaDeviceGetAttribute": (
+        "int* value, cudaDeviceAttr attr, int device",
+        "value, attr, device",
+    ),
+}
+"""The runtime calls whose time is not the call's own host work (name: parameters,
+arguments): allocation, copies, synchronization and device queries. In kernel-only timing
+the call's host time outside them and outside the launches is added to its kernels' time,
+so work left in a host loop is not free; a runtime call missing here only counts against
+the candidate."""
 
 LINK_WRAPS = (
     "cudaMalloc",
@@ -57,6 +122,7 @@ LINK_WRAPS = (
     "cudaLaunchKernel",
     "cudaLaunchKernelExC",
     "cudaLaunchCooperativeKernel",
+    *RUNTIME_WRAPS,
 )
 """Symbols the candidate's calls are redirected from (``-Wl,--wrap=``) into the harness."""
 
@@ -299,6 +365,15 @@ def _record_declaration(record: Record) -> str:
     return f"struct {record.name} {{{members} }};"
 
 
+def _runtime_wraps() -> str:
+    return "\n".join(
+        f'extern "C" cudaError_t __real_{name}({params});\n'
+        f'extern "C" cudaError_t __wrap_{name}({params}) {{\n'
+        f"  return runtime_call([&] {{ return __real_{name}({args}); }});\n}}"
+        for name, (params, args) in RUNTIME_WRAPS.items()
+    )
+
+
 def harness_source(task: Task, kind: HarnessKind) -> str:
     """The harness for ``task``; ``kind`` selects the build (see the module docstring)."""
     fills = {
@@ -322,6 +397,7 @@ def harness_source(task: Task, kind: HarnessKind) -> str:
         "@ARG_BYTES@": _switch(task, "data"),
         "@ARG_SIZE@": _switch(task, "size"),
         "@LOCKDOWN@": LOCKDOWN_CXX if kind is HarnessKind.CANDIDATE else "",
+        "@RUNTIME_WRAPS@": _runtime_wraps(),
     }
     body = _TEMPLATE
     for key, value in fills.items():
@@ -625,10 +701,23 @@ bool g_capture = false;
 bool g_poison_allocations = true;
 std::vector<std::pair<cudaEvent_t, cudaEvent_t>> g_launches;
 std::vector<std::pair<cudaEvent_t, cudaEvent_t>> g_spare;
+double g_runtime_ms = 0;  // the call's host time inside wrapped runtime calls and launches
+
+// A wrapped runtime call (allocation, copy, sync, device query): its time is not the
+// call's own host work (see timed_call).
+template <typename Call>
+cudaError_t runtime_call(Call call) {
+  if (!g_capture) return call();
+  auto t0 = std::chrono::steady_clock::now();
+  cudaError_t result = call();
+  g_runtime_ms += since_ms(t0);
+  return result;
+}
 
 template <typename Launch>
 cudaError_t timed_launch(cudaStream_t stream, Launch launch) {
   if (!g_capture) return launch();
+  auto t0 = std::chrono::steady_clock::now();
   std::pair<cudaEvent_t, cudaEvent_t> events;
   if (g_spare.empty()) {
     cudaEventCreate(&events.first);
@@ -641,6 +730,7 @@ cudaError_t timed_launch(cudaStream_t stream, Launch launch) {
   cudaError_t result = launch();
   cudaEventRecord(events.second, stream);
   g_launches.push_back(events);
+  g_runtime_ms += since_ms(t0);
   return result;
 }
 
@@ -676,24 +766,29 @@ void flush_caches() {
 #endif
 }
 
-// One call: host clock, device-wide events and per-launch events around it, process CPU time.
+// One call: host clock, device-wide events and per-launch events around it, process CPU time,
+// and the call's own host work: its time outside the wrapped runtime calls and launches
+// (loops left on the host, which kernel-only time adds to the kernels').
 std::string timed_call(bool flush) {
   prepare();
   if (flush) flush_caches();
 #if defined(REGRAPHT_CANDIDATE)
   g_poison_allocations = !flush;
   g_launches.clear();
-  g_capture = true;
   const double c0 = cpu_ms();
   auto t0 = std::chrono::steady_clock::now();
   cudaEventRecord(g_start, 0);
+  g_runtime_ms = 0;
+  g_capture = true;
+  auto w0 = std::chrono::steady_clock::now();
   call();
+  const double host_work_ms = std::max(0.0, since_ms(w0) - g_runtime_ms);
+  g_capture = false;
   cudaDeviceSynchronize();
   cudaEventRecord(g_stop, 0);
   cudaEventSynchronize(g_stop);
   const double host_ms = since_ms(t0);
   const double used_ms = cpu_ms() - c0;
-  g_capture = false;
   float event_ms = 0;
   cudaEventElapsedTime(&event_ms, g_start, g_stop);
   double kernel_ms = 0;
@@ -711,14 +806,14 @@ std::string timed_call(bool flush) {
   call();
   const double host_ms = since_ms(t0);
   const double used_ms = cpu_ms() - c0;
-  const double event_ms = host_ms, kernel_ms = 0;
+  const double event_ms = host_ms, kernel_ms = 0, host_work_ms = host_ms;
   const size_t launches = 0;
 #endif
   check_guards();
   collect();
-  char line[200];
-  std::snprintf(line, sizeof line, "done %.6f %.6f %.6f %zu %.6f", host_ms,
-                static_cast<double>(event_ms), kernel_ms, launches, used_ms);
+  char line[240];
+  std::snprintf(line, sizeof line, "done %.6f %.6f %.6f %zu %.6f %.6f", host_ms,
+                static_cast<double>(event_ms), kernel_ms, launches, used_ms, host_work_ms);
   return line;
 }
 
@@ -739,7 +834,7 @@ extern "C" void __wrap___cudaRegisterManagedVar(void**, void**, char*, const cha
 // timing size are all treated alike (none poisons), so none of them stands out.
 extern "C" cudaError_t __real_cudaMalloc(void**, size_t);
 extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, size_t size) {
-  cudaError_t result = __real_cudaMalloc(pointer, size);
+  cudaError_t result = runtime_call([&] { return __real_cudaMalloc(pointer, size); });
   if (result == cudaSuccess && size && g_poison_allocations) cudaMemset(*pointer, 0xFF, size);
   return result;
 }
@@ -775,6 +870,8 @@ extern "C" cudaError_t __wrap_cudaLaunchCooperativeKernel(const void* kernel, di
     return __real_cudaLaunchCooperativeKernel(kernel, grid, block, args, shared, stream);
   });
 }
+
+@RUNTIME_WRAPS@
 #endif
 
 @LOCKDOWN@

@@ -56,3 +56,24 @@ def test_the_script_exits_zero_only_when_all_are_within(tmp_path: Path) -> None:
         done = subprocess.run([*script, str(after)], capture_output=True, text=True, check=False)
         assert done.returncode == code, done.stdout + done.stderr
         assert "saxpy/a" in done.stdout
+
+
+def test_a_named_mode_compares_that_timing_of_each_control() -> None:
+    def run(kernel_only: float) -> dict[str, Any]:
+        timings = [
+            {"mode": "end_to_end", "speedup": 1.0},
+            {"mode": "kernel_only", "speedup": kernel_only},
+        ]
+        row = {"candidate": "sum/c", "status": "verified", "mode": "end_to_end", "speedup": 1.0}
+        plain = {"candidate": "saxpy/a", "status": "verified", "mode": "end_to_end"}
+        return {
+            "candidates": [
+                {**row, "timings": timings},
+                {**plain, "speedup": 2.0, "timings": [{"mode": "end_to_end", "speedup": 2.0}]},
+            ]
+        }
+
+    rows = {r.candidate: r for r in compare(run(40.0), run(30.0), "kernel_only")}
+    assert rows["sum/c"].ratio == 0.75 and not rows["sum/c"].within
+    assert rows["saxpy/a"].before is None, "no kernel-only timing: missing, not compared"
+    assert all(r.within for r in compare(run(40.0), run(30.0)))

@@ -14,6 +14,7 @@ from regrapht_core.contracts.task import (
 __all__ = [
     "COPY_INT",
     "MATMUL",
+    "MATMUL_FIRST_ROW",
     "MATMUL_NAIVE",
     "MATMUL_TILED",
     "SAXPY",
@@ -195,6 +196,39 @@ __global__ void matmul_kernel(int n, const float* A, const float* B, float* C) {
 """
     + _MATMUL_HOST
 )
+
+MATMUL_FIRST_ROW = r"""
+#include <cuda_runtime.h>
+__global__ void first_row(int n, const float* A, const float* B, float* C) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= n) return;
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += A[k] * B[k * n + col];
+  C[col] = s;
+}
+void matmul(int n, const float* A, const float* B, float* C) {
+  float *dA = nullptr, *dB = nullptr, *dC = nullptr;
+  size_t bytes = static_cast<size_t>(n) * n * sizeof(float);
+  cudaMalloc(&dA, n * sizeof(float));
+  cudaMalloc(&dB, bytes);
+  cudaMalloc(&dC, n * sizeof(float));
+  cudaMemcpy(dA, A, n * sizeof(float), cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B, bytes, cudaMemcpyHostToDevice);
+  first_row<<<(n + 255) / 256, 256>>>(n, dA, dB, dC);
+  cudaMemcpy(C, dC, n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dC);
+  for (int i = 1; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      float s = 0.0f;
+      for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];
+      C[i * n + j] = s;
+    }
+}
+"""
+"""The first row on the GPU, the rest left in the host loop: what a rewriter produces when
+it can map only one loop (kernel-only time must not call it fast)."""
 
 VECTOR_INT = Task(
     name="histogram",

@@ -11,9 +11,16 @@ import pytest
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.compile import Compiler
-from regrapht_core.verify.harness import HarnessKind, harness_source
+from regrapht_core.verify.harness import LINK_WRAPS, HarnessKind, harness_source
 from regrapht_core.verify.sandbox import Limits, RunOutcome
-from tests.core.verify.tasks_fixture import MATMUL, SAXPY, SAXPY_CUDA, SUM, VECTOR_INT
+from tests.core.verify.tasks_fixture import (
+    MATMUL,
+    MATMUL_FIRST_ROW,
+    SAXPY,
+    SAXPY_CUDA,
+    SUM,
+    VECTOR_INT,
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
@@ -64,6 +71,19 @@ def test_every_harness_build_compiles(compiler: Compiler, task: Task) -> None:
         build = compiler.host_object if kind is HarnessKind.REFERENCE else compiler.cuda_object
         outcome = build(source)
         assert outcome.ok, f"{kind}: {outcome.log}"
+
+
+def test_the_candidate_harness_links_with_every_wrapped_runtime_call(
+    compiler: Compiler, tmp_path: Path
+) -> None:
+    """Each wrapper calls its ``__real_`` symbol, so a runtime call the toolkit renamed
+    fails this link here rather than every candidate's on the GPU machine."""
+    harness = compiler.cuda_object(harness_source(MATMUL, HarnessKind.CANDIDATE))
+    candidate = compiler.cuda_object(MATMUL_FIRST_ROW)
+    assert harness.ok and harness.path is not None, harness.log
+    assert candidate.ok and candidate.path is not None, candidate.log
+    linked = compiler.link([harness.path, candidate.path], tmp_path / "linked", wraps=LINK_WRAPS)
+    assert linked.ok, linked.log
 
 
 def test_the_deadline_caps_the_compile_timeout_and_stops_a_late_compile(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.pool import verify_many
 from tests.core.verify.tasks_fixture import (
     MATMUL,
+    MATMUL_FIRST_ROW,
     MATMUL_NAIVE,
     MATMUL_TILED,
     SAXPY,
@@ -71,6 +72,19 @@ def test_a_saxpy_is_copy_bound_end_to_end(verifier: Verifier) -> None:
 def test_tiled_matmul_beats_the_sequential_reference(verifier: Verifier) -> None:
     result = verifier.verify(MATMUL, MATMUL_TILED)
     assert result.speedup is not None and result.speedup > 1.0
+
+
+def test_a_loop_left_on_the_host_counts_in_kernel_only_time(verifier: Verifier) -> None:
+    """One row on the GPU and 511 in a host loop: by kernel time alone that was a speedup
+    in the thousands; counted with the call's host work it is about none."""
+    result = verifier.verify(MATMUL, MATMUL_FIRST_ROW)
+    assert result.status is Status.VERIFIED, result.feedback
+    kernel_only = next(t for t in result.timings if t.mode == "kernel_only")
+    assert kernel_only.speedup < 1.5, kernel_only
+    tiled = verifier.verify(MATMUL, MATMUL_TILED)
+    assert tiled.status is Status.VERIFIED, tiled.feedback
+    honest = next(t for t in tiled.timings if t.mode == "kernel_only")
+    assert honest.speedup > 50 * kernel_only.speedup, (honest, kernel_only)
 
 
 def test_wrong_output_is_caught_with_the_first_index(verifier: Verifier) -> None:

@@ -1,0 +1,29 @@
+"""Labelled timings from the harness's samples."""
+
+from __future__ import annotations
+
+import pytest
+
+from regrapht_core.contracts.task import TimingMode
+from regrapht_core.verify.driver import CallSample
+from regrapht_core.verify.timing import summarize
+
+
+def _samples(kernel_ms: float, host_work_ms: float, launches: int = 1) -> list[CallSample]:
+    return [CallSample(9.0, 9.0, kernel_ms, launches, 9.0, host_work_ms) for _ in range(5)]
+
+
+def test_kernel_only_time_counts_the_host_loop_a_candidate_left_behind() -> None:
+    """A token kernel and the real work in a host loop: not a 100x speedup by kernel time."""
+    timing = summarize(_samples(0.02, 1.98), [2.0] * 5, TimingMode.KERNEL_ONLY)
+    assert timing is not None
+    assert timing.candidate_ms == pytest.approx(2.0) and timing.speedup == pytest.approx(1.0)
+
+
+def test_end_to_end_time_is_the_host_clock_whatever_the_split() -> None:
+    timing = summarize(_samples(0.02, 1.98), [18.0] * 5, TimingMode.END_TO_END)
+    assert timing is not None and timing.candidate_ms == 9.0 and timing.speedup == 2.0
+
+
+def test_kernel_only_time_is_unavailable_when_a_call_launched_nothing() -> None:
+    assert summarize(_samples(0.0, 2.0, launches=0), [2.0] * 5, TimingMode.KERNEL_ONLY) is None
