@@ -4,9 +4,13 @@
 # rest travels as wheels in the ignored folder .whl/ (see docs/verification-design.md).
 export REGRAPHT_COMMIT="${REGRAPHT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
 export PYTHONUNBUFFERED=1
+# A call that carries no .whl (to leave room for a Ray part) uses what an earlier call on
+# this warm machine installed.
 if ls .whl/*.whl >/dev/null 2>&1; then
     python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
         --target /tmp/site .whl/*.whl || return 1
+    export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"
+elif [ -d /tmp/site ]; then
     export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"
 else
     export PYTHONPATH="${PWD}:${PWD}/server"
