@@ -20,6 +20,7 @@ from regrapht_core.contracts.task import TimingMode
 from regrapht_core.verify.driver import CallSample
 
 __all__ = [
+    "HOST_WORK_ALLOWANCE_MS",
     "Adaptive",
     "clock_disagreement",
     "cpu_elsewhere",
@@ -33,6 +34,13 @@ _CLOCK_RTOL = 0.10
 _CLOCK_ATOL_MS = 0.05
 _CPU_RATIO = 1.5
 _CPU_ATOL_MS = 2.0
+
+HOST_WORK_ALLOWANCE_MS = 0.02
+"""Host work per call that kernel-only time does not count: the runtime's own unwrapped
+steps (launch configuration, kernel lookup, argument packing) and the call's bookkeeping.
+An honest copy-launch-copy saxpy showed 4-7 us, +~0.4 us per extra launch
+(``benchmarks/results/gpu-h100-host-work.json``); a host loop worth leaving out of a
+kernel-only speedup takes far longer, and only what exceeds the allowance counts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,13 +86,16 @@ def summarize(
 
     Kernel-only time is the call's kernels plus its own host work: a candidate that moves
     one loop to the GPU and leaves the next on the host is timed with that host loop (it
-    is still the call's work), only the copies, allocations and waits are left out. Host
-    work that overlaps the kernels is counted twice, which errs against the candidate.
+    is still the call's work), only the copies, allocations and waits are left out, and
+    host work within :data:`HOST_WORK_ALLOWANCE_MS`. Host work that overlaps the kernels is
+    counted twice, which errs against the candidate.
     """
     if mode is TimingMode.KERNEL_ONLY:
         if min(s.launches for s in samples) == 0:
             return None
-        candidate = [s.kernel_ms + s.host_work_ms for s in samples]
+        candidate = [
+            s.kernel_ms + max(0.0, s.host_work_ms - HOST_WORK_ALLOWANCE_MS) for s in samples
+        ]
     else:
         candidate = [s.host_ms for s in samples]
     return Timing(
