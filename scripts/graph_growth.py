@@ -13,11 +13,15 @@ the speedup over the sequential code) and the median *gain* of the step, its spe
 the code it started from. A mean of absolute speedups says which tasks an edge was mined
 on as much as what the step did (a map's first step is worth 3,000x on one task and 3x on
 another); the gain is the step's own effect.
+
+Later steps: the mined steps that follow another, counted as neutral, faster or slower by
+their gain.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import statistics
@@ -86,6 +90,26 @@ def edges(graph: ReGraph) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (-r["examples"], r["from"], r["to"]))
 
 
+NEUTRAL = 0.05
+"""A later step within this fraction of the code it started from counts as neutral."""
+
+
+def later_steps(mined: Sequence[Trajectory]) -> dict[str, int]:
+    """The mined steps that follow another, by their gain over the step before: how many
+    are neutral (within :data:`NEUTRAL`), faster or slower beyond it."""
+    counts = {"steps": 0, "neutral": 0, "faster": 0, "slower": 0}
+    for trajectory in mined:
+        timed = [step.speedup for step in trajectory.steps]
+        for before, after in itertools.pairwise(timed):
+            if before is None or after is None:
+                continue
+            gain = after / before
+            counts["steps"] += 1
+            kind = "neutral" if abs(gain - 1.0) <= NEUTRAL else "faster" if gain > 1 else "slower"
+            counts[kind] += 1
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seed", type=Path, help="the seed's trajectory folder")
@@ -102,6 +126,7 @@ def main() -> None:
         "seed": str(args.seed),
         "mined": str(args.mined),
         "growth": growth(seed, mined, args.step),
+        "later_steps": later_steps(mined),
         "edges_seed": edges(build_graph(seed)),
         "edges_seed_and_mined": edges(build_graph([*seed, *mined])),
     }

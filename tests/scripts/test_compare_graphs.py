@@ -3,7 +3,6 @@ pass@1 and geomean as `bench run` counts them, and a paired view that keeps ties
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
@@ -11,15 +10,11 @@ from typing import Any
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "compare_graphs.py"
+from tests.scripts import load_script
 
 
 def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("compare_graphs", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("compare_graphs")
 
 
 def _arm(root: Path, best: dict[str, float | None], snapshot: str = "") -> Path:
