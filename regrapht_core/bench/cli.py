@@ -87,7 +87,9 @@ def run(
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
     require_nvcc(job)
-    tasks = [t for t in _load_manifest(manifest) if not only or t.name in only]
+    tasks = [
+        t for t in _named(_load_manifest(manifest), only, manifest) if not only or t.name in only
+    ]
     earlier = _read_results(out) if resume and out.exists() else None
     optimizer = Optimizer(job)
     if not optimizer.gpu:
@@ -154,6 +156,15 @@ def _read(path: Path, what: str) -> str:
         raise ConfigError(
             f"cannot read the {what} in {path}: not UTF-8 (byte {err.start})"
         ) from None
+
+
+def _named(tasks: list[SuiteTask], only: tuple[str, ...], manifest: Path) -> list[SuiteTask]:
+    """``tasks``, once every ``--only`` name is one of them: a misspelt name would
+    otherwise just shrink the run, silently."""
+    unknown = sorted(set(only) - {t.name for t in tasks})
+    if unknown:
+        raise ConfigError(f"{manifest}: no task named {', '.join(map(repr, unknown))}")
+    return tasks
 
 
 def _load_manifest(path: Path) -> list[SuiteTask]:
@@ -244,7 +255,7 @@ def mine_command(
     require_nvcc(job)
     if workers_per_gpu > 1 and ray_address is None:
         raise ConfigError("--workers-per-gpu needs --ray")
-    listed = _load_manifest(manifest)
+    listed = _named(_load_manifest(manifest), only, manifest)
     if split is not None and not any(t.split == split for t in listed):
         raise ConfigError(f"{manifest}: no task has split = {split!r}")
     mode = TimingMode(timing) if timing else None

@@ -205,3 +205,12 @@ def test_a_refused_run_writes_no_summary(tmp_path: Path, monkeypatch: pytest.Mon
     result = CliRunner().invoke(main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path)])
     assert result.exit_code == EXIT_USER_ERROR
     assert not (tmp_path / "runs").exists()
+
+
+def test_an_unknown_task_name_is_named_not_skipped(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--only", "no_such_task.path2"],
+    )
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "no task named 'no_such_task.path2'" in result.stderr
