@@ -1,0 +1,34 @@
+"""The model-examples benchmark: which tasks it asks the model about, and how it counts."""
+
+from __future__ import annotations
+
+from benchmarks.model_examples import MANIFEST, graphs, root_refused, summary
+from regrapht_core.bench.runner import load_manifest
+
+
+def test_only_tasks_no_rewriter_moves_from_the_root_are_asked() -> None:
+    """An arg-max (every rewriter refuses it) is asked; an axpby map (parallelized by a
+    rewriter) is not: the benchmark measures the model where a job would ask it."""
+    wanted = {"arg_reductions_argmax_f32_ptr", "elementwise_arith_axpby_f64_vec"}
+    tasks = [t for t in load_manifest(MANIFEST) if t.name in wanted]
+    chosen = root_refused(tasks, graphs()["seed"])
+    assert [suite_task.name for suite_task, _ in chosen] == ["arg_reductions_argmax_f32_ptr"]
+
+
+def test_the_mined_arm_is_the_seed_with_the_mined_examples() -> None:
+    arms = graphs()
+    assert arms["mined"].edge_count == arms["seed"].edge_count
+    assert arms["mined"].example_count > 30 * arms["seed"].example_count
+
+
+def test_summary_counts_code_verified_and_faster_per_arm() -> None:
+    rows = [
+        {"arm": "seed", "code": None, "status": "no_code", "speedup": None},
+        {"arm": "seed", "code": "x", "status": "wrong_output", "speedup": None},
+        {"arm": "mined", "code": "x", "status": "verified", "speedup": 0.5},
+        {"arm": "mined", "code": "x", "status": "verified", "speedup": 12.0},
+    ]
+    assert summary(rows) == {
+        "seed": {"tasks": 2, "code": 1, "verified": 0, "faster": 0},
+        "mined": {"tasks": 2, "code": 2, "verified": 2, "faster": 1},
+    }
