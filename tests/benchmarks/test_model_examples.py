@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from benchmarks.model_examples import MANIFEST, graphs, root_refused, summary
+from benchmarks.model_examples import MANIFEST, graphs, per_family, root_refused, summary
 from regrapht_core.bench.runner import load_manifest
 
 
@@ -32,3 +32,11 @@ def test_summary_counts_code_verified_and_faster_per_arm() -> None:
         "seed": {"tasks": 2, "code": 1, "verified": 0, "faster": 0},
         "mined": {"tasks": 2, "code": 2, "verified": 2, "faster": 1},
     }
+
+
+def test_per_family_keeps_the_first_tasks_of_each_family_in_order() -> None:
+    tasks = [t for t in load_manifest(MANIFEST) if t.split == "test"][:12]
+    pairs = [(t, t.task()) for t in tasks]
+    kept = [t.name for t, _ in per_family(pairs, 1)]
+    assert len(kept) == len({t.family for t in tasks})
+    assert kept == [t.name for t in tasks if t.name in kept]
