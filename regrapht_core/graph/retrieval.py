@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph, example_sort_key
@@ -92,7 +92,7 @@ def rank_step_examples(
     own = rank_examples(graph, node, technique, code) if graph.has_edge(node, technique) else ()
     into = graph.predecessors(technique) if graph.has_node(technique) else ()
     others = [e for u in into if u != node for e in graph.examples(u, technique)]
-    ranked = (*own, *_most_similar(others, code, None))[:limit]
+    ranked = _distinct((*own, *_most_similar(others, code, None)), limit)
     return ranked or rank_all_examples(graph, code, limit=limit)
 
 
@@ -105,9 +105,26 @@ def rank_all_examples(graph: ReGraph, code: str, *, limit: int) -> tuple[EdgeExa
 def _most_similar(
     examples: Sequence[EdgeExample], code: str, limit: int | None
 ) -> tuple[EdgeExample, ...]:
+    """Most similar ``before`` first, one example per ``before`` code: several mined paths
+    of one task share their first step's source, and two copies of it in a two-example
+    prompt showed the model one task twice (10 of 11 prompts,
+    ``benchmarks/results/gpu-h100-model-examples.json``). Of those, the fastest is kept."""
     scores = bm25_scores(tokenize(code), [tokenize(example.before) for example in examples])
     ranked = sorted(
         zip(scores, examples, strict=True),
-        key=lambda pair: (-pair[0], example_sort_key(pair[1])),
+        key=lambda pair: (-pair[0], -(pair[1].speedup or 0.0), example_sort_key(pair[1])),
     )
-    return tuple(example for _, example in ranked[:limit])
+    return _distinct((example for _, example in ranked), limit)
+
+
+def _distinct(ranked: Iterable[EdgeExample], limit: int | None) -> tuple[EdgeExample, ...]:
+    """The first example of each ``before`` code, at most ``limit`` of them."""
+    seen: set[str] = set()
+    kept: list[EdgeExample] = []
+    for example in ranked:
+        if limit is not None and len(kept) == limit:
+            break
+        if example.before not in seen:
+            seen.add(example.before)
+            kept.append(example)
+    return tuple(kept)

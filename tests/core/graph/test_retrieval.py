@@ -54,7 +54,7 @@ def test_examples_are_ranked_by_similarity_of_their_before_code() -> None:
 
 
 def test_ties_are_broken_canonically_whatever_the_merge_order() -> None:
-    a, b, c = example("b", SAXPY), example("a", SAXPY), example("c", SAXPY)
+    a, b, c = example("b", SAXPY), example("a", MATMUL), example("c", HISTO)
     first = rank_examples(graph_with(a, b, c), SEQUENTIAL, "parallelization", "unrelated")
     second = rank_examples(graph_with(c, a, b), SEQUENTIAL, "parallelization", "unrelated")
     assert [e.task for e in first] == [e.task for e in second] == ["a", "b", "c"]
@@ -107,3 +107,21 @@ def test_a_technique_without_examples_gets_the_graphs_nearest() -> None:
         ranked = rank_step_examples(graph, "parallelization", technique, HISTO, limit=1)
         assert ranked == rank_all_examples(graph, HISTO, limit=1)
         assert [e.task for e in ranked] == ["h"]
+
+
+def test_one_example_per_before_code_the_fastest_of_them() -> None:
+    """Mined paths of one task share their first step's source: a prompt with room for two
+    examples shows two sources, not one source twice."""
+
+    def timed(task: str, before: str, speedup: float) -> EdgeExample:
+        return EdgeExample(task, "t", "d", before, f"// {task}", speedup)
+
+    graph = graph_with(
+        timed("h", HISTO, 2.0), timed("h.path2", HISTO, 9.0), timed("saxpy", SAXPY, 3.0)
+    )
+    ranked = rank_step_examples(graph, SEQUENTIAL, "parallelization", HISTO, limit=2)
+    assert [e.task for e in ranked] == ["h.path2", "saxpy"]
+    assert [e.task for e in rank_examples(graph, SEQUENTIAL, "parallelization", HISTO)] == [
+        "h.path2",
+        "saxpy",
+    ]
