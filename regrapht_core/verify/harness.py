@@ -719,9 +719,10 @@ cudaError_t runtime_call(Call call) {
 
 // What timing one wrapped call costs outside its own window (the clock reads and the
 // bookkeeping), taken off the call's host work per wrapped call so the measuring is not
-// billed to the candidate: a clock read that is a system call (some VMs) cost an honest
-// copy-launch-copy saxpy ~20 us of "host work" per call otherwise. Best of five rounds,
-// so a preempted round does not count.
+// billed to the candidate, whatever a clock read costs on the machine (on the H100 VM it
+// is a cheap TSC read, and an honest saxpy's host work came to 4-7 us either way:
+// benchmarks/results/gpu-h100-host-work.json). Best of five rounds, so a preempted round
+// does not count.
 void measure_window_cost() {
   g_capture = true;
   double best = 1e9;

@@ -132,12 +132,22 @@ def test_without_a_gpu_the_command_refuses_to_mine(tmp_path: Path) -> None:
     assert not (tmp_path / MINED).exists()
 
 
-def test_an_unknown_split_is_named(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("flag", "value", "said"),
+    [
+        ("--split", "dev", "no task has split = 'dev'"),
+        ("--only", "no_such_task.path2", "no task named 'no_such_task.path2'"),
+    ],
+    ids=["unknown split", "unknown task name"],
+)
+def test_a_selection_the_manifest_lacks_is_named_not_skipped(
+    tmp_path: Path, flag: str, value: str, said: str
+) -> None:
     result = CliRunner().invoke(
-        main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--split", "dev"]
+        main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path), flag, value]
     )
     assert result.exit_code == EXIT_USER_ERROR
-    assert "no task has split = 'dev'" in result.stderr
+    assert said in result.stderr
 
 
 @pytest.mark.gpu
@@ -205,12 +215,3 @@ def test_a_refused_run_writes_no_summary(tmp_path: Path, monkeypatch: pytest.Mon
     result = CliRunner().invoke(main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path)])
     assert result.exit_code == EXIT_USER_ERROR
     assert not (tmp_path / "runs").exists()
-
-
-def test_an_unknown_task_name_is_named_not_skipped(tmp_path: Path) -> None:
-    result = CliRunner().invoke(
-        main,
-        ["graph", "mine", str(CORPUS), "--out", str(tmp_path), "--only", "no_such_task.path2"],
-    )
-    assert result.exit_code == EXIT_USER_ERROR
-    assert "no task named 'no_such_task.path2'" in result.stderr
