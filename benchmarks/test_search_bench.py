@@ -34,6 +34,9 @@ class WideGraph:
     def successors(self, node: str) -> list[str]:
         return self.edges[node]
 
+    def predecessors(self, node: str) -> list[str]:
+        return [u for u, targets in self.edges.items() if node in targets]
+
     def examples(self, u: str, v: str) -> list[EdgeExample]:
         return []
 

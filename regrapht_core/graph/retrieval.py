@@ -19,6 +19,7 @@ from regrapht_core.graph.model import ReGraph, example_sort_key
 __all__ = [
     "BM25_B",
     "BM25_K1",
+    "BM25Index",
     "bm25_scores",
     "rank_all_examples",
     "rank_examples",
@@ -42,29 +43,47 @@ def tokenize(code: str) -> list[str]:
     return _TOKEN.findall(code)
 
 
+class BM25Index:
+    """Okapi BM25 over a fixed set of tokenized documents, their statistics counted once: the
+    search scores every state's code against the same edge's examples again and again
+    (``search.prior``)."""
+
+    __slots__ = ("_frequencies", "_idf", "_norms")
+
+    def __init__(self, documents: Sequence[Sequence[str]]) -> None:
+        count = len(documents)
+        average = sum(len(doc) for doc in documents) / (count or 1) or 1.0
+        self._frequencies = [Counter(doc) for doc in documents]
+        document_frequency: Counter[str] = Counter()
+        for freq in self._frequencies:
+            document_frequency.update(freq.keys())
+        self._idf = {
+            term: math.log(1 + (count - df + 0.5) / (df + 0.5))
+            for term, df in document_frequency.items()
+        }
+        self._norms = [BM25_K1 * (1 - BM25_B + BM25_B * len(doc) / average) for doc in documents]
+
+    def scores(self, query: Sequence[str]) -> list[float]:
+        """Each document's score for ``query`` (Lucene's non-negative IDF), in order."""
+        terms = [
+            (term, repeats, self._idf[term])
+            for term, repeats in Counter(query).items()
+            if term in self._idf
+        ]
+        scores = []
+        for freq, norm in zip(self._frequencies, self._norms, strict=True):
+            score = 0.0
+            for term, repeats, idf in terms:
+                tf = freq.get(term, 0)
+                if tf:
+                    score += repeats * idf * tf * (BM25_K1 + 1) / (tf + norm)
+            scores.append(score)
+        return scores
+
+
 def bm25_scores(query: Sequence[str], documents: Sequence[Sequence[str]]) -> list[float]:
     """BM25 score of each tokenized document for ``query`` (Lucene's non-negative IDF)."""
-    if not documents:
-        return []
-    count = len(documents)
-    average = sum(len(doc) for doc in documents) / count or 1.0
-    frequencies = [Counter(doc) for doc in documents]
-    document_frequency: Counter[str] = Counter()
-    for freq in frequencies:
-        document_frequency.update(freq.keys())
-    terms = Counter(query)
-    scores = []
-    for doc, freq in zip(documents, frequencies, strict=True):
-        norm = BM25_K1 * (1 - BM25_B + BM25_B * len(doc) / average)
-        score = 0.0
-        for term, repeats in terms.items():
-            tf = freq.get(term, 0)
-            if tf:
-                df = document_frequency[term]
-                idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
-                score += repeats * idf * tf * (BM25_K1 + 1) / (tf + norm)
-        scores.append(score)
-    return scores
+    return BM25Index(documents).scores(query)
 
 
 def rank_examples(

@@ -24,6 +24,7 @@ from regrapht_core.contracts.proposal import (
     SearchResult,
 )
 from regrapht_core.contracts.task import SourceLanguage, Task
+from regrapht_core.contracts.techniques import PARALLELIZATION
 from regrapht_core.cxx.document import Document
 from regrapht_core.cxx.functions import signature_text
 from regrapht_core.cxx.merge import Unit, merged_text
@@ -112,7 +113,8 @@ class OptimizeOutcome:
         """Why there is no answer, from the statuses the verifier gave, most common first,
         whether the copies alone rule a faster answer out (the best verified candidate is
         copy-bound), and the first problem that says something about the code (a technique
-        without a rewriter does not)."""
+        without a rewriter does not), a parallelization step's first: every port begins with
+        one, so why it could not be taken is what the user needs most."""
         counts: dict[str, int] = {}
         for candidate in self.search.candidates:
             counts[candidate.result.status] = counts.get(candidate.result.status, 0) + 1
@@ -122,7 +124,11 @@ class OptimizeOutcome:
         timing = best.result.timing if best is not None else None
         if timing is not None and timing.copy_bound:
             parts += f"; copy-bound (best {timing.speedup:.2f}x): {timing.copy_bound_note()}"
-        said = [c.result.feedback for c in self.search.candidates if c.result.feedback]
+        said = [
+            c.result.feedback
+            for c in sorted(self.search.candidates, key=lambda c: c.technique != PARALLELIZATION)
+            if c.result.feedback
+        ]
         first = next((f for f in said if f != NO_REWRITER), said[0] if said else "")
         return f"{parts}" + (f"; first problem: {first}" if first else "")
 

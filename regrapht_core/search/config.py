@@ -23,7 +23,17 @@ def root_technique(task: Task) -> str:
 
 
 class Measured(Protocol):
-    """What the search reads of an edge's example: its measured speedup, if any."""
+    """What the search reads of an edge's example: the step it shows (its task's code
+    before and after) and the speedup measured for ``after``, if any."""
+
+    @property
+    def task(self) -> str: ...
+
+    @property
+    def before(self) -> str: ...
+
+    @property
+    def after(self) -> str: ...
 
     @property
     def speedup(self) -> float | None: ...
@@ -31,9 +41,12 @@ class Measured(Protocol):
 
 class GraphView(Protocol):
     """The action set: techniques that may follow a technique (its out-neighbours), and
-    the examples stored on each such edge (the search's prior, ``search.prior``)."""
+    the examples stored on each such edge (the search's prior, ``search.prior``); the
+    techniques that lead into one, whose examples' ``after`` is where a step began."""
 
     def successors(self, node: str) -> Sequence[str]: ...
+
+    def predecessors(self, node: str) -> Sequence[str]: ...
 
     def examples(self, u: str, v: str) -> Sequence[Measured]: ...
 
@@ -70,6 +83,9 @@ class SearchConfig:
     prior_weight: int = 2
     """At most this many of an edge's measured examples count as visits of the transition
     in the rollout policy (``search.prior``); ``0`` ignores the graph's speedups."""
+    prior_neighbours: int = 5
+    """A step's prior reads the examples of at most this many tasks on its edge, those
+    whose code before the step looks most like the state's (``search.prior``)."""
     retry_with_feedback: bool = True
     unmeasured_reward: float = 0.0
     """Value given to a candidate that compiled but could not be run (no GPU)."""
@@ -81,5 +97,7 @@ class SearchConfig:
             raise ValueError("time_limit_s must be positive")
         if self.widening < 0 or self.prior_weight < 0:
             raise ValueError("widening and prior_weight must not be negative")
+        if self.prior_neighbours < 1:
+            raise ValueError("prior_neighbours must be at least 1")
         if not 0.0 <= self.rollout_epsilon <= 1.0:
             raise ValueError("rollout_epsilon must lie in [0, 1]")

@@ -37,7 +37,7 @@ from regrapht_core.contracts.proposal import (
 from regrapht_core.contracts.task import Task
 from regrapht_core.search.answer import answer_of, lineage
 from regrapht_core.search.config import GraphView, SearchConfig, root_technique
-from regrapht_core.search.prior import EdgePrior, edge_prior
+from regrapht_core.search.prior import EdgePrior, Priors
 from regrapht_core.search.rollout import rollout_action
 from regrapht_core.search.selection import Move, select_move, widening_allows
 from regrapht_core.search.tree import Key, Node, SearchGraph, code_hash
@@ -108,7 +108,8 @@ class _Search:
         self.tree = SearchGraph(root=(start, code_hash(task.source)))
         self.tree.nodes[self.tree.root] = root
         self.closed: set[Key] = set()
-        self.priors: dict[tuple[str, str], EdgePrior] = {}
+        self.priors = Priors(graph, cap=config.prior_weight, neighbours=config.prior_neighbours)
+        self.prior_at: dict[tuple[Key, str], EdgePrior] = {}
         self.refusals: set[int] = set()
         """Trace indices of deterministic refusals: not in ``budget``, not in Q."""
         self.best_speedup: float | None = None
@@ -175,7 +176,7 @@ class _Search:
                 node.visits,
                 self.config.exploration,
                 self.rng,
-                rank=functools.partial(self.rank, node.technique),
+                rank=functools.partial(self.rank, key),
             )
             if known is None:
                 known = self.step(key, action, "widen")
@@ -212,16 +213,15 @@ class _Search:
 
     def expand(self, key: Key) -> list[Key] | None:
         """The first visit's batch: one proposal for every action not yet taken from
-        ``key``, the graph's best-supported first (a budget or deadline that cuts the batch
-        short cuts the least promising), verified together. The states reached (``None``
-        if the search stopped before any was evaluated)."""
+        ``key`` that the graph's prior calls promising (``search.prior``; the best-ranked
+        one where none is), best first (a budget or deadline that cuts the batch short cuts
+        the least promising), verified together. The others stay untried moves of the
+        state. The states reached (``None`` if the search stopped before any was
+        evaluated)."""
         node = self.tree.nodes[key]
         node.expanded = True
-        actions = [
-            a
-            for a in self.ranked(node.technique)
-            if a not in node.children and a not in node.exhausted
-        ]
+        ranked = [a for a in self.ranked(key) if a not in node.children and a not in node.exhausted]
+        actions = [a for a in ranked if self.prior(key, a).promising] or ranked[:1]
         if not actions:
             return []
         taken = self.apply(key, actions, "expand")
@@ -290,7 +290,7 @@ class _Search:
                 lam=self.config.rollout_lambda,
                 epsilon=self.config.rollout_epsilon,
                 rng=self.rng,
-                prior=self.prior,
+                prior=functools.partial(self.prior, key),
             )
             stepped = self.take(key, action)
             if stepped is None:
@@ -302,20 +302,25 @@ class _Search:
 
     # -- the graph as prior ----------------------------------------------------------------
 
-    def prior(self, source: str, target: str) -> EdgePrior:
-        edge = (source, target)
-        if edge not in self.priors:
-            examples = self.graph.examples(source, target)
-            self.priors[edge] = edge_prior(examples, self.config.prior_weight)
-        return self.priors[edge]
+    def prior(self, key: Key, action: str) -> EdgePrior:
+        """What the graph says about ``action`` from the state ``key``, read once."""
+        if (key, action) not in self.prior_at:
+            node = self.tree.nodes[key]
+            speedup = None
+            if node.candidate is not None:
+                speedup = self.trace[node.candidate].result.speedup
+            self.prior_at[key, action] = self.priors.of(
+                node.code, speedup or 1.0, node.technique, action
+            )
+        return self.prior_at[key, action]
 
-    def rank(self, technique: str, action: str) -> tuple[float, ...]:
-        return self.prior(technique, action).rank()
+    def rank(self, key: Key, action: str) -> tuple[float, ...]:
+        return self.prior(key, action).rank()
 
-    def ranked(self, technique: str) -> list[str]:
-        """The steps from ``technique``, best prior first (graph order among equals)."""
-        steps = self.graph.successors(technique)
-        return sorted(steps, key=functools.partial(self.rank, technique), reverse=True)
+    def ranked(self, key: Key) -> list[str]:
+        """The steps from the state ``key``, best prior first (graph order among equals)."""
+        steps = self.graph.successors(self.tree.nodes[key].technique)
+        return sorted(steps, key=functools.partial(self.rank, key), reverse=True)
 
     # -- steps: propose, verify as a batch, retry the failures with feedback ---------------
 

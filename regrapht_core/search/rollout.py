@@ -1,6 +1,7 @@
 """The rollout policy: ε-greedy over transition statistics with a visit penalty λ·N that
 keeps a rollout from replaying the one transition that paid off once. A transition's value
-starts at the graph's prior (its measured examples) and moves to what the search saw."""
+starts at the graph's prior for the state (``search.prior``) and moves to what the search
+saw."""
 
 from __future__ import annotations
 
@@ -22,14 +23,14 @@ def rollout_action(
     lam: float,
     epsilon: float,
     rng: random.Random,
-    prior: Callable[[str, str], EdgePrior],
+    prior: Callable[[str], EdgePrior],
 ) -> str:
     if rng.random() < epsilon:
         return rng.choice(list(actions))
     best_action, best_score = actions[0], -math.inf
     for action in actions:
         stats = graph.edge(technique, action)
-        score = prior(technique, action).blend(stats.q, stats.visits) - lam * stats.visits
+        score = prior(action).blend(stats.q, stats.visits) - lam * stats.visits
         if score > best_score:
             best_action, best_score = action, score
     return best_action

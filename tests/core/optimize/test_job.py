@@ -124,6 +124,9 @@ class Line:
     def successors(self, node: str) -> Sequence[str]:
         return ["parallelization"] if node == "sequential" else []
 
+    def predecessors(self, node: str) -> Sequence[str]:
+        return ["sequential"] if node == "parallelization" else []
+
     def examples(self, u: str, v: str) -> Sequence[EdgeExample]:
         return ()
 

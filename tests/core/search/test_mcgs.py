@@ -58,6 +58,9 @@ class Graph:
     def successors(self, node: str) -> Sequence[str]:
         return self.edges.get(node, ())
 
+    def predecessors(self, node: str) -> Sequence[str]:
+        return [u for u, targets in self.edges.items() if node in targets]
+
     def examples(self, u: str, v: str) -> Sequence[EdgeExample]:
         return self.stored.get((u, v), ())
 
@@ -671,3 +674,27 @@ def test_the_graphs_prior_steers_the_rollout() -> None:
     plain = Verifier(table)
     search(steered, plain, budget=2, prior_weight=0)
     assert plain.calls == [("P",), ("P", "A")]
+
+
+def test_a_step_similar_code_gained_nothing_from_waits_behind_untried_ones() -> None:
+    """A state's first batch leaves out the steps measured to gain nothing on code like
+    its own (``search.prior``), so a small budget tries what might pay first."""
+    edges = {"sequential": ["P"], "P": ["A", "B", "E"]}
+    stored = {("P", "A"): [measured(2.0)], ("P", "B"): [measured(1.0)]}
+    table = {("P",): 1.5, ("P", "A"): 3.0, ("P", "B"): 1.5, ("P", "E"): 2.0}
+    verifier = Verifier(table)
+    search(Graph(edges, stored), verifier, budget=3)
+    assert verifier.calls == [("P",), ("P", "A"), ("P", "E")]
+    blind = Verifier(table)
+    search(Graph(edges), blind, budget=3)
+    assert blind.calls == [("P",), ("P", "A"), ("P", "B")]
+
+
+def test_where_no_step_is_promising_the_best_ranked_is_still_taken() -> None:
+    graph = Graph({"sequential": ["A", "B"]}, {("sequential", "A"): [measured(0.5)]})
+    verifier = Verifier({("A",): 1.2, ("B",): 1.1})
+    search(graph, verifier, budget=1)
+    assert verifier.calls == [("B",)]  # never measured outranks measured to lose
+    again = Verifier({("A",): 1.2, ("B",): 1.1})
+    search(Graph({"sequential": ["A"]}, {("sequential", "A"): [measured(0.5)]}), again, budget=1)
+    assert again.calls == [("A",)]
