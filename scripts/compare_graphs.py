@@ -11,7 +11,9 @@ returns, ``None`` if none), so a graph comparison needs no second runner. pass@1
 geomean speedup of the passed tasks are computed as `regrapht bench run` computes them
 (``bench.runner.summarise``); ``geomean_speedup_all`` counts a task without an answer
 as 1.0 (its user keeps the sequential code). Since a few percent between two equal kernels
-is timing noise, the paired view counts tasks within 5% of each other apart.
+is timing noise, the paired view counts tasks within 5% of each other apart, and splits the
+tasks where both arms verified the very same programs (their difference is the timing's
+noise alone) from those where the graph led the search to different ones.
 """
 
 from __future__ import annotations
@@ -44,6 +46,32 @@ def _as_run(record: dict[str, Any], arm: str) -> dict[str, Any]:
     best = record.get("best_speedup")
     statuses = Counter(str(row["status"]) for row in record.get("candidates", []))
     return {"method": arm, "passed": best is not None, "speedup": best, "statuses": statuses}
+
+
+def _programs(record: dict[str, Any]) -> set[tuple[str, ...]]:
+    """The programs a search verified or rejected, each as the producers of its steps from
+    the task's code: the same set in two searches means they timed the same programs."""
+    rows = {row["index"]: row for row in record.get("candidates", []) if "index" in row}
+    programs = set()
+    for row in rows.values():
+        if row.get("status") == "no_code":
+            continue
+        path, step = [], row
+        while step is not None:
+            path.append(str(step.get("producer")))
+            step = rows.get(step.get("parent")) if step.get("parent") is not None else None
+        programs.add(tuple(reversed(path)))
+    return programs
+
+
+def _pairs(ratios: list[float]) -> dict[str, Any]:
+    return {
+        "tasks": len(ratios),
+        "geomean_ratio": _geomean(ratios) if ratios else None,
+        "better": sum(1 for r in ratios if r > NOISE),
+        "worse": sum(1 for r in ratios if r < 1 / NOISE),
+        "within_5_percent": sum(1 for r in ratios if 1 / NOISE <= r <= NOISE),
+    }
 
 
 def _geomean(values: list[float]) -> float:
@@ -87,6 +115,8 @@ def compare(base: Path, other: Path, names: tuple[str, str], note: str) -> dict[
     for task in tasks:
         families[str(first[task].get("family"))].append(ratios[task])
     records = [*first.values(), *second.values()]
+    searched = [t for t in tasks if _programs(first[t]) or _programs(second[t])]
+    differ = [t for t in searched if _programs(first[t]) != _programs(second[t])]
 
     def values(key: str) -> list[str]:
         return sorted({str(r.get(key)) for r in records if r.get(key) is not None})
@@ -109,10 +139,12 @@ def compare(base: Path, other: Path, names: tuple[str, str], note: str) -> dict[
         },
         "paired": {
             "ratio": f"{names[1]} / {names[0]} best speedup per task (1.0 where none passed)",
-            "geomean_ratio": _geomean(list(ratios.values())),
-            "better": sum(1 for r in ratios.values() if r > NOISE),
-            "worse": sum(1 for r in ratios.values() if r < 1 / NOISE),
-            "within_5_percent": sum(1 for r in ratios.values() if 1 / NOISE <= r <= NOISE),
+            **{k: v for k, v in _pairs(list(ratios.values())).items() if k != "tasks"},
+            "same_programs": _pairs([ratios[t] for t in searched if t not in differ]),
+            "different_programs": {
+                **_pairs([ratios[t] for t in differ]),
+                "per_task": {t: round(ratios[t], 4) for t in differ},
+            },
             "per_family_geomean_ratio": {f: _geomean(v) for f, v in sorted(families.items())},
             "passed_by_one_only": {
                 task: {

@@ -63,3 +63,40 @@ def test_no_shared_task_is_refused(tmp_path: Path) -> None:
     other = _arm(tmp_path / "b", {"x_2": 2.0})
     with pytest.raises(SystemExit, match="share no task"):
         _script().compare(base, other, ("a", "b"), "")
+
+
+def _searched(root: Path, programs: dict[str, tuple[list[list[str]], float]]) -> Path:
+    """An arm whose records list their candidates as paths of producers."""
+    best = {task: speedup for task, (_, speedup) in programs.items()}
+    _arm(root, best)
+    for task, (paths, speedup) in programs.items():
+        rows: list[dict[str, Any]] = []
+        for path in paths:
+            parent = None
+            for depth, producer in enumerate(path):
+                known = next(
+                    (r for r in rows if r["producer"] == producer and r["parent"] == parent), None
+                )
+                if known is None or depth == len(path) - 1:
+                    known = {"index": len(rows), "parent": parent, "producer": producer,
+                             "status": "verified", "verified": True, "speedup": speedup}  # fmt: skip
+                    rows.append(known)
+                parent = known["index"]
+        path_file = root / "records" / f"{task}.json"
+        record = json.loads(path_file.read_text())
+        record["candidates"] = [*rows, {"index": len(rows), "status": "no_code", "parent": None}]
+        path_file.write_text(json.dumps(record))
+    return root
+
+
+def test_tasks_that_timed_the_same_programs_are_kept_apart(tmp_path: Path) -> None:
+    """Two searches that verified the same programs differ only by the timing's noise; the
+    tasks where the graph led to other programs are where it acted."""
+    same = [["p"], ["p", "a"]]
+    base = _searched(tmp_path / "a", {"x_1": (same, 10.0), "x_2": ([["p"], ["p", "a"]], 10.0)})
+    other = _searched(tmp_path / "b", {"x_1": (same, 11.0), "x_2": ([["p"], ["p", "b"]], 20.0)})
+    paired = _script().compare(base, other, ("seed", "mined"), "")["paired"]
+    assert paired["same_programs"]["tasks"] == 1
+    assert paired["same_programs"]["geomean_ratio"] == pytest.approx(1.1)
+    assert paired["different_programs"]["per_task"] == {"x_2": 2.0}
+    assert paired["different_programs"]["better"] == 1
