@@ -78,8 +78,14 @@ def _searched(root: Path, programs: dict[str, tuple[list[list[str]], float]]) ->
                     (r for r in rows if r["producer"] == producer and r["parent"] == parent), None
                 )
                 if known is None or depth == len(path) - 1:
-                    known = {"index": len(rows), "parent": parent, "producer": producer,
-                             "status": "verified", "verified": True, "speedup": speedup}  # fmt: skip
+                    known = {
+                        "index": len(rows),
+                        "parent": parent,
+                        "producer": producer,
+                        "status": "verified",
+                        "verified": True,
+                        "speedup": speedup,
+                    }
                     rows.append(known)
                 parent = known["index"]
         path_file = root / "records" / f"{task}.json"
