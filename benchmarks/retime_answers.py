@@ -1,0 +1,172 @@
+"""Two `graph mine` arms' answers timed again, alternately, in one verifier session: a paired
+comparison of two graphs without the run-to-run spread.
+
+Two searches of one task are otherwise compared by what their own runs measured, and two
+runs of the very same search differ by 20% in the geomean of passed speedups and by 3 in
+pass@1 on the test split (``gpu-h100-graph-compare-test-d2b4e8d-repeat.json``): each run
+timed the sequential reference in its own session, on a machine busy in its own way. Here
+each task's reference is timed once and both arms' answers against it, in rounds that
+alternate which arm goes first, so the ratio of their speedups is the two programs' own.
+Tasks whose arms answered with the same code need no timing (their ratio is 1).
+
+    python3 -m benchmarks.retime_answers MANIFEST BASE OTHER --names seed mined \\
+        [--rounds 3] [--only TASK ...]
+
+``BASE`` and ``OTHER`` are ``graph mine --out`` folders; each task's answer is the fastest
+step of its trajectories there, timed kernel-only as the mining was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from benchmarks.provenance import provenance, write_result
+from regrapht_core.bench.runner import load_manifest
+from regrapht_core.contracts.task import Task, TimingMode
+from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.pipeline import Verifier
+
+__all__ = ["NOISE", "answers", "main", "retime"]
+
+NOISE = 1.05
+"""Paired ratios within this factor either way count as ties (as in compare_graphs.py)."""
+
+Answer = tuple[str, float]
+"""An answer's code and the speedup its own run measured."""
+
+TimeFn = Callable[[Task, str], float | None]
+"""Verify ``code`` for the task and return its speedup (``None`` if it did not verify)."""
+
+
+def answers(folder: Path) -> dict[str, Answer]:
+    """Each task's fastest verified step over its trajectory files (``task.json``,
+    ``task.path2.json``, ...) in ``folder/trajectories``: what the search answered."""
+    best: dict[str, Answer] = {}
+    for path in sorted((folder / "trajectories").glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        task = str(document["task"]).split(".path")[0]
+        for step in document["steps"]:
+            speedup = step.get("speedup")
+            if speedup is not None and (task not in best or speedup > best[task][1]):
+                best[task] = (step["code"], float(speedup))
+    return best
+
+
+def retime(
+    tasks: Mapping[str, Task],
+    arms: tuple[Mapping[str, Answer], Mapping[str, Answer]],
+    time_fn: TimeFn,
+    *,
+    rounds: int,
+    on_task: Callable[[dict[str, Any]], None] = lambda row: None,
+) -> list[dict[str, Any]]:
+    """Per task (in ``tasks``' order) both arms' speedups over ``rounds`` rounds, the first
+    arm first in odd rounds and second in even ones, and the ratio of their medians (other
+    over base). A task one arm did not answer keeps that arm at 1.0 (its user keeps the
+    sequential code); one both arms answered with the same code is not timed."""
+    rows = []
+    for name, task in tasks.items():
+        codes = [arm.get(name) for arm in arms]
+        then = [None if a is None else round(a[1], 4) for a in codes]
+        row: dict[str, Any] = {"task": name, "measured_then": then}
+        if codes[0] is None and codes[1] is None:
+            continue
+        if codes[0] is not None and codes[1] is not None and codes[0][0] == codes[1][0]:
+            row.update(same_code=True, ratio=1.0)
+        else:
+            timed: list[list[float | None]] = [[], []]
+            for r in range(rounds):
+                order = (0, 1) if r % 2 == 0 else (1, 0)
+                for i in order:
+                    answer = codes[i]
+                    timed[i].append(1.0 if answer is None else time_fn(task, answer[0]))
+            row.update(same_code=False, speedups=timed, ratio=_ratio(timed))
+        rows.append(row)
+        on_task(row)
+    return rows
+
+
+def _ratio(timed: Sequence[Sequence[float | None]]) -> float | None:
+    """Other over base of the median speedups; ``None`` if an arm never verified again."""
+    medians = []
+    for speedups in timed:
+        verified = [s for s in speedups if s is not None]
+        if not verified:
+            return None
+        medians.append(statistics.median(verified))
+    return medians[1] / medians[0]
+
+
+def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    ratios = [r["ratio"] for r in rows if r["ratio"] is not None and not r["same_code"]]
+    geomean = math.exp(statistics.fmean(math.log(r) for r in ratios)) if ratios else None
+    return {
+        "tasks": len(rows),
+        "same_code": sum(1 for r in rows if r["same_code"]),
+        "timed": len(ratios),
+        "not_verified_again": sum(1 for r in rows if r["ratio"] is None),
+        "geomean_ratio_timed": None if geomean is None else round(geomean, 4),
+        "better": sum(1 for r in ratios if r > NOISE),
+        "worse": sum(1 for r in ratios if r < 1 / NOISE),
+        "within_5_percent": sum(1 for r in ratios if 1 / NOISE <= r <= NOISE),
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("manifest", type=Path)
+    parser.add_argument("base", type=Path, help="`graph mine --out` of the graph compared to")
+    parser.add_argument("other", type=Path, help="`graph mine --out` of the graph compared")
+    parser.add_argument("--names", nargs=2, default=("base", "other"), metavar=("BASE", "OTHER"))
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="+", default=None, metavar="TASK")
+    args = parser.parse_args(argv)
+    suite = {t.name: t for t in load_manifest(args.manifest)}
+    unknown = sorted(set(args.only or ()) - set(suite))
+    if unknown:
+        parser.error(f"not tasks of {args.manifest}: {', '.join(unknown)}")
+    arms = (answers(args.base), answers(args.other))
+    wanted = [n for n in suite if (args.only is None or n in args.only)]
+    wanted = [n for n in wanted if n in arms[0] or n in arms[1]]
+    tasks = {n: replace(suite[n], timing=TimingMode.KERNEL_ONLY).task() for n in wanted}
+    command = "python3 -m benchmarks.retime_answers " + " ".join(argv or sys.argv[1:])
+    names = "-".join(args.names)
+    with tempfile.TemporaryDirectory(prefix="regrapht-retime-") as cache:
+        verifier = Verifier(VerifyConfig(cache_dir=Path(cache)))
+        if verifier.device is None:
+            sys.stderr.write("retime_answers needs a GPU: nothing can be timed here\n")
+            return 2
+        record: dict[str, Any] = {
+            "benchmark": f"{args.names[1]} against {args.names[0]}: both arms' answers timed "
+            "again, alternately, in one verifier session (kernel-only)",
+            **provenance(verifier, command),
+            "arms": {args.names[0]: str(args.base), args.names[1]: str(args.other)},
+            "rounds": args.rounds,
+            "tasks": [],
+        }
+
+        def time_fn(task: Task, code: str) -> float | None:
+            return verifier.verify(task, code).speedup
+
+        def on_task(row: dict[str, Any]) -> None:
+            record["tasks"].append(row)
+            record["summary"] = summary(record["tasks"])
+            write_result(f"gpu-h100-retime-{names}-{record['commit'][:7]}.json", record)
+
+        retime(tasks, arms, time_fn, rounds=args.rounds, on_task=on_task)
+    json.dump(record.get("summary", {}), sys.stdout, indent=1)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

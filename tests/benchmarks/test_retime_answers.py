@@ -1,0 +1,77 @@
+"""benchmarks/retime_answers.py: each arm's answer found in its trajectories, both arms timed
+in alternating rounds against one reference, same code left untimed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks.retime_answers import answers, main, retime, summary
+from regrapht_core.contracts.task import Task
+from tests.core.search.test_mcgs import TASK
+
+
+def _trajectory(folder: Path, name: str, steps: list[tuple[str, float | None]]) -> None:
+    (folder / "trajectories").mkdir(parents=True, exist_ok=True)
+    document = {
+        "task": name,
+        "source": "void f() {}",
+        "steps": [{"method": "m", "code": code, "speedup": s} for code, s in steps],
+    }
+    (folder / "trajectories" / f"{name}.json").write_text(json.dumps(document))
+
+
+def test_an_arms_answer_is_its_fastest_step_over_all_paths(tmp_path: Path) -> None:
+    _trajectory(tmp_path, "t", [("par", 100.0), ("par+ro", 90.0)])
+    _trajectory(tmp_path, "t.path2", [("par", 100.0), ("par+lc", 140.0)])
+    _trajectory(tmp_path, "u", [("slow", None)])
+    assert answers(tmp_path) == {"t": ("par+lc", 140.0)}
+
+
+def test_rounds_alternate_the_arms_and_same_code_is_not_timed() -> None:
+    calls: list[str] = []
+    speeds = {"a1": 100.0, "b1": 150.0, "same": 9.0}
+
+    def time_fn(task: Task, code: str) -> float | None:
+        calls.append(code)
+        return speeds[code]
+
+    tasks = {"x": TASK, "y": TASK, "z": TASK, "w": TASK}
+    base = {"x": ("a1", 90.0), "y": ("same", 9.0), "w": ("a1", 80.0)}
+    other = {"x": ("b1", 160.0), "y": ("same", 8.0)}
+    rows = retime(tasks, (base, other), time_fn, rounds=3)
+    assert calls == ["a1", "b1", "b1", "a1", "a1", "b1", "a1", "a1", "a1"]
+    by_task = {r["task"]: r for r in rows}
+    assert set(by_task) == {"x", "y", "w"}  # z: neither arm answered
+    assert by_task["x"]["ratio"] == pytest.approx(1.5)
+    assert by_task["y"] == {
+        "task": "y",
+        "measured_then": [9.0, 8.0],
+        "same_code": True,
+        "ratio": 1.0,
+    }
+    assert by_task["w"]["ratio"] == pytest.approx(1 / 100)  # the other arm kept the loop
+    assert summary(rows) == {
+        "tasks": 3,
+        "same_code": 1,
+        "timed": 2,
+        "not_verified_again": 0,
+        "geomean_ratio_timed": pytest.approx((1.5 / 100) ** 0.5, abs=1e-4),
+        "better": 1,
+        "worse": 1,
+        "within_5_percent": 0,
+    }
+
+
+def test_an_answer_that_no_longer_verifies_has_no_ratio() -> None:
+    rows = retime({"x": TASK}, ({"x": ("a", 2.0)}, {"x": ("b", 3.0)}), lambda t, c: None, rounds=2)
+    assert rows[0]["ratio"] is None and summary(rows)["not_verified_again"] == 1
+
+
+def test_unknown_task_names_are_refused(tmp_path: Path) -> None:
+    manifest = tmp_path / "m.toml"
+    manifest.write_text('[[task]]\nname = "a"\nfile = "a.cpp"\nfunction = "f"\n')
+    with pytest.raises(SystemExit):
+        main([str(manifest), str(tmp_path), str(tmp_path), "--only", "nope"])
