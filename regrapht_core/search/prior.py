@@ -12,7 +12,7 @@ average therefore says little about a given state, and an absolute speedup (what
 read before) mostly says how well the task parallelized.
 
 So a state's prior for a step reads the examples whose ``before`` looks most like the
-state's code (BM25 over code tokens, ``graph.retrieval``), those of at most ``neighbours``
+state's code (BM25 over code tokens, ``regrapht_core.similarity``), those of at most ``neighbours``
 distinct ``before`` codes, and predicts the state's speedup times their geometric-mean gain.
 The prior orders the steps a state tries first; a state's first batch holds the steps
 predicted to gain beyond timing noise and the steps never measured, and leaves those
@@ -30,8 +30,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from regrapht_core.contracts.evaluation import speedup_reward
-from regrapht_core.graph.retrieval import BM25Index, tokenize
 from regrapht_core.search.config import GraphView, Measured
+from regrapht_core.similarity import BM25Index, tokenize
 
 __all__ = ["GAIN_NOISE", "NO_PRIOR", "EdgePrior", "Priors"]
 

@@ -5,13 +5,7 @@ import pytest
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.errors import GraphError
 from regrapht_core.graph.model import ReGraph
-from regrapht_core.graph.retrieval import (
-    bm25_scores,
-    rank_all_examples,
-    rank_examples,
-    rank_step_examples,
-    tokenize,
-)
+from regrapht_core.graph.retrieval import rank_all_examples, rank_examples, rank_step_examples
 from regrapht_core.graph.taxonomy import SEQUENTIAL
 
 MATMUL = "void matmul(const float* A, const float* B, float* C, int n) { C[i*n+j] += A[i*n+k]; }"
@@ -28,21 +22,6 @@ def graph_with(*examples: EdgeExample) -> ReGraph:
     for e in examples:
         graph.add_example(SEQUENTIAL, "parallelization", e)
     return graph
-
-
-def test_tokens_are_identifiers_numbers_and_launch_brackets() -> None:
-    assert tokenize("k<<<grid, 256>>>(x_0, 1.5f); // __syncthreads") == [
-        "k", "<<<", "grid", "256", ">>>", "x_0", "1.5", "f", "__syncthreads",
-    ]  # fmt: skip
-
-
-def test_bm25_prefers_documents_sharing_rare_query_terms() -> None:
-    docs = [tokenize(MATMUL), tokenize(SAXPY), tokenize(HISTO)]
-    scores = bm25_scores(tokenize("void saxpy(float a, float* x, float* y)"), docs)
-    assert scores.index(max(scores)) == 1
-    assert all(score >= 0 for score in scores)
-    assert bm25_scores(["x"], []) == []
-    assert bm25_scores(["absent"], docs) == [0.0, 0.0, 0.0]
 
 
 def test_examples_are_ranked_by_similarity_of_their_before_code() -> None:
