@@ -3,17 +3,23 @@ comparison of two graphs without the run-to-run spread.
 
 Two searches of one task are otherwise compared by what their own runs measured, and two
 runs of the very same search differ by 20% in the geomean of passed speedups and by 3 in
-pass@1 on the test split (``gpu-h100-graph-compare-test-d2b4e8d-repeat.json``): each run
-timed the sequential reference in its own session, on a machine busy in its own way. Here
+pass@1 on the test split (``gpu-h100-graph-compare-test-d2b4e8d-repeat.json``), and each
+run timed the sequential reference in its own session, on a machine busy in its own way. Here
 each task's reference is timed once and both arms' answers against it, in rounds that
-alternate which arm goes first, so the ratio of their speedups is the two programs' own.
+alternate which arm goes first, so the reference and the session's load drop out of the
+ratio of the two programs' speedups.
 Tasks whose arms answered with the same code need no timing (their ratio is 1).
 
-    python3 -m benchmarks.retime_answers MANIFEST BASE OTHER --names seed mined \\
-        [--rounds 3] [--only TASK ...]
+Two phases, because the arms' folders hold more than the answers and the timing needs the
+GPU::
 
-``BASE`` and ``OTHER`` are ``graph mine --out`` folders; each task's answer is the fastest
-step of its trajectories there, timed kernel-only as the mining was.
+    python3 -m benchmarks.retime_answers collect BASE OTHER --names seed mined \\
+        [--only TASK ...] > ANSWERS.json
+    python3 -m benchmarks.retime_answers time MANIFEST ANSWERS.json [--rounds 3]
+
+``collect`` takes two ``graph mine --out`` folders and keeps each task's answer, the fastest
+step of its trajectories, with where and how the arms measured it (their records' device,
+commit and commands). ``time`` times both arms' answers kernel-only, as the mining did.
 """
 
 from __future__ import annotations
@@ -35,7 +41,7 @@ from regrapht_core.contracts.task import Task, TimingMode
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
-__all__ = ["NOISE", "answers", "main", "retime"]
+__all__ = ["NOISE", "answers", "collect", "main", "retime"]
 
 NOISE = 1.05
 """Paired ratios within this factor either way count as ties (as in compare_graphs.py)."""
@@ -121,36 +127,89 @@ def summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
+def collect(
+    folders: tuple[Path, Path], names: tuple[str, str], only: Sequence[str] | None
+) -> dict[str, Any]:
+    """Both arms' answers (of the tasks ``only`` names, else all) with their provenance."""
+    arms = {name: answers(folder) for name, folder in zip(names, folders, strict=True)}
+    known = set(arms[names[0]]) | set(arms[names[1]])
+    unknown = sorted(set(only or ()) - known)
+    if unknown:
+        raise SystemExit(f"no answer in either arm for: {', '.join(unknown)}")
+    records = [
+        json.loads(path.read_text(encoding="utf-8"))
+        for folder in folders
+        for path in sorted((folder / "records").glob("*.json"))
+    ]
+
+    def recorded(key: str) -> list[str]:
+        return sorted({str(r[key]) for r in records if r.get(key) is not None})
+
+    return {
+        "benchmark": "two graph-mine arms' answers, each task's fastest verified step",
+        "device": recorded("device"),
+        "driver": recorded("driver"),
+        "nvcc": recorded("nvcc"),
+        "commit": recorded("commit"),
+        "commands": recorded("command"),
+        "timing": recorded("timing"),
+        "arms": {
+            name: {
+                task: {"code": code, "speedup": speedup}
+                for task, (code, speedup) in sorted(answered.items())
+                if only is None or task in only
+            }
+            for name, answered in arms.items()
+        },
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("manifest", type=Path)
-    parser.add_argument("base", type=Path, help="`graph mine --out` of the graph compared to")
-    parser.add_argument("other", type=Path, help="`graph mine --out` of the graph compared")
-    parser.add_argument("--names", nargs=2, default=("base", "other"), metavar=("BASE", "OTHER"))
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--only", nargs="+", default=None, metavar="TASK")
+    phases = parser.add_subparsers(dest="phase", required=True)
+    gather = phases.add_parser("collect", help="both arms' answers, as JSON on stdout")
+    gather.add_argument("base", type=Path, help="`graph mine --out` of the graph compared to")
+    gather.add_argument("other", type=Path, help="`graph mine --out` of the graph compared")
+    gather.add_argument("--names", nargs=2, default=("base", "other"), metavar=("BASE", "OTHER"))
+    gather.add_argument("--only", nargs="+", default=None, metavar="TASK")
+    timing = phases.add_parser("time", help="time both arms' answers again (GPU)")
+    timing.add_argument("manifest", type=Path)
+    timing.add_argument("answers", type=Path, help="the output of `collect`")
+    timing.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
-    suite = {t.name: t for t in load_manifest(args.manifest)}
-    unknown = sorted(set(args.only or ()) - set(suite))
-    if unknown:
-        parser.error(f"not tasks of {args.manifest}: {', '.join(unknown)}")
-    arms = (answers(args.base), answers(args.other))
-    wanted = [n for n in suite if (args.only is None or n in args.only)]
-    wanted = [n for n in wanted if n in arms[0] or n in arms[1]]
-    tasks = {n: replace(suite[n], timing=TimingMode.KERNEL_ONLY).task() for n in wanted}
     command = "python3 -m benchmarks.retime_answers " + " ".join(argv or sys.argv[1:])
-    names = "-".join(args.names)
+    if args.phase == "collect":
+        document = collect((args.base, args.other), tuple(args.names), args.only)
+        json.dump({**document, "command": command}, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    return time_answers(args.manifest, args.answers, args.rounds, command)
+
+
+def time_answers(manifest: Path, answers_file: Path, rounds: int, command: str) -> int:
+    collected = json.loads(answers_file.read_text(encoding="utf-8"))
+    names = tuple(collected["arms"])
+    arms = tuple(
+        {task: (a["code"], float(a["speedup"])) for task, a in collected["arms"][name].items()}
+        for name in names
+    )
+    suite = {t.name: t for t in load_manifest(manifest)}
+    missing = sorted((set(arms[0]) | set(arms[1])) - set(suite))
+    if missing:
+        raise SystemExit(f"not tasks of {manifest}: {', '.join(missing)}")
+    wanted = [n for n in suite if n in arms[0] or n in arms[1]]
+    tasks = {n: replace(suite[n], timing=TimingMode.KERNEL_ONLY).task() for n in wanted}
     with tempfile.TemporaryDirectory(prefix="regrapht-retime-") as cache:
         verifier = Verifier(VerifyConfig(cache_dir=Path(cache)))
         if verifier.device is None:
             sys.stderr.write("retime_answers needs a GPU: nothing can be timed here\n")
             return 2
         record: dict[str, Any] = {
-            "benchmark": f"{args.names[1]} against {args.names[0]}: both arms' answers timed "
-            "again, alternately, in one verifier session (kernel-only)",
+            "benchmark": f"{names[1]} against {names[0]}: both arms' answers timed again, "
+            "alternately, in one verifier session (kernel-only)",
             **provenance(verifier, command),
-            "arms": {args.names[0]: str(args.base), args.names[1]: str(args.other)},
-            "rounds": args.rounds,
+            "answers": {"file": str(answers_file), "commit": collected["commit"]},
+            "rounds": rounds,
             "tasks": [],
         }
 
@@ -160,9 +219,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         def on_task(row: dict[str, Any]) -> None:
             record["tasks"].append(row)
             record["summary"] = summary(record["tasks"])
-            write_result(f"gpu-h100-retime-{names}-{record['commit'][:7]}.json", record)
+            name = f"gpu-h100-retime-{'-'.join(names)}-{record['commit'][:7]}.json"
+            write_result(name, record)
 
-        retime(tasks, arms, time_fn, rounds=args.rounds, on_task=on_task)
+        retime(tasks, (arms[0], arms[1]), time_fn, rounds=rounds, on_task=on_task)
     json.dump(record.get("summary", {}), sys.stdout, indent=1)
     sys.stdout.write("\n")
     return 0

@@ -84,8 +84,8 @@ class SearchConfig:
     """At most this many of an edge's measured examples count as visits of the transition
     in the rollout policy (``search.prior``); ``0`` ignores the graph's speedups."""
     prior_neighbours: int = 5
-    """A step's prior reads the examples of at most this many tasks on its edge, those
-    whose code before the step looks most like the state's (``search.prior``)."""
+    """A step's prior reads its edge's examples from at most this many distinct ``before``
+    codes, those that look most like the state's code (``search.prior``)."""
     retry_with_feedback: bool = True
     unmeasured_reward: float = 0.0
     """Value given to a candidate that compiled but could not be run (no GPU)."""

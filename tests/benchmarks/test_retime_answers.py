@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.retime_answers import answers, main, retime, summary
+from benchmarks.retime_answers import answers, collect, main, retime, summary
 from regrapht_core.contracts.task import Task
 from tests.core.search.test_mcgs import TASK
 
@@ -70,8 +70,34 @@ def test_an_answer_that_no_longer_verifies_has_no_ratio() -> None:
     assert rows[0]["ratio"] is None and summary(rows)["not_verified_again"] == 1
 
 
-def test_unknown_task_names_are_refused(tmp_path: Path) -> None:
+def _record(folder: Path, task: str) -> None:
+    (folder / "records").mkdir(parents=True, exist_ok=True)
+    record = {"task": task, "device": "H100", "commit": "abc", "command": f"mine {folder.name}"}
+    (folder / "records" / f"{task}.json").write_text(json.dumps(record))
+
+
+def test_collect_keeps_the_answers_asked_for_with_the_arms_provenance(tmp_path: Path) -> None:
+    base, other = tmp_path / "seed", tmp_path / "mined"
+    for folder, speedup in ((base, 2.0), (other, 3.0)):
+        for task in ("t", "u"):
+            _trajectory(folder, task, [(f"{folder.name} {task}", speedup)])
+            _record(folder, task)
+    document = collect((base, other), ("seed", "mined"), ["t"])
+    assert document["device"] == ["H100"] and document["commit"] == ["abc"]
+    assert document["commands"] == ["mine mined", "mine seed"]
+    assert document["arms"] == {
+        "seed": {"t": {"code": "seed t", "speedup": 2.0}},
+        "mined": {"t": {"code": "mined t", "speedup": 3.0}},
+    }
+    with pytest.raises(SystemExit, match="no answer in either arm for: nope"):
+        collect((base, other), ("seed", "mined"), ["nope"])
+
+
+def test_timing_refuses_answers_of_tasks_the_manifest_lacks(tmp_path: Path) -> None:
     manifest = tmp_path / "m.toml"
     manifest.write_text('[[task]]\nname = "a"\nfile = "a.cpp"\nfunction = "f"\n')
-    with pytest.raises(SystemExit):
-        main([str(manifest), str(tmp_path), str(tmp_path), "--only", "nope"])
+    answers_file = tmp_path / "answers.json"
+    arms = {"seed": {"b": {"code": "x", "speedup": 2.0}}, "mined": {}}
+    answers_file.write_text(json.dumps({"commit": ["abc"], "arms": arms}))
+    with pytest.raises(SystemExit, match="not tasks of"):
+        main(["time", str(manifest), str(answers_file)])
