@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks.provenance import provenance, result_tag, write_result
+from benchmarks.provenance import device_prefix, provenance, result_tag, write_result
 from regrapht_core.contracts.evaluation import Evaluation, Timing
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
@@ -81,9 +81,10 @@ def run_honest_controls(
     """Verify every honest candidate of the corpus in one session; the JSON result is
     rewritten after each candidate, so a run cut short still leaves its record."""
     honest = [c for c in load_corpus() if c.honest]
-    name = f"gpu-h100-honest-controls{result_tag()}.json"
     with tempfile.TemporaryDirectory(prefix="regrapht-honest-") as cache:
         verifier = Verifier(VerifyConfig(cache_dir=Path(cache)))
+        gpu = device_prefix(verifier.device.name if verifier.device else None)
+        name = f"{gpu}-honest-controls{result_tag()}.json"
         record: dict[str, Any] = {
             "benchmark": "honest controls of the adversarial corpus (tests/data/candidates)",
             **provenance(verifier, command),

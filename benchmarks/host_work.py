@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from benchmarks.provenance import provenance, write_result
+from benchmarks.provenance import device_prefix, provenance, write_result
 from regrapht_core.verify import driver
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
@@ -84,7 +84,7 @@ def main() -> int:
                 )
                 sys.stdout.write(f"{rows[-1]}\n")
                 if verifier.device is not None:
-                    write_result("gpu-h100-host-work.json", record)
+                    write_result(f"{device_prefix(verifier.device.name)}-host-work.json", record)
     return 0
 
 

@@ -21,7 +21,14 @@ from regrapht_core.files import atomic_write
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
-__all__ = ["RESULTS", "config_record", "provenance", "result_tag", "write_result"]
+__all__ = [
+    "RESULTS",
+    "config_record",
+    "device_prefix",
+    "provenance",
+    "result_tag",
+    "write_result",
+]
 
 RESULTS = Path(__file__).parent / "results"
 TAG_VARIABLE = "REGRAPHT_RESULT_TAG"
@@ -56,6 +63,15 @@ def provenance(verifier: Verifier, command: str) -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "config": config_record(verifier.config),
     }
+
+
+def device_prefix(device_name: str | None) -> str:
+    """``gpu-h100`` or ``gpu-h200``: result files are named for the GPU that measured them,
+    since timings compare only across the same model (``NVIDIA H200`` -> ``gpu-h200``)."""
+    for word in (device_name or "").lower().split():
+        if word != "nvidia" and any(c.isdigit() for c in word):
+            return f"gpu-{word}"
+    return "gpu-unknown"
 
 
 def result_tag() -> str:

@@ -35,7 +35,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.provenance import provenance, write_result
+from benchmarks.provenance import device_prefix, provenance, write_result
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.task import Task, TimingMode
 from regrapht_core.verify.config import VerifyConfig
@@ -219,7 +219,10 @@ def time_answers(manifest: Path, answers_file: Path, rounds: int, command: str) 
         def on_task(row: dict[str, Any]) -> None:
             record["tasks"].append(row)
             record["summary"] = summary(record["tasks"])
-            name = f"gpu-h100-retime-{'-'.join(names)}-{record['commit'][:7]}.json"
+            arms_named = "-".join(names)
+            name = (
+                f"{device_prefix(record['device'])}-retime-{arms_named}-{record['commit'][:7]}.json"
+            )
             write_result(name, record)
 
         retime(tasks, (arms[0], arms[1]), time_fn, rounds=rounds, on_task=on_task)

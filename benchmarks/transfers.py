@@ -6,7 +6,8 @@ strategies). Run on the GPU machine after ``source scripts/gpu-env.sh``::
 
     python3 benchmarks/transfers.py
 
-Writes ``benchmarks/results/gpu-h100-transfers.json`` (and into ``$OUT``).
+Writes ``benchmarks/results/gpu-<gpu>-transfers.json`` (``gpu-h200-transfers.json`` on an
+H200), and into ``$OUT``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from benchmarks.provenance import provenance, result_tag, write_result
+from benchmarks.provenance import device_prefix, provenance, result_tag, write_result
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
@@ -35,7 +36,7 @@ def main() -> None:
         done = subprocess.run([str(binary)], check=True, capture_output=True, text=True)
         measured = json.loads(done.stdout)
     document = {**provenance(verifier, "python3 benchmarks/transfers.py"), **measured}
-    write_result(f"gpu-h100-transfers{result_tag()}.json", document)
+    write_result(f"{device_prefix(verifier.device.name)}-transfers{result_tag()}.json", document)
     sys.stdout.write(json.dumps(measured, indent=1) + "\n")
 
 
