@@ -42,7 +42,14 @@ from regrapht_core.cxx.syntax import (
     strip_parens,
     words,
 )
-from regrapht_core.rewrite.kernels import Kernel, enclosing_function, kernels, launches
+from regrapht_core.rewrite.kernels import (
+    ALLOCATORS,
+    FREES,
+    Kernel,
+    enclosing_function,
+    kernels,
+    launches,
+)
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -272,6 +279,25 @@ def _call_of(use: Node) -> tuple[Node, str, int, bool] | None:
     return call, node_text(callee), list(parent.named_children).index(argument), address
 
 
+def _guards_its_free(use: Node) -> bool:
+    """``use`` is the ``p != nullptr`` of ``if (p != nullptr) cudaFreeAsync(p, 0);``, which
+    goes with the free."""
+    node = use.parent
+    while node is not None and node.type in ("binary_expression", "condition_clause"):
+        node = node.parent
+    if node is None or node.type != "if_statement" or use.parent is None:
+        return False
+    consequence = node.child_by_field_name("consequence")
+    calls = [n for n in walk(consequence) if n.type == "call_expression"] if consequence else []
+    callee = calls[0].child_by_field_name("function") if len(calls) == 1 else None
+    return (
+        use.parent.type == "binary_expression"
+        and node_text(use.parent) == f"{node_text(use)} != nullptr"
+        and callee is not None
+        and node_text(callee) in FREES
+    )
+
+
 def _statement(call: Node) -> Node | None:
     """The statement that does nothing but ``call`` (``err = call;`` and ``if (ok) ...;``
     around it included), or ``None``."""
@@ -317,17 +343,15 @@ def _upload(function: Node, buffer: str, kernel: Kernel, position: int, task: Ta
             single = len(declarator.children_by_field_name("declarator")) == 1
             removable.append(declarator if single else None)
             continue
+        if _guards_its_free(use):
+            continue
         found = _call_of(use)
         call, callee, index, address = found if found is not None else (use, "", -1, False)
         arguments = call.child_by_field_name("arguments")
         values = list(arguments.named_children) if arguments is not None else []
         if callee == kernel.name and index == position and not address:
             continue
-        if (
-            callee in ("cudaMalloc", "cudaFree")
-            and index == 0
-            and address == (callee == "cudaMalloc")
-        ):
+        if callee in ALLOCATORS | FREES and index == 0 and address == (callee in ALLOCATORS):
             removable.append(_statement(call))
         elif (
             callee == "cudaMemcpy"

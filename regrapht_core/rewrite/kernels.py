@@ -84,8 +84,14 @@ def enclosing_function(node: Node) -> Node | None:
     return current
 
 
+ALLOCATORS = frozenset({"cudaMalloc", "cudaMallocAsync"})
+"""Device allocations whose first argument is the address of the pointer they set."""
+FREES = frozenset({"cudaFree", "cudaFreeAsync"})
+
+
 def allocated_pointers(function: Node) -> set[str]:
-    """Pointers ``cudaMalloc(&p, ...)`` sets in ``function`` and that are never reassigned.
+    """Pointers ``cudaMalloc(&p, ...)`` or ``cudaMallocAsync(&p, ...)`` sets in ``function``
+    and that are never reassigned.
 
     Such pointers are distinct, 256-byte-aligned device allocations: safe to mark
     ``__restrict__`` against each other and to read as ``float4``.
@@ -95,7 +101,7 @@ def allocated_pointers(function: Node) -> set[str]:
         if node.type == "call_expression":
             callee = node.child_by_field_name("function")
             arguments = node.child_by_field_name("arguments")
-            if callee is None or node_text(callee) != "cudaMalloc" or arguments is None:
+            if callee is None or node_text(callee) not in ALLOCATORS or arguments is None:
                 continue
             first = arguments.named_children[0] if arguments.named_child_count else None
             if first is not None and first.type == "pointer_expression":

@@ -27,7 +27,8 @@ Candidate code runs only inside ``call``: the object has no constructors (checke
 object), the harness answers each command before the verifier sends the next (which it
 decides only after reading the answer), and it ends with ``_Exit``, so no destructor or
 ``atexit`` handler of the candidate ever runs. Managed memory is refused at link level;
-``cudaMalloc`` is wrapped so every allocation starts poisoned.
+``cudaMalloc`` and the stream-ordered ``cudaMallocAsync``/``cudaMallocFromPoolAsync`` are
+wrapped so every allocation starts poisoned.
 """
 
 from __future__ import annotations
@@ -65,7 +66,6 @@ RUNTIME_WRAPS: dict[str, tuple[str, str]] = {
         "void** p, size_t* pitch, size_t width, size_t height",
         "p, pitch, width, height",
     ),
-    "cudaMallocAsync": ("void** p, size_t size, cudaStream_t s", "p, size, s"),
     "cudaFreeAsync": ("void* p, cudaStream_t s", "p, s"),
     "cudaHostRegister": ("void* p, size_t size, unsigned int flags", "p, size, flags"),
     "cudaHostUnregister": ("void* p", "p"),
@@ -107,6 +107,16 @@ RUNTIME_WRAPS: dict[str, tuple[str, str]] = {
         "int* value, cudaDeviceAttr attr, int device",
         "value, attr, device",
     ),
+    "cudaGetDevice": ("int* device", "device"),
+    "cudaDeviceGetDefaultMemPool": ("cudaMemPool_t* pool, int device", "pool, device"),
+    "cudaMemPoolSetAttribute": (
+        "cudaMemPool_t pool, cudaMemPoolAttr attr, void* value",
+        "pool, attr, value",
+    ),
+    "cudaMemPoolGetAttribute": (
+        "cudaMemPool_t pool, cudaMemPoolAttr attr, void* value",
+        "pool, attr, value",
+    ),
 }
 """The runtime calls whose time is not the call's own host work (name: parameters,
 arguments): allocation, copies, synchronization and device queries. In kernel-only timing
@@ -116,6 +126,8 @@ the candidate."""
 
 LINK_WRAPS = (
     "cudaMalloc",
+    "cudaMallocAsync",
+    "cudaMallocFromPoolAsync",
     "cudaMallocManaged",
     "__cudaRegisterManagedVar",
     "__cudaLaunchKernel",
@@ -861,6 +873,27 @@ extern "C" cudaError_t __real_cudaMalloc(void**, size_t);
 extern "C" cudaError_t __wrap_cudaMalloc(void** pointer, size_t size) {
   cudaError_t result = runtime_call([&] { return __real_cudaMalloc(pointer, size); });
   if (result == cudaSuccess && size && g_poison_allocations) cudaMemset(*pointer, 0xFF, size);
+  return result;
+}
+
+// The same for stream-ordered allocations, whose pool hands back memory a call freed (or
+// fresh, zeroed pages where the pool gave its memory back): filled on the allocating
+// stream, so the fill lands before anything the candidate queues after the allocation.
+extern "C" cudaError_t __real_cudaMallocAsync(void**, size_t, cudaStream_t);
+extern "C" cudaError_t __wrap_cudaMallocAsync(void** pointer, size_t size, cudaStream_t stream) {
+  cudaError_t result = runtime_call([&] { return __real_cudaMallocAsync(pointer, size, stream); });
+  if (result == cudaSuccess && size && g_poison_allocations)
+    cudaMemsetAsync(*pointer, 0xFF, size, stream);
+  return result;
+}
+extern "C" cudaError_t __real_cudaMallocFromPoolAsync(void**, size_t, cudaMemPool_t,
+                                                       cudaStream_t);
+extern "C" cudaError_t __wrap_cudaMallocFromPoolAsync(void** pointer, size_t size,
+                                                       cudaMemPool_t pool, cudaStream_t stream) {
+  cudaError_t result = runtime_call(
+      [&] { return __real_cudaMallocFromPoolAsync(pointer, size, pool, stream); });
+  if (result == cudaSuccess && size && g_poison_allocations)
+    cudaMemsetAsync(*pointer, 0xFF, size, stream);
   return result;
 }
 

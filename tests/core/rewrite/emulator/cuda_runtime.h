@@ -238,3 +238,25 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr, int) {
   *value = 2;
   return cudaSuccess;
 }
+
+// The stream-ordered allocator: allocations poisoned like cudaMalloc's; a null pointer to
+// free is an error, as on the device.
+using cudaStream_t = void*;
+using cudaMemPool_t = struct regrapht_pool*;
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
+inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int) {
+  static int the_pool;
+  *pool = reinterpret_cast<cudaMemPool_t>(&the_pool);
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr, void* value) {
+  return pool && value ? cudaSuccess : cudaErrorInvalidValue;
+}
+template <class T, class Stream>
+cudaError_t cudaMallocAsync(T** pointer, size_t bytes, Stream) {
+  return bytes ? cudaMalloc(pointer, bytes) : cudaErrorInvalidValue;
+}
+template <class Stream>
+cudaError_t cudaFreeAsync(void* pointer, Stream) {
+  return pointer ? cudaFree(pointer) : cudaErrorInvalidValue;
+}
