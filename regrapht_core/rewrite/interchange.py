@@ -36,6 +36,7 @@ from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import affine, factors, mentions, stride_key
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
+from regrapht_core.cxx.params import parameters
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
@@ -134,17 +135,8 @@ def _factors(accumulate: Node, output: str, index: Node) -> tuple[Node, Node] | 
 
 def _element(definition: Node, output: str) -> str | None:
     """The element type of the pointer parameter ``output`` (``float* C`` -> ``float``)."""
-    declarator = definition.child_by_field_name("declarator")
-    parameters = declarator.child_by_field_name("parameters") if declarator else None
-    for param in parameters.named_children if parameters is not None else []:
-        pointer = param.child_by_field_name("declarator")
-        kind = param.child_by_field_name("type")
-        if pointer is None or kind is None or pointer.type != "pointer_declarator":
-            continue
-        name = pointer.child_by_field_name("declarator")
-        if name is not None and node_text(name) == output:
-            return node_text(kind)
-    return None
+    found = [p for p in parameters(definition) or () if p.name == output and p.pointers == 1]
+    return found[0].element if len(found) == 1 and not found[0].const else None
 
 
 @dataclass(frozen=True, slots=True)
