@@ -63,6 +63,9 @@ class _Usage:
     length_unknown: str | None = None
     resized: Interval | None = None
     grows: bool = False
+    size_now: Poly | None = None
+    """What ``v.size()`` returns from here on, after an unconditional top-level
+    ``v.resize(e)`` with an exact ``e`` (``y.resize(x.size())``), until it may change."""
 
 
 @dataclass(slots=True)
@@ -268,7 +271,9 @@ class _Analyzer:
         if param is None:
             return None
         if param.kind is ParamKind.VECTOR:
-            return Poly.var(vector_size_name(name))
+            usage = self.tracked.get(name)
+            now = usage.size_now if usage is not None else None
+            return now if now is not None else Poly.var(vector_size_name(name))
         if param.kind is ParamKind.ARRAY:
             try:
                 return Poly.const(int(param.extent))
@@ -726,8 +731,11 @@ class _Analyzer:
         if method in ("resize", "assign") and args:
             usage.resized = self._value(args[0], env)
             usage.accesses.append(_Access(False, True, Interval(), cond))
+            exact = usage.resized.lo == usage.resized.hi and not cond and self.loop_depth == 0
+            usage.size_now = usage.resized.hi if exact else None
         elif method in _GROW_METHODS:
             usage.grows = True
+            usage.size_now = None
             usage.accesses.append(_Access(False, True, Interval(), cond))
         elif method == "at" and args:
             usage.accesses.append(_Access(True, False, self._value(args[0], env), cond))

@@ -16,3 +16,11 @@ void keep_positive(const std::vector<int>& values, std::vector<int>& kept) {
         }
     }
 }
+
+// The output is resized to the input's length, then the loop runs to the output's size.
+void sigmoid_resized(const std::vector<float>& x, std::vector<float>& y) {
+    y.resize(x.size());
+    for (std::size_t i = 0; i < y.size(); ++i) {
+        y[i] = 1.0f / (1.0f + std::exp(-x[i]));
+    }
+}
