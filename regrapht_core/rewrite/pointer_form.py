@@ -32,6 +32,7 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.rewrite.appends import appends_as_writes
 from regrapht_core.rewrite.device_types import (
     device_includes,
     device_type,
@@ -382,6 +383,15 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
         raise Refusal(f"cannot read the parameters of `{task.entry}`")
     if not _needs_split(params, definition, body):
         return None
+    growable = {p.name for p in params if p.vector and p.element != "bool" and not p.const}
+    growable |= {
+        local[0]
+        for s in body.named_children
+        if (local := _local_container(s)) is not None and local[2] and local[1] != "bool"
+    }
+    appended = appends_as_writes(code, task, frozenset(growable))
+    if appended is not None:
+        return pointer_form(appended, task)
     names = NameAllocator(root)
     buffers = {p.name: _parameter_buffer(p, names) for p in params if p.container is not None}
     setup, core, epilogue = _partition(body, buffers, names)

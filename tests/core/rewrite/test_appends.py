@@ -1,0 +1,91 @@
+"""A loop that appends one element per iteration is sized first and written by index;
+every other use of ``push_back`` (a compaction above all) is left to refuse as before."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from regrapht_core.contracts.task import Task
+from regrapht_core.rewrite.appends import appends_as_writes
+from regrapht_core.tasks.validate import validate_task
+from tests.core.rewrite.support import (
+    compile_cuda,
+    first_step,
+    requires_nvcc,
+    unvalidated_task,
+)
+
+CXX = Path(__file__).parents[3] / "benchmarks" / "cxx"
+ROOTS = unvalidated_task((CXX / "vec_sqrt_pushback.cpp").read_text(), "collect_roots")
+
+HEAD = "#include <vector>\n#include <cstddef>\n"
+SIGNATURE = "void f(const std::vector<float>& x, std::vector<float>& out) {\n"
+LOOP = "  for (std::size_t i = 0; i < x.size(); ++i) {\n    BODY\n  }\n"
+
+
+def _code(body: str, before: str = "  out.clear();\n") -> str:
+    return f"{HEAD}{SIGNATURE}{before}{LOOP.replace('BODY', body)}}}\n"
+
+
+def test_the_corpus_loop_is_sized_first_and_written_by_index() -> None:
+    code = appends_as_writes(ROOTS.source, ROOTS, frozenset({"out"}))
+    assert code is not None
+    assert "push_back" not in code
+    assert code.index("out.resize(out.size() + ") < code.index("for (")
+    assert "out[out.size() - " in code
+
+
+def test_the_first_step_maps_it() -> None:
+    code, message = first_step(ROOTS)
+    assert code is not None, message
+    assert "__global__" in code and "out.resize(out.size() + " in code
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if (x[i] > 0) out.push_back(x[i]);",  # a compaction: its length depends on the data
+        "out.push_back(x[i]); out.push_back(-x[i]);",
+        "out.push_back(x[i] + out.size());",  # reads what it appends to
+        "out.push_back(x[i]); if (x[i] < 0) break;",
+        "float v = x[i]; out.push_back(v); out[0] = v;",
+    ],
+    ids=["compaction", "twice", "reads-it", "breaks", "writes-it"],
+)
+def test_any_other_append_is_left_as_written(body: str) -> None:
+    task = unvalidated_task(_code(body), "f")
+    assert appends_as_writes(task.source, task, frozenset({"out"})) is None
+
+
+def test_a_container_that_may_not_grow_is_left_as_written() -> None:
+    task = unvalidated_task(_code("out.push_back(x[i]);"), "f")
+    assert appends_as_writes(task.source, task, frozenset()) is None
+
+
+@requires_nvcc
+def test_the_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
+    code, message = first_step(ROOTS)
+    assert code is not None, message
+    compile_cuda(code, tmp_path)
+
+
+APPEND = "// regrapht: n = 1<<10; x[n] in; out[3] inout\n" + _code(
+    "out.push_back(2.0f * x[i] - 1.0f);", before=""
+)
+"""No ``clear``: the caller's three elements stay in front of the appended ones."""
+
+
+@pytest.mark.parametrize("task", [ROOTS, unvalidated_task(APPEND, "f")], ids=["roots", "append"])
+def test_the_rewritten_loop_computes_what_the_loop_computes(task: Task) -> None:
+    written = appends_as_writes(task.source, task, frozenset({"out"}))
+    assert written is not None
+    sizes = [{"n": 1}, {"n": 37}]
+    before = validate_task(task, sizes=sizes, seed=3)
+    after = validate_task(replace(task, source=written), sizes=sizes, seed=3)
+    for old, new in zip(before, after, strict=True):
+        assert old.outputs.keys() == new.outputs.keys()
+        for name, values in old.outputs.items():
+            assert values.tolist() == new.outputs[name].tolist(), name
