@@ -36,6 +36,7 @@ __all__ = [
     "read_hashes",
     "read_outputs",
     "return_dtype",
+    "returned_bytes",
     "stage_case",
     "window_bytes",
     "write_cases",
@@ -154,21 +155,25 @@ def _output_dtypes(task: Task) -> list[tuple[str, np.dtype[np.generic]]]:
     return found
 
 
+def returned_bytes(task: Task, case: Case) -> int:
+    """What the return value holds at ``case``'s sizes: a returned vector's elements at the
+    task's ``return_length``, a returned value's bytes, nothing for ``void``."""
+    if task.returns == "void":
+        return 0
+    size = return_dtype(task).itemsize
+    if task.return_length is None:
+        return size
+    return evaluate_length(task.return_length, case.binding, where="return_length") * size
+
+
 def window_bytes(task: Task, cases: Sequence[Case]) -> int:
     """A window that holds any of ``cases``' outputs (what the reference writes for them):
     output arguments (``T&`` scalars included) and the return value, a returned vector at
     the task's ``return_length``."""
     returned = _padded(return_dtype(task).itemsize) if task.returns != "void" else 0
-
-    def returns(case: Case) -> int:
-        if task.return_length is None:
-            return returned
-        count = evaluate_length(task.return_length, case.binding, where="return_length")
-        return _padded(count * return_dtype(task).itemsize)
-
     return max(
         (
-            returns(case)
+            _padded(returned_bytes(task, case))
             + sum(
                 _padded(array.nbytes)
                 for arg, array in zip(task.args, case.arrays, strict=True)

@@ -45,6 +45,7 @@ from regrapht_core.verify.cases import (
     case_folder,
     read_hashes,
     read_outputs,
+    returned_bytes,
     stage_case,
     window_bytes,
     write_cases,
@@ -694,6 +695,7 @@ class Verifier:
             case.arrays,
             limits.host_to_device_bytes_per_s,
             limits.device_to_host_bytes_per_s,
+            returned_bytes(task, case),
         )
         summaries = (summarize(samples, reference_ms, mode) for mode in modes)
         every = tuple(

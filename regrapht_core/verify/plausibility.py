@@ -45,9 +45,12 @@ def copy_floor_ms(
     arrays: Sequence[npt.NDArray[np.generic]],
     up_bytes_per_s: float,
     down_bytes_per_s: float,
+    returned: int = 0,
 ) -> float:
-    """Inputs copied up and outputs copied down once each (both for ``inout``)."""
-    up = down = 0
+    """Inputs copied up and outputs copied down once each (both for ``inout``), and the
+    ``returned`` bytes of a returned vector down: a function that returns its result is
+    bound by that copy too."""
+    up, down = 0, returned
     for arg, array in zip(task.args, arrays, strict=True):
         if arg.kind is ParamKind.SCALAR:
             continue
