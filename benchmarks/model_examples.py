@@ -14,7 +14,7 @@ Two phases, because the model runs anywhere and the verifier needs the GPU::
 
 ``generate`` writes the answers with the examples each arm was shown; ``verify`` checks and
 times each answer (kernel-only, as mining does) and writes
-``benchmarks/results/gpu-h100-model-examples.json``.
+``benchmarks/results/gpu-<gpu>-model-examples.json`` (the H100 run: ``gpu-h100-model-examples.json``).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from benchmarks.provenance import provenance, write_result
+from benchmarks.provenance import device_prefix, provenance, write_result
 from regrapht_core.bench.runner import SuiteTask, current_commit, load_manifest
 from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import Task, TimingMode
@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MANIFEST = ROOT / "benchmarks/corpus/manifest.toml"
 SEED = ROOT / "graph_snapshots/regraph.msgpack"
 TRAJECTORIES = (ROOT / "graph_snapshots/trajectories", ROOT / "graph_snapshots/mined/trajectories")
-RESULT = "gpu-h100-model-examples.json"
+RESULT = "model-examples.json"
+"""Written as ``gpu-<gpu>-model-examples.json``, named for the GPU that verified it."""
 
 
 def graphs() -> dict[str, ReGraph]:
@@ -156,7 +157,7 @@ def verify(answers: Path) -> None:
             sys.stdout.write(f"{row['task']:45} {row['arm']:6} {status:15} {speedup}\n")
             if verifier.device is not None:
                 record["summary"] = summary(record["rows"])
-                write_result(RESULT, record)
+                write_result(f"{device_prefix(verifier.device.name)}-{RESULT}", record)
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:

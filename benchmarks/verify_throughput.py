@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from benchmarks.provenance import provenance, write_result
+from benchmarks.provenance import device_prefix, provenance, write_result
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
@@ -55,7 +55,8 @@ __all__ = [
 ]
 
 MANIFEST = Path(__file__).parent / "tasks" / "manifest.toml"
-RESULT_NAME = "gpu-h100-verify-throughput.json"
+RESULT_NAME = "verify-throughput.json"
+"""Written as ``gpu-<gpu>-verify-throughput.json``, named for the GPU that measured it."""
 BLOCK_SIZES = (256, 128, 512, 64)
 """The rewriters' ``block_size`` knob, default first: every value is one both rewriters
 accept (a multiple of 32 in 32..1024) and small enough for any kernel's registers."""
@@ -268,7 +269,7 @@ def run_throughput(
         "tasks": rows,
     }
     if verifier.device is not None:  # a machine without a GPU measures only compiles
-        write_result(RESULT_NAME, record)
+        write_result(f"{device_prefix(verifier.device.name)}-{RESULT_NAME}", record)
     return record, done
 
 

@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from benchmarks.provenance import provenance
+from benchmarks.provenance import device_prefix, provenance
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.task import ParamKind, Role, SizeBinding, Task
 from regrapht_core.files import atomic_write
@@ -87,7 +87,7 @@ __all__ = [
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / "benchmarks" / "tasks" / "manifest.toml"
-RESULT = ROOT / "benchmarks" / "results" / "gpu-h100-vs-library.json"
+RESULTS = ROOT / "benchmarks" / "results"
 WITHIN = 1.25
 """The issue's bound on the answer's kernel time over the library's."""
 SHARE_TARGET = 0.70
@@ -837,7 +837,7 @@ def _save(path: Path, record: Mapping[str, Any]) -> None:
 
 def run(
     suite: Path,
-    out: Path,
+    out: Path | None,
     *,
     method: str = "mcgs",
     calls: int = 15,
@@ -847,12 +847,14 @@ def run(
     only: Sequence[str] = (),
 ) -> dict[str, Any]:
     """Compare ``method``'s answers in the ``suite`` results file with the libraries, writing
-    ``out`` after each task; the copy rate first, then the tasks one child at a time
-    (``only``: these tasks alone, e.g. to try one task's variants)."""
+    ``out`` (default: named for the GPU) after each task; the copy rate first, then the
+    tasks one child at a time (``only``: these tasks alone, e.g. to try one task's
+    variants)."""
     comparisons = [c for c in COMPARISONS if not only or c.task in only]
     verifier = Verifier(VerifyConfig())
     if verifier.device is None:
         raise SystemExit("no GPU: this benchmark times kernels on one")
+    out = out or RESULTS / f"{device_prefix(verifier.device.name)}-vs-library.json"
     document = json.loads(suite.read_text(encoding="utf-8"))
     entries = {entry.name: entry for entry in load_manifest(manifest)}
     tasks = {c.task: entries[c.task].task() for c in comparisons}
@@ -917,7 +919,11 @@ def run(
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python3 benchmarks/vs_library.py")
     parser.add_argument("suite", nargs="?", type=Path, help="a `regrapht bench` results JSON")
-    parser.add_argument("--json", type=Path, default=RESULT, help="where the results go")
+    parser.add_argument(
+        "--json",
+        type=Path,
+        help="where the results go (default: benchmarks/results/gpu-<gpu>-vs-library.json)",
+    )
     parser.add_argument("--method", default="mcgs", help="whose answers (default mcgs)")
     parser.add_argument("--calls", type=int, default=15, help="timed calls per side (>= 10)")
     parser.add_argument("--warmups", type=int, default=2, help="untimed calls first")
