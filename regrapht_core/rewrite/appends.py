@@ -23,6 +23,8 @@ length depends on the data) is left alone: it needs a scan.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.functions import function_definitions, function_name
@@ -105,18 +107,28 @@ def _appending_loop(statement: Node) -> tuple[CountedLoop, str, Node, Node] | No
     return loop, container, argument, append
 
 
-def appends_as_writes(code: str, task: Task, containers: frozenset[str]) -> str | None:
+def appends_as_writes(
+    code: str,
+    task: Task,
+    containers: frozenset[str],
+    setup: Callable[[Node], bool] = lambda _: True,
+) -> str | None:
     """``code`` with the entry's appending loops written by index (see the module), or None
-    where it has none. ``containers``: the entry's vectors that may be resized."""
+    where it has none. ``containers``: the entry's vectors that may be resized; ``setup``:
+    whether a statement may precede the resize, so a loop after other work keeps the
+    ``push_back`` its refusal quotes rather than a resize the user never wrote."""
     root = parse(code).root_node
     found = [d for d in function_definitions(root) if function_name(d) == task.entry]
     body = found[0].child_by_field_name("body") if len(found) == 1 else None
     if body is None:
         return None
     edits = []
-    for statement in body.named_children:
+    statements = [s for s in body.named_children if s.type != "comment"]
+    for position, statement in enumerate(statements):
         matched = _appending_loop(statement)
         if matched is None or matched[1] not in containers:
+            continue
+        if not all(setup(s) or _appending_loop(s) is not None for s in statements[:position]):
             continue
         loop, container, argument, append = matched
         trip = loop.trip_count()

@@ -383,13 +383,13 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
         raise Refusal(f"cannot read the parameters of `{task.entry}`")
     if not _needs_split(params, definition, body):
         return None
+    locals_ = [local for s in body.named_children if (local := _local_container(s)) is not None]
+    containers = {p.name for p in params if p.container is not None} | {c[0] for c in locals_}
     growable = {p.name for p in params if p.vector and p.element != "bool" and not p.const}
-    growable |= {
-        local[0]
-        for s in body.named_children
-        if (local := _local_container(s)) is not None and local[2] and local[1] != "bool"
-    }
-    appended = appends_as_writes(code, task, frozenset(growable))
+    growable |= {name for name, element, vector in locals_ if vector and element != "bool"}
+    appended = appends_as_writes(
+        code, task, frozenset(growable), lambda statement: _is_setup(statement, containers)
+    )
     if appended is not None:
         return pointer_form(appended, task)
     names = NameAllocator(root)

@@ -60,6 +60,13 @@ def test_any_other_append_is_left_as_written(body: str) -> None:
     assert appends_as_writes(task.source, task, frozenset({"out"})) is None
 
 
+def test_a_loop_after_other_work_keeps_the_refusal_that_quotes_the_users_append() -> None:
+    task = unvalidated_task(_code("out.push_back(s * x[i]);", before="  float s = 2.0f;\n"), "f")
+    code, message = first_step(task)
+    assert code is None
+    assert "`out.push_back(s * x[i])` changes or walks the container `out`" in message
+
+
 def test_a_container_that_may_not_grow_is_left_as_written() -> None:
     task = unvalidated_task(_code("out.push_back(x[i]);"), "f")
     assert appends_as_writes(task.source, task, frozenset()) is None
