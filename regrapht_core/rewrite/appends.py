@@ -128,7 +128,7 @@ def appends_as_writes(
         matched = _appending_loop(statement)
         if matched is None or matched[1] not in containers:
             continue
-        if not all(setup(s) or _appending_loop(s) is not None for s in statements[:position]):
+        if not all(setup(s) for s in statements[:position]):
             continue
         loop, container, argument, append = matched
         trip = loop.trip_count()
