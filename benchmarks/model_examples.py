@@ -14,7 +14,8 @@ Two phases, because the model runs anywhere and the verifier needs the GPU::
 
 ``generate`` writes the answers with the examples each arm was shown; ``verify`` checks and
 times each answer (kernel-only, as mining does) and writes
-``benchmarks/results/gpu-<gpu>-model-examples.json`` (the H100 run: ``gpu-h100-model-examples.json``).
+``benchmarks/results/gpu-<gpu>-model-examples.json`` (the H100 run:
+``gpu-h100-model-examples.json``).
 """
 
 from __future__ import annotations
