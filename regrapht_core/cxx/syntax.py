@@ -16,6 +16,7 @@ from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "NameAllocator",
+    "body_statements",
     "canon",
     "declared_name",
     "identifiers",
@@ -24,6 +25,7 @@ __all__ = [
     "parse",
     "strip_parens",
     "words",
+    "zero_literal",
 ]
 
 _LOOPS = frozenset({"for_statement", "while_statement", "do_statement", "for_range_loop"})
@@ -104,3 +106,21 @@ class NameAllocator:
             name = f"{wanted}{suffix}"
         self._taken.add(name)
         return name
+
+
+def body_statements(node: Node) -> list[Node]:
+    """The statements of a block, comments left out; a lone statement is its own list."""
+    if node.type == "compound_statement":
+        return [c for c in node.named_children if c.type != "comment"]
+    return [node]
+
+
+def zero_literal(node: Node) -> bool:
+    """``0``, ``0.0f``, ``(0.)``: a number literal whose value is zero."""
+    node = strip_parens(node)
+    if node.type != "number_literal":
+        return False
+    try:
+        return float(node_text(node).rstrip("fFlLuU")) == 0.0
+    except ValueError:
+        return False

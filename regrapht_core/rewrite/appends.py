@@ -32,7 +32,7 @@ from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import parse, strip_parens
+from regrapht_core.cxx.syntax import body_statements, parse, strip_parens
 
 __all__ = ["appends_as_writes"]
 
@@ -88,12 +88,7 @@ def _appending_loop(statement: Node) -> tuple[CountedLoop, str, Node, Node] | No
     except Refusal:
         return None
     body = loop.body
-    statements = (
-        [c for c in body.named_children if c.type != "comment"]
-        if body.type == "compound_statement"
-        else [body]
-    )
-    appends = [(s, found) for s in statements if (found := _append(s)) is not None]
+    appends = [(s, found) for s in body_statements(body) if (found := _append(s)) is not None]
     if len(appends) != 1 or any(n.type in _LEAVES for n in walk(body)):
         return None
     append, (container, argument, call) = appends[0]
@@ -123,7 +118,7 @@ def appends_as_writes(
     if body is None:
         return None
     edits = []
-    statements = [s for s in body.named_children if s.type != "comment"]
+    statements = body_statements(body)
     for position, statement in enumerate(statements):
         matched = _appending_loop(statement)
         if matched is None or matched[1] not in containers:

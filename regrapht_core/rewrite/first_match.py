@@ -19,7 +19,7 @@ from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, strip_parens
+from regrapht_core.cxx.syntax import NameAllocator, body_statements, strip_parens
 from regrapht_core.rewrite.parallelize import block_size
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
@@ -98,7 +98,7 @@ def _search(entry: EntryFunction) -> tuple[Node, str]:
     test = strip_parens(condition.named_children[0]) if condition.named_children else None
     if test is None:
         raise Refusal(_SHAPE)
-    statements = _statements(consequence)
+    statements = body_statements(consequence)
     kinds = [s.type for s in statements]
     if kinds == ["return_statement"]:
         returned = statements[0].named_children
@@ -131,14 +131,8 @@ def _search(entry: EntryFunction) -> tuple[Node, str]:
 
 
 def _only(node: Node) -> Node | None:
-    statements = _statements(node)
+    statements = body_statements(node)
     return statements[0] if len(statements) == 1 else None
-
-
-def _statements(node: Node) -> list[Node]:
-    if node.type == "compound_statement":
-        return [c for c in node.named_children if c.type != "comment"]
-    return [node]
 
 
 def _declared_type(entry: EntryFunction, var: str) -> str:

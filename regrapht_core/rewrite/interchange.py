@@ -40,17 +40,19 @@ from regrapht_core.cxx.params import parameters
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, canon, operator_text, parse, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    body_statements,
+    canon,
+    operator_text,
+    parse,
+    strip_parens,
+    zero_literal,
+)
 
 __all__ = ["zeroed_product_as_dot"]
 
 _FLOATS = frozenset({"float", "double"})
-
-
-def _statements(node: Node) -> list[Node]:
-    if node.type == "compound_statement":
-        return [c for c in node.named_children if c.type != "comment"]
-    return [node]
 
 
 def _plain(loop: Node) -> CountedLoop | None:
@@ -64,7 +66,7 @@ def _plain(loop: Node) -> CountedLoop | None:
 
 
 def _only(body: Node, kind: str) -> Node | None:
-    statements = _statements(body)
+    statements = body_statements(body)
     return statements[0] if len(statements) == 1 and statements[0].type == kind else None
 
 
@@ -93,8 +95,7 @@ def _zeroing(statement: Node) -> tuple[str, CountedLoop] | None:
         return None
     array, index, expression = store
     value = strip_parens(expression.child_by_field_name("right") or expression)
-    zero = value.type == "number_literal" and node_text(value).rstrip("fFlLuU.0") in ("", "0x")
-    if operator_text(expression) != "=" or not zero or canon(index) != loop.var:
+    if operator_text(expression) != "=" or not zero_literal(value) or canon(index) != loop.var:
         return None
     return node_text(array), loop
 
@@ -156,7 +157,7 @@ def _nest(statement: Node) -> _Nest | None:
     rows = _plain(statement)
     depth_node = _only(rows.body, "for_statement") if rows is not None else None
     depth = _plain(depth_node) if depth_node is not None else None
-    inner = _statements(depth.body) if depth is not None else []
+    inner = body_statements(depth.body) if depth is not None else []
     hoisted = _hoisted(inner[0]) if len(inner) == 2 else None
     if rows is None or depth is None or len(inner) != (1 if hoisted is None else 2):
         return None
@@ -215,7 +216,7 @@ def zeroed_product_as_dot(code: str, task: Task) -> str | None:
     root = parse(code).root_node
     found = [d for d in function_definitions(root) if function_name(d) == task.entry]
     body = found[0].child_by_field_name("body") if len(found) == 1 else None
-    statements = _statements(body) if body is not None else []
+    statements = body_statements(body) if body is not None else []
     loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]
     if len(loops) != 2 or loops[1] != loops[0] + 1:
         return None

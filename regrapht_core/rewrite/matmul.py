@@ -51,7 +51,14 @@ from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import indent_block, render
-from regrapht_core.cxx.syntax import NameAllocator, canon, operator_text, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    body_statements,
+    canon,
+    operator_text,
+    strip_parens,
+    zero_literal,
+)
 from regrapht_core.rewrite.assemble import loop_var_type
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, gpu_block
 from regrapht_core.rewrite.interchange import zeroed_product_as_dot
@@ -166,27 +173,11 @@ class MatmulNest:
         ]
 
 
-def _statements(body: Node) -> list[Node]:
-    if body.type == "compound_statement":
-        return [c for c in body.named_children if c.type != "comment"]
-    return [body]
-
-
 def _only_loop(body: Node, what: str) -> CountedLoop:
-    statements = _statements(body)
+    statements = body_statements(body)
     if len(statements) != 1 or statements[0].type != "for_statement":
         raise Refusal(f"not a matrix product: {what} is not a single for loop ({_SHAPE})")
     return counted_loop(statements[0])
-
-
-def _zero(node: Node) -> bool:
-    node = strip_parens(node)
-    if node.type != "number_literal":
-        return False
-    try:
-        return float(node_text(node).rstrip("fFlLuU")) == 0.0
-    except ValueError:
-        return False
 
 
 def _accumulator(declaration: Node) -> tuple[str, str]:
@@ -205,7 +196,7 @@ def _accumulator(declaration: Node) -> tuple[str, str]:
     qualified = len(declaration.named_children) != 2  # `const`, `static`, ...
     if qualified or node_text(kind) not in _FLOATS:
         raise Refusal(f"the accumulator `{node_text(declaration)}` is not a plain float or double")
-    if not _zero(value):
+    if not zero_literal(value):
         raise Refusal(
             f"the accumulator starts at `{node_text(value)}`, not 0: the tiles sum from zero"
         )
@@ -361,7 +352,7 @@ def matmul_nest(code: str, context: RewriteContext) -> MatmulNest:
     found = as_map(analysed_loop(zeroed_product_as_dot(split, task) or split, task))
     rows = found.entry.loop
     columns = _only_loop(rows.body, f"the body of the loop over `{rows.var}`")
-    statements = _statements(columns.body)
+    statements = body_statements(columns.body)
     if len(statements) < 3 or statements[0].type != "declaration":
         raise Refusal(
             f"not a matrix product: the loop over `{columns.var}` does not declare an "
@@ -376,7 +367,7 @@ def matmul_nest(code: str, context: RewriteContext) -> MatmulNest:
         _rectangular(found, loop)
     if mentions(columns.upper, rows.var) or mentions(depth.upper, {rows.var, columns.var}):
         raise Refusal("the loop bounds depend on the outer loop variables (not a rectangle)")
-    summation = _statements(depth.body)
+    summation = body_statements(depth.body)
     if len(summation) != 1:
         raise Refusal(f"the loop over `{depth.var}` does more than `{acc} += A[...] * B[...];`")
     left, right = _operands(found, _product(summation[0], acc), loops)
