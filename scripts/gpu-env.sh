@@ -15,16 +15,8 @@ elif [ -d /tmp/site ]; then
 else
     export PYTHONPATH="${PWD}:${PWD}/server"
 fi
-# Ray travels as two parts (scripts/pack-device-wheels.sh), one per call: each call keeps
-# the part it carried in /tmp/ray-parts (kept while the machine stays warm); the call that
-# completes the set joins and installs the wheel.
-if [ -f .dev/ray/name ]; then
-    mkdir -p /tmp/ray-parts && cp .dev/ray/part-* /tmp/ray-parts/ 2>/dev/null
-    if [ -f /tmp/ray-parts/part-00 ] && [ -f /tmp/ray-parts/part-01 ] \
-        && [ ! -f /tmp/site/ray/__init__.py ]; then
-        ray_wheel="/tmp/$(cat .dev/ray/name)"
-        cat /tmp/ray-parts/part-00 /tmp/ray-parts/part-01 > "${ray_wheel}"
-        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
-            --target /tmp/site "${ray_wheel}" || return 1
-    fi
+# Ray travels on its own (scripts/pack-device-wheels.sh), in the calls that mine.
+if ls .dev/ray/ray-*.whl >/dev/null 2>&1 && [ ! -f /tmp/site/ray/__init__.py ]; then
+    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
+        --target /tmp/site .dev/ray/ray-*.whl || return 1
 fi
