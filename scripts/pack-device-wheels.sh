@@ -21,31 +21,25 @@ python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implement
     --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux_2_28_x86_64 --no-deps -d .whl "${pins[@]}"
 # Ray (`graph mine --ray`) is a 79 MB wheel, over one device call's 64 MiB with the rest.
-# 32 MB of it are the Java workers' jars, and a few MB libraries the miner never imports
-# (RLlib, Data, Tune, Train, LLM); without them (`tests/core/bench/test_mine_ray.py`
-# passes with them removed) it is about 43 MB and travels in one call as .dev/ray/*.whl,
-# which scripts/gpu-env.sh installs when a call carries it.
-rm -rf .dev/ray && mkdir -p .dev/ray/full
+# Most of it is what the miner never loads: the Java workers' jars (32 MB), RLlib, Data,
+# Tune, Train, LLM and the dashboard's web client (`tests/core/bench/test_mine_ray.py`
+# passes with them removed). The rest, its binaries compressed with xz rather than a
+# wheel's deflate, is about 21 MB: .dev/ray/ray.tar.xz, the wheel's files as pip would lay
+# them out, which scripts/gpu-env.sh unpacks when a call carries it.
+rm -rf .dev/ray && mkdir -p .dev/ray/full .dev/ray/tree
 ray="ray==$(.venv/bin/python -c "import importlib.metadata as m; print(m.version('ray'))")"
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux2014_x86_64 --no-deps -d .dev/ray/full "${ray}"
-python3 - .dev/ray/full/*.whl .dev/ray <<'PY'
+python3 - .dev/ray/full/*.whl .dev/ray/tree <<'PY'
 import sys, zipfile
-from pathlib import Path
 
-source, folder = Path(sys.argv[1]), Path(sys.argv[2])
-unused = tuple(f"ray/{name}/" for name in ("jars", "rllib", "data", "tune", "train", "llm"))
-with zipfile.ZipFile(source) as full, zipfile.ZipFile(
-    folder / source.name, "w", zipfile.ZIP_DEFLATED
-) as lean:
-    for item in full.infolist():
-        if item.filename.startswith(unused):
-            continue
-        data = full.read(item)
-        if item.filename.endswith(".dist-info/RECORD"):
-            kept = [line for line in data.decode().splitlines() if not line.startswith(unused)]
-            data = ("\n".join(kept) + "\n").encode()
-        lean.writestr(item, data)
+unused = tuple(
+    f"ray/{name}/"
+    for name in ("jars", "rllib", "data", "tune", "train", "llm", "dashboard/client/build")
+)
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    wheel.extractall(sys.argv[2], [n for n in wheel.namelist() if not n.startswith(unused)])
 PY
-rm -r .dev/ray/full
-du -sh .whl .dev/ray/*.whl
+XZ_OPT=-9e tar -C .dev/ray/tree -cJf .dev/ray/ray.tar.xz .
+rm -r .dev/ray/full .dev/ray/tree
+du -sh .whl .dev/ray/ray.tar.xz
