@@ -363,6 +363,13 @@ def _run_summary(
         "verified_per_minute": verified / minutes,
         "verified_per_minute_per_gpu": verified / minutes / max(placed["gpus"], 1),
         "tasks_per_minute": len(results) / minutes,
+        # How busy the workers were kept: their seconds on tasks against the run's.
+        "workers_seen": len({m.record["worker"] for m in results if "worker" in m.record}),
+        "worker_busy": round(
+            sum(m.record.get("seconds", 0.0) for m in results)
+            / (max(seconds, 1e-9) * max(placed["workers"], 1)),
+            3,
+        ),
         # How busy the GPUs were kept: seconds held for timed runs against seconds waited.
         "gpu_held_s": round(sum(m.record.get("gpu_held_s", 0.0) for m in results), 1),
         "gpu_waited_s": round(sum(m.record.get("gpu_waited_s", 0.0) for m in results), 1),

@@ -16,9 +16,11 @@ resume: a task with a record from the same device and settings is not mined agai
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -144,16 +146,24 @@ class TaskMiner:
 
     def __call__(self, suite_task: SuiteTask) -> Mined:
         """The task mined, its record with the seconds this miner waited for and held the
-        GPU meanwhile (workers sharing a GPU wait for each other's timed runs)."""
+        GPU meanwhile (workers sharing a GPU wait for each other's timed runs), and when,
+        in which process and on which GPU it ran: from those a run's records show how
+        busy its workers were kept, which the GPU's seconds alone do not (on four H200s,
+        benchmarks/results/gpu-h200x4-mining.json, the workers spent 26-30% of the run
+        on tasks)."""
         lock = self.optimizer.verifier.gpu_lock
+        started = datetime.now(UTC)
         began, waited, held = time.monotonic(), lock.waited_s, lock.held_s
         mined = mine_task(suite_task, self.optimizer, self.settings)
-        seconds = {
+        where = {
+            "started": started.isoformat(timespec="milliseconds"),
             "seconds": round(time.monotonic() - began, 2),
             "gpu_waited_s": round(lock.waited_s - waited, 2),
             "gpu_held_s": round(lock.held_s - held, 2),
+            "worker": os.getpid(),
+            "gpu": os.environ.get("CUDA_VISIBLE_DEVICES"),
         }
-        return replace(mined, record=mined.record | seconds | {"command": self.command})
+        return replace(mined, record=mined.record | where | {"command": self.command})
 
 
 def task_miner(

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,12 +99,18 @@ def mine_on_ray(
         ) from None
     started = not ray.is_initialized()
     if started:
+        # ray.init takes SIGTERM over for good; the caller's handler (the CLI's: stop the
+        # workers, write the run's summary) is put back, or a `timeout` that stops a run
+        # leaves it without its summary, as one did on the H200s.
+        caller = signal.getsignal(signal.SIGTERM)
         ray.init(
             address=cluster.address,
             include_dashboard=False,
             log_to_driver=False,
             configure_logging=False,
         )
+        if caller is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, caller)
     workers: list[Any] = []
     try:
         gpus = int(ray.cluster_resources().get("GPU", 0))

@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -86,6 +87,23 @@ def test_each_record_names_the_command_that_mined_it_outside_the_resume_settings
     record = miner(SuiteTask("t", source, "axpby_map", "maps")).record
     assert record["command"] == command and record["failure"].endswith("does not extract")
     assert "command" not in miner.settings  # another --limit still resumes the run
+    # When, where and on which GPU: how busy a run kept its workers is read from these.
+    assert record["worker"] == os.getpid() and "seconds" in record
+    assert record["gpu"] == os.environ.get("CUDA_VISIBLE_DEVICES")
+    assert datetime.fromisoformat(record["started"]).tzinfo is not None
+
+
+def test_a_runs_summary_says_how_busy_its_workers_were_kept() -> None:
+    def ran(name: str, worker: int, seconds: float) -> Mined:
+        row = {"verified": True}
+        record = {"task": name, "worker": worker, "seconds": seconds, "candidates": [row]}
+        return Mined(name, (), record)
+
+    results = [ran("a", 1, 4.0), ran("b", 1, 6.0), ran("c", 2, 5.0)]
+    began = datetime.now(UTC)
+    summary = bench_cli._run_summary(results, began, 10.0, {"workers": 2, "gpus": 1})
+    assert summary["workers_seen"] == 2 and summary["worker_busy"] == pytest.approx(0.75)
+    assert summary["verified_per_minute"] == pytest.approx(18.0)
 
 
 def mined(candidates: list[Candidate]) -> Mined:

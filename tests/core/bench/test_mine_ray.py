@@ -4,9 +4,11 @@ run resumes; and on the real GPU, `graph mine --ray` mines with one worker."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,6 +83,24 @@ def records(out: Path) -> dict[str, dict[str, Any]]:
 
 
 @pytest.mark.slow
+def test_starting_ray_leaves_the_callers_sigterm_handler_in_place(tmp_path: Path) -> None:
+    """ray.init takes SIGTERM over; the CLI's handler (stop, write the run's summary) must
+    survive it. First in this module, so Ray is not running yet and the call starts it."""
+    assert not ray.is_initialized()
+    calls: list[int] = []
+
+    def handler(signum: int, _frame: object) -> None:
+        calls.append(signum)
+
+    before = signal.signal(signal.SIGTERM, handler)
+    try:
+        with contextlib.suppress(ConfigError):  # no GPU for Ray here: refused after init
+            mine_on_ray(tasks("t00"), tmp_path, make_miner=FakeMiner)
+        assert signal.getsignal(signal.SIGTERM) is handler
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
 def test_each_simulated_gpu_gets_a_worker_and_every_task_is_mined_once(
     four_gpus: None, tmp_path: Path
 ) -> None:
