@@ -859,10 +859,14 @@ class Verifier:
         )
         small = [min(cases, key=lambda case: sum(a.nbytes for a in case.arrays))]
         # compute-sanitizer talks to its target over a loopback socket, which is down in a
-        # fresh network namespace; the harness also skips its lockdown in script mode.
+        # fresh network namespace: the sanitizer's namespace has its loopback up, and
+        # nothing else. Not the host's network: the candidate runs under it, and
+        # sanitizers of several GPUs' workers on one host took each other's ports and
+        # spun, holding their GPUs (benchmarks/results/gpu-h200x4-mining.json). The
+        # harness also skips its lockdown in script mode.
         limits = replace(
             self._limits_for(built, self.config.run_timeout_s * 10, small, deadline),
-            isolate_network=False,
+            loopback=True,
         )
         # The sanitizer resolves its target by absolute path: as ``nobody`` it needs to pass
         # through every (root-owned, unlistable) parent up to the system temp directory.

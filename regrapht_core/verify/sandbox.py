@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import io
 import mmap
 import os
@@ -37,6 +38,8 @@ import pwd
 import resource
 import select
 import signal
+import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -83,11 +86,16 @@ class Limits:
     output_bytes: int = 64 * 1024
     isolate_network: bool = True
     drop_privileges: bool = True
+    loopback: bool = False
+    """With ``isolate_network``: the namespace's own loopback is up, for a program that
+    talks to itself over 127.0.0.1 (compute-sanitizer and its target) and must still
+    reach nothing else. Each such namespace has its own ports, so two sanitizers on one
+    host cannot take each other's (four concurrent ones on four H200s hung)."""
     isolate_processes: bool = True
+    """Run in a PID namespace of its own where one is available (see the module docstring)."""
     nice: int = 0
     """Added to the child's niceness: compilers yield the CPU to the GPU runs and their
     timing (a run's host side and the reference are timed on the CPU)."""
-    """Run in a PID namespace of its own where one is available (see the module docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +238,19 @@ def _become_init(libc: ctypes.CDLL, arm_parent_death: Callable[[], None]) -> Non
     os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
 
 
+_SIOCGIFFLAGS, _SIOCSIFFLAGS, _IFF_UP = 0x8913, 0x8914, 0x1
+_IFREQ = struct.Struct("16sH22x")
+"""``struct ifreq`` (40 bytes on Linux x86-64 and arm64) holding a name and its flags."""
+
+
+def _loopback_up() -> None:
+    """Bring up ``lo`` in a fresh network namespace (it starts down): the
+    ``ip link set lo up`` of a container runtime, by the interface-flags ioctl."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        _, flags = _IFREQ.unpack(fcntl.ioctl(probe, _SIOCGIFFLAGS, _IFREQ.pack(b"lo", 0)))
+        fcntl.ioctl(probe, _SIOCSIFFLAGS, _IFREQ.pack(b"lo", flags | _IFF_UP))
+
+
 def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], None]:
     libc = ctypes.CDLL(None, use_errno=True)
     arm_parent_death = die_with_parent()
@@ -247,6 +268,8 @@ def _limit_child(limits: Limits, ids: tuple[int, int] | None) -> Callable[[], No
             raise OSError(ctypes.get_errno(), "cannot enter new namespaces")
         if as_user:
             _map_to_self(uid, gid)
+        if limits.isolate_network and limits.loopback:
+            _loopback_up()
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.config import VerifyConfig
+from regrapht_core.verify.gpu_lock import GpuLock
 from regrapht_core.verify.pipeline import Verifier
 from regrapht_core.verify.pool import verify_many
 from tests.core.verify.tasks_fixture import (
@@ -165,6 +168,20 @@ def test_the_sanitizer_passes_an_honest_answer(verifier: Verifier) -> None:
     report = verifier.sanitize(SAXPY, SAXPY_CUDA)
     assert report.clean, report.note
     assert "memcheck and racecheck clean" in report.note
+
+
+@pytest.mark.timeout(600)
+def test_sanitizers_of_two_gpus_workers_run_at_once(verifier: Verifier) -> None:
+    """Mining runs one sanitizer per GPU at the same time; on the host's shared loopback
+    they took each other's ports and spun for their whole time limit, each holding its
+    GPU (four H200s: benchmarks/results/gpu-h200x4-mining.json). Here two verifiers with
+    separate GPU locks, as workers of two GPUs have, sanitize at once, and both finish
+    clean, in their own network namespaces."""
+    other = Verifier(verifier.config)
+    other.gpu_lock = GpuLock("sanitizer-test")
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        reports = list(pool.map(lambda v: v.sanitize(SAXPY, SAXPY_CUDA), (verifier, other)))
+    assert all(report.clean for report in reports), [report.note for report in reports]
 
 
 def test_the_sanitizer_finds_an_out_of_bounds_read(verifier: Verifier) -> None:

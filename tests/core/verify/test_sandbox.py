@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -150,6 +151,80 @@ def test_network_namespace_has_only_loopback(run_dir: Path) -> None:
     interfaces = {line.split(":")[0].strip() for line in outcome.stdout.splitlines()[2:]}
     assert outcome.network_isolated
     assert interfaces <= {"lo"}
+
+
+SYSTEM_PYTHON = shutil.which("python3", path=ENV["PATH"])
+TALKS_TO_ITSELF = """
+import socket, sys
+server = socket.socket()
+server.bind(("127.0.0.1", int(sys.argv[1])))
+server.listen(1)
+client = socket.create_connection(server.getsockname(), timeout=5)
+peer, _ = server.accept()
+client.sendall(b"ok")
+print(peer.recv(2).decode())
+"""
+
+
+def _talk(run_dir: Path, limits: Limits, port: int = 0) -> subprocess.CompletedProcess[str]:
+    assert SYSTEM_PYTHON is not None
+    outcome = run_isolated([SYSTEM_PYTHON, "-c", TALKS_TO_ITSELF, str(port)], run_dir, limits, ENV)
+    return subprocess.CompletedProcess([], outcome.returncode or 0, outcome.stdout, outcome.stderr)
+
+
+@pytest.mark.skipif(not network_isolation_available(), reason="no network namespaces here")
+@pytest.mark.skipif(SYSTEM_PYTHON is None, reason="needs a python3 in /usr/bin or /bin")
+def test_a_namespace_with_its_loopback_up_talks_to_itself_and_reaches_nothing_else(
+    run_dir: Path,
+) -> None:
+    """compute-sanitizer talks to its target over 127.0.0.1: with ``loopback`` it can,
+    isolated; without, the namespace's loopback is down; and the host's own listener on
+    127.0.0.1 stays out of reach either way."""
+    assert _talk(run_dir, Limits(loopback=True)).stdout.strip() == "ok"
+    down = _talk(run_dir, Limits())
+    assert down.returncode != 0 and "unreachable" in down.stderr.lower()
+    with socket.socket() as host_side:
+        host_side.bind(("127.0.0.1", 0))
+        host_side.listen(1)
+        port = host_side.getsockname()[1]
+        reach = f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=2)"
+        assert SYSTEM_PYTHON is not None
+        outcome = run_isolated([SYSTEM_PYTHON, "-c", reach], run_dir, Limits(loopback=True), ENV)
+        assert outcome.returncode != 0 and "refused" in outcome.stderr.lower()
+
+
+@pytest.mark.skipif(not network_isolation_available(), reason="no network namespaces here")
+@pytest.mark.skipif(SYSTEM_PYTHON is None, reason="needs a python3 in /usr/bin or /bin")
+def test_a_user_who_is_not_root_gets_the_loopback_up_too(user_run_dir: Path) -> None:
+    """Inside its own user namespace the child may configure its network namespace."""
+    assert _talk(user_run_dir, Limits(loopback=True)).stdout.strip() == "ok"
+
+
+@pytest.mark.skipif(not network_isolation_available(), reason="no network namespaces here")
+@pytest.mark.skipif(SYSTEM_PYTHON is None, reason="needs a python3 in /usr/bin or /bin")
+def test_two_namespaces_can_take_the_same_port_at_once(tmp_path: Path) -> None:
+    """Why sanitizers get a namespace each: with the host's loopback shared, concurrent
+    ones on one machine (one per GPU) contend for the same ports."""
+    folders = [tmp_path / name for name in ("a", "b")]
+    for folder in folders:
+        prepare_private_dir(folder)
+    held = "import socket, time; s = socket.socket(); s.bind(('127.0.0.1', 49152)); "
+    held += "s.listen(1); time.sleep(1); print('held')"
+    assert SYSTEM_PYTHON is not None
+    results: list[str] = []
+    threads = [
+        threading.Thread(
+            target=lambda f=folder: results.append(
+                run_isolated([SYSTEM_PYTHON, "-c", held], f, Limits(loopback=True), ENV).stdout
+            )
+        )
+        for folder in folders
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [r.strip() for r in results] == ["held", "held"]
 
 
 @pytest.fixture
