@@ -31,14 +31,20 @@ ray="ray==$(.venv/bin/python -c "import importlib.metadata as m; print(m.version
 python3 -m pip download -q --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux2014_x86_64 --no-deps -d .dev/ray/full "${ray}"
 python3 - .dev/ray/full/*.whl .dev/ray/tree <<'PY'
-import sys, zipfile
+import os, sys, zipfile
 
 unused = tuple(
     f"ray/{name}/"
     for name in ("jars", "rllib", "data", "tune", "train", "llm", "dashboard/client/build")
 )
 with zipfile.ZipFile(sys.argv[1]) as wheel:
-    wheel.extractall(sys.argv[2], [n for n in wheel.namelist() if not n.startswith(unused)])
+    for item in wheel.infolist():
+        if not item.filename.startswith(unused):
+            path = wheel.extract(item, sys.argv[2])
+            # zipfile drops the permission bits: Ray's raylet and gcs_server must stay
+            # executable (one mining call was lost to "Permission denied").
+            if mode := (item.external_attr >> 16) & 0o777:
+                os.chmod(path, mode)
 PY
 XZ_OPT=-9e tar -C .dev/ray/tree -cJf .dev/ray/ray.tar.xz .
 rm -r .dev/ray/full .dev/ray/tree
