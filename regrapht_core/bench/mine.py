@@ -87,9 +87,12 @@ def _candidate_row(candidate: Candidate) -> dict[str, Any]:
     """A candidate in its task's record. A failed program keeps the verifier's reason
     (``why``), so a verdict can be read after the run: which check judged a program
     implausible, what its output got wrong. A refusal's message says only that a
-    rewriter does not apply, and is left out."""
+    rewriter does not apply, and is left out. A timed program keeps both medians, so a
+    speedup that moved between runs says which side moved (on four H200s the same tasks'
+    best speedups came out 1.24x higher than on one, and the rows could not say why)."""
     result = candidate.result
     failed = result.status.failed and result.status is not Status.NO_CODE
+    timing = result.timing
     return {
         "index": candidate.index,
         "parent": candidate.parent,
@@ -98,6 +101,8 @@ def _candidate_row(candidate: Candidate) -> dict[str, Any]:
         "status": str(result.status),
         "verified": result.verified,
         "speedup": result.speedup,
+        "reference_ms": None if timing is None else timing.reference_ms,
+        "candidate_ms": None if timing is None else timing.candidate_ms,
         "why": result.feedback[:_WHY_CHARS] if failed and result.feedback else None,
     }
 

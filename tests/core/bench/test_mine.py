@@ -73,6 +73,9 @@ def test_a_failed_program_keeps_the_verifiers_reason_in_its_row() -> None:
     assert rows[0]["status"] == "implausible" and rows[0]["why"] == objection[:300]
     assert rows[1]["why"] is None and rows[2]["why"] is None
     assert rows[2]["verified"] and rows[2]["speedup"] == pytest.approx(3.0)
+    # Both medians of a timed program: which side moved, when a speedup does.
+    assert rows[2]["reference_ms"] == pytest.approx(30.0) and rows[2]["candidate_ms"] == 10.0
+    assert rows[0]["reference_ms"] is None and rows[0]["candidate_ms"] is None
 
 
 def test_each_record_names_the_command_that_mined_it_outside_the_resume_settings() -> None:
