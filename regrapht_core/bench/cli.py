@@ -250,9 +250,11 @@ def mine_command(
     """Search every task of MANIFEST on the GPU (or, with --ray, on every GPU) and keep
     each verified, faster path as a trajectory; `regrapht graph build --trajectories
     OUT/trajectories` builds a snapshot from them. Resumes: tasks already mined with these
-    settings are skipped."""
+    settings are skipped. Each task's search ends within --time-limit seconds, 900 by
+    default, so no task can hold a worker for good."""
     console = Console(stderr=True)
     require_nvcc(job)
+    job = _bounded(job)
     if workers_per_gpu > 1 and ray_address is None:
         raise ConfigError("--workers-per-gpu needs --ray")
     listed = _named(_load_manifest(manifest), only, manifest)
@@ -329,6 +331,20 @@ def _interrupt(_signal: int, _frame: object) -> None:
 
 RUNS = "runs"
 """The folder (under the mining output) of one summary per run: what it mined, how fast."""
+
+
+MINE_TASK_LIMIT_S = 900.0
+"""A mined task's default time limit: nearly four times the longest seen on the H100
+(graph_snapshots/mined). Unattended runs need one: waits for the GPU end at the job's
+deadline, and without one a worker whose GPU was held by a process that never let go
+(three sanitizers spinning, on four H200s) waited for good."""
+
+
+def _bounded(job: JobSettings) -> JobSettings:
+    """The job with the default per-task limit where --time-limit named none."""
+    if job.search.time_limit_s is not None:
+        return job
+    return replace(job, search=replace(job.search, time_limit_s=MINE_TASK_LIMIT_S))
 
 
 def _for_workers(job: JobSettings) -> JobSettings:

@@ -34,6 +34,7 @@ from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
 from regrapht_core.optimize.learning import verified_trajectory
+from regrapht_core.optimize.session import JobSettings
 from tests.conftest import gpu_present
 from tests.core.optimize.test_job import TASK, outcome, verified
 from tests.core.optimize.test_learning import NOT_RUN, step
@@ -236,3 +237,22 @@ def test_a_refused_run_writes_no_summary(tmp_path: Path, monkeypatch: pytest.Mon
     result = CliRunner().invoke(main, ["graph", "mine", str(CORPUS), "--out", str(tmp_path)])
     assert result.exit_code == EXIT_USER_ERROR
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize(("flags", "limit"), [([], 900.0), (["--time-limit", "120"], 120.0)])
+def test_each_mined_task_has_a_time_limit_by_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, flags: list[str], limit: float
+) -> None:
+    """Unattended, a task whose GPU never comes free must still end: waits for the GPU
+    end at the job's deadline."""
+    monkeypatch.setattr(bench_cli, "require_nvcc", lambda _job: None)
+    seen: list[float | None] = []
+
+    def record_limit(job: JobSettings, *_args: object) -> None:
+        seen.append(job.search.time_limit_s)
+        raise ConfigError("stop here")
+
+    monkeypatch.setattr(bench_cli, "task_miner", record_limit)
+    args = ["graph", "mine", str(CORPUS), "--out", str(tmp_path), *flags]
+    assert CliRunner().invoke(main, args).exit_code == EXIT_USER_ERROR
+    assert seen == [limit]
