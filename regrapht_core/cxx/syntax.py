@@ -16,6 +16,7 @@ from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "NameAllocator",
+    "assignment_targets",
     "body_statements",
     "canon",
     "declared_name",
@@ -113,6 +114,21 @@ def body_statements(node: Node) -> list[Node]:
     if node.type == "compound_statement":
         return [c for c in node.named_children if c.type != "comment"]
     return [node]
+
+
+def assignment_targets(scope: Node, *, declarations: bool = False) -> Iterator[Node]:
+    """What ``scope`` assigns (``t = e``, ``t += e``) or steps (``++t``, ``t--``), as
+    written; with ``declarations``, also the declarators it initializes (``T t = e``)."""
+    for node in walk(scope):
+        target = None
+        if node.type == "assignment_expression":
+            target = node.child_by_field_name("left")
+        elif node.type == "update_expression":
+            target = node.child_by_field_name("argument")
+        elif declarations and node.type == "init_declarator":
+            target = node.child_by_field_name("declarator")
+        if target is not None:
+            yield target
 
 
 def zero_literal(node: Node) -> bool:

@@ -36,6 +36,7 @@ from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.symbols import FileSymbols, file_symbols
 from regrapht_core.cxx.syntax import (
     NameAllocator,
+    assignment_targets,
     declared_name,
     identifiers,
     parse,
@@ -109,15 +110,7 @@ class _Array:
 
 def _assigned(scope: Node, name: str) -> bool:
     """Whether ``scope`` assigns or steps the variable ``name``."""
-    for node in walk(scope):
-        target = None
-        if node.type == "assignment_expression":
-            target = node.child_by_field_name("left")
-        elif node.type == "update_expression":
-            target = node.child_by_field_name("argument")
-        if target is not None and node_text(strip_parens(target)) == name:
-            return True
-    return False
+    return any(node_text(strip_parens(t)) == name for t in assignment_targets(scope))
 
 
 class _Uniformity:

@@ -323,7 +323,8 @@ def _merge(
         unknown_lengths |= {"return"}
         problems.append(
             "the length of the returned vector (it is not a local sized once, as in "
-            "'std::vector<float> out(n)')"
+            "'std::vector<float> out(n)', or filled by one push_back per iteration of a "
+            "loop counting from 0, as in 'for (i = 0; i < n; ++i) out.push_back(...)')"
         )
     sizes, derived = _sizes(
         params, arrays, note, inferred, rename=rename, return_length=return_length, where=where

@@ -15,9 +15,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ParamKind, Record, Role
+from regrapht_core.cxx.appends import appending_loop
 from regrapht_core.cxx.loops import FLIPPED, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.syntax import assignment_targets
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate
@@ -200,7 +202,7 @@ class _Analyzer:
         elif kind == "declaration":
             self._declaration(node, env, cond)
         elif kind == "for_statement":
-            self._for(node, env, cond)
+            self._counted(node, env, cond)
         elif kind == "if_statement":
             self._if(node, env, cond)
         elif kind in ("for_range_loop", "while_statement", "do_statement"):
@@ -212,6 +214,33 @@ class _Analyzer:
                 self._stmt(child, env, cond)
         elif kind not in ("comment", "type_definition"):
             self._expr(node, env, cond)
+
+    def _counted(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        """A ``for`` loop; one that fills a local vector by ``push_back`` sizes it."""
+        grown = self._appended(node, env, cond)
+        self._for(node, env, cond)
+        if grown is not None:
+            self.local_sizes[grown[0]] = grown[1]
+
+    def _appended(
+        self, node: Node, env: dict[str, Interval], cond: bool
+    ) -> tuple[str, Interval] | None:
+        """A local vector of known size that ``node``, an unconditional top-level loop of
+        ``cxx.appends``'s shape counting from 0, grows by one element per iteration: its
+        name and size after the loop (``std::vector<float> out;`` then ``for (i = 0; i <
+        n; ++i) out.push_back(...)``: ``n``)."""
+        found = None if cond or self.loop_depth else appending_loop(node)
+        before = self.local_sizes.get(found.container) if found is not None else None
+        if found is None or before is None or before.hi is None or before.lo != before.hi:
+            return None
+        loop = found.loop
+        if not loop.starts_at_zero() or loop.offset:
+            return None
+        upper = self._value(loop.upper, env)
+        if upper.hi is None or upper.lo != upper.hi:
+            return None
+        trips = upper.hi + Poly.const(1) if loop.inclusive else upper.hi
+        return found.container, Interval.exact(before.hi + trips)
 
     def _return(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         value = node.named_children[0] if node.named_child_count else None
@@ -1189,12 +1218,4 @@ def _is_vector_type(node: Node | None) -> bool:
 
 def _mutated(body: Node, var: str) -> bool:
     """``var`` is assigned or incremented somewhere in ``body``."""
-    for n in walk(body):
-        target = None
-        if n.type == "assignment_expression":
-            target = n.child_by_field_name("left")
-        elif n.type == "update_expression":
-            target = n.child_by_field_name("argument")
-        if target is not None and target.type == "identifier" and node_text(target) == var:
-            return True
-    return False
+    return any(t.type == "identifier" and node_text(t) == var for t in assignment_targets(body))

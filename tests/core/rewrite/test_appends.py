@@ -85,7 +85,38 @@ APPEND = "// regrapht: n = 1<<10; x[n] in; out[3] inout\n" + _code(
 """No ``clear``: the caller's three elements stay in front of the appended ones."""
 
 
-@pytest.mark.parametrize("task", [ROOTS, unvalidated_task(APPEND, "f")], ids=["roots", "append"])
+RETURNED = unvalidated_task(
+    HEAD
+    + "#include <cmath>\n"
+    + "std::vector<float> softplus(const std::vector<float>& x) {\n"
+    + "  std::vector<float> out;\n"
+    + "  for (std::size_t i = 0; i < x.size(); ++i) out.push_back(std::log1p(std::exp(x[i])));\n"
+    + "  return out;\n}\n",
+    "softplus",
+)
+"""A returned vector built by ``push_back``, unannotated: the task analysis reads its length
+from the loop (``tasks.infer``), the rewriter sizes it first."""
+
+
+def test_a_returned_vector_built_by_push_back_is_mapped() -> None:
+    assert RETURNED.return_length == "n"
+    code, message = first_step(RETURNED)
+    assert code is not None, message
+    assert "__global__" in code and "out.resize(out.size() + " in code
+
+
+@requires_nvcc
+def test_the_returned_vectors_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
+    code, message = first_step(RETURNED)
+    assert code is not None, message
+    compile_cuda(code, tmp_path)
+
+
+@pytest.mark.parametrize(
+    "task",
+    [ROOTS, unvalidated_task(APPEND, "f"), RETURNED],
+    ids=["roots", "append", "returned"],
+)
 def test_the_rewritten_loop_computes_what_the_loop_computes(task: Task) -> None:
     written = appends_as_writes(task.source, task, frozenset({"out"}))
     assert written is not None

@@ -482,6 +482,72 @@ def test_returned_vectors_and_structs() -> None:
     assert (got["lo"][0], got["hi"][0], got["count"][0]) == (x.min(), x.max(), x.size)
 
 
+APPENDED = """
+#include <cmath>
+#include <cstddef>
+#include <vector>
+std::vector<float> softplus(const std::vector<float>& x) {
+    std::vector<float> out;
+    LOOP
+    return out;
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("loop", "length"),
+    [
+        (
+            "for (std::size_t i = 0; i < x.size(); ++i) out.push_back(std::log1p(std::exp(x[i])));",
+            "n",
+        ),
+        (
+            "out.reserve(x.size());\n    for (std::size_t i = 0; i < x.size(); ++i) {\n"
+            "        float e = std::exp(x[i]);\n        out.push_back(std::log1p(e));\n    }",
+            "n",
+        ),
+        (
+            "for (std::size_t i = 0; i < x.size(); ++i) out.push_back(x[i]);\n"
+            "    for (std::size_t i = 0; i < x.size(); ++i) out.push_back(-x[i]);",
+            "2*n",
+        ),
+    ],
+    ids=["one-line", "reserved-block", "two-loops"],
+)
+def test_a_returned_vector_filled_by_push_back_has_the_loops_length(loop: str, length: str) -> None:
+    task = _extract(APPENDED.replace("LOOP", loop), "softplus", validate=False)
+    assert task.return_length == length
+    assert suggested_annotation(task).endswith(f"; return[{length}]")
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for (std::size_t i = 0; i < x.size(); ++i) if (x[i] > 0) out.push_back(x[i]);",
+        "for (std::size_t i = 1; i < x.size(); ++i) out.push_back(x[i]);",
+        "for (std::size_t i = 0; i < x.size(); ++i) { out.push_back(x[i]); out.push_back(1); }",
+        "for (float v : x) out.push_back(v);",
+        "for (std::size_t i = 0; i < x.size(); ++i)\n"
+        "        for (int k = 0; k < 2; ++k) out.push_back(x[i]);",
+    ],
+    ids=["compaction", "from-one", "twice", "range-for", "nested"],
+)
+def test_other_push_back_loops_leave_the_length_to_the_annotation(loop: str) -> None:
+    with pytest.raises(TaskError, match="one push_back per iteration of a loop counting from 0"):
+        _extract(APPENDED.replace("LOOP", loop), "softplus", validate=False)
+
+
+@needs_gxx
+def test_a_push_back_filled_vector_comes_back_whole() -> None:
+    loop = "for (std::size_t i = 0; i < x.size(); ++i) out.push_back(std::log1p(std::exp(x[i])));"
+    task = _extract(APPENDED.replace("LOOP", loop), "softplus")
+    for run in _runs(task):
+        x = generate_inputs(task, run.binding, 0)["x"]
+        assert isinstance(x, np.ndarray)
+        want = np.log1p(np.exp(x.astype(np.float32)))
+        np.testing.assert_allclose(run.outputs["return"], want, rtol=1e-5)
+
+
 @needs_gxx
 def test_std_array_extents_come_from_constants() -> None:
     source = FILTER.replace("#define TAPS 9", "constexpr int TAPS = 3 * 3;")
