@@ -1,5 +1,6 @@
 """The 4-GPU mining figures quoted in docs/mining.md are what scripts/mining_scaling.py
-computes from the committed folder: the document can be made again from its files."""
+computes from the committed mined folders and logs: the document can be made again from
+its files."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 FOLDER = RESULTS / "gpu-h200x4-mining"
+MINED = ROOT / "graph_snapshots" / "mined-h200x4"
 
 
 def test_the_committed_scaling_document_is_recomputed_from_its_files() -> None:
     committed = json.loads((RESULTS / "gpu-h200x4-mining.json").read_text(encoding="utf-8"))
     calls = [f"{FOLDER / c['log']}={c['seconds']}" for c in committed["calls"]]
     argv = [sys.executable, str(ROOT / "scripts" / "mining_scaling.py")]
-    argv += ["--one", str(FOLDER / "one-gpu"), "--many", str(FOLDER / "four-gpu")]
+    argv += ["--one", str(MINED / "one-gpu"), "--many", str(MINED / "four-gpu")]
     argv += [part for call in calls for part in ("--call", call)]
     argv += ["--host", str(FOLDER / "host-call3.jsonl"), "--note", committed["note"]]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
