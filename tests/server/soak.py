@@ -184,12 +184,15 @@ def block(text: str, name: str) -> Block | None:
 
 def fingerprint(text: str, name: str) -> str | None:
     """What a result for ``name`` depends on: its spec comment and text, and the constant
-    when it reads it. Lines above may move; none of this may change."""
+    when it reads it. Lines above may move; none of this may change. Other comments between
+    the spec and the function (the pointer to a ``.regrapht.cu`` an applied job leaves in a
+    C++ file, which the file on disk lacks) are not part of it."""
     found = block(text, name)
     if found is None:
         return None
     lines = text.split("\n")
-    body = "\n".join(lines[found.start : found.end + 1])
+    spec = lines[found.start : found.start + 1] if found.start < found.head else []
+    body = "\n".join(spec + lines[found.head : found.end + 1])
     constant = next((line for line in lines if line.startswith(CONSTANT)), "")
     return body + ("\n" + constant if "RADIUS" in body else "")
 

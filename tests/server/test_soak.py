@@ -260,10 +260,15 @@ class Editor:
         elif fingerprint(text, job.function) != job.fingerprint:
             self.problems.append(f"{job.id}: a stale edit: {job.function} changed by v{version}")
         seen = self.known(doc.uri)
+        later = [v for _, v in self.events[doc.uri][len(seen) :]]
+        if version is not None and version in later:
+            # An edit for a version sent after what was proven read proves that the server
+            # read it (a reopen after a close: the open's version is new).
+            read = later.index(version) + 1
+            seen, later = seen + later[:read], later[read:]
         known = seen[-1]
         # A close sent after what the server provably read may have been read too: an edit
         # for the file on disk is wrong only if no close followed the last known open.
-        later = [v for _, v in self.events[doc.uri][len(seen) :]]
         if version is None and known is not None and None not in later:
             self.problems.append(f"{job.id}: an edit for the file while open at v{known}")
         elif version is not None and (known is None or version < known):
