@@ -9,6 +9,7 @@ prime and timing sizes alike.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -72,6 +73,9 @@ class ParamKind(StrEnum):
     """A ``std::vector<T>``: ``const&`` input, ``&`` output the function may resize."""
     ARRAY = "array"
     """A ``std::array<T, N>`` (by value or reference): exactly ``length`` = ``N`` elements."""
+    SPAN = "span"
+    """A ``std::span<T>`` (by value or ``const&``): a view of ``length`` elements the caller
+    owns, like a pointer with its size; ``std::span<const T>`` is an input. C++20."""
     SCALAR = "scalar"
     """A number whose value is the expression ``value``: by value or ``const&`` (role
     ``in``), or a ``T&`` the function may write (role ``out``/``inout``, compared after
@@ -260,3 +264,20 @@ class Task:
     @property
     def outputs(self) -> tuple[ArgSpec, ...]:
         return tuple(a for a in self.args if a.role in (Role.OUT, Role.INOUT))
+
+    @property
+    def standard(self) -> str:
+        """The C++ standard the reference, the harness and candidates are compiled as:
+        ``c++20`` when the task needs it (a ``std::span`` parameter, a header C++20 added),
+        else ``c++17``: nvcc compiles the same unit markedly faster as C++17 (its standard
+        headers are smaller), and every candidate is compiled."""
+        if any(a.kind is ParamKind.SPAN for a in self.args) or _CXX20_INCLUDE.search(self.source):
+            return "c++20"
+        return "c++17"
+
+
+_CXX20_INCLUDE = re.compile(
+    r"^\s*#\s*include\s*<(?:span|ranges|numbers|concepts|bit|compare|format|source_location)>",
+    re.M,
+)
+"""Headers C++20 added that a reference may use: with one, it cannot compile as C++17."""

@@ -4,14 +4,16 @@ C++ fills a container with ``push_back``::
 
     std::vector<float> out;
     for (std::size_t i = 0; i < x.size(); ++i) out.push_back(f(x[i]));
+    for (float v : x) out.push_back(f(v));
 
 Such a loop appends exactly once per iteration, so the container's final length, and where
 each element lands, are known before it runs. Two places need that: the task analysis,
 which infers the length of a returned vector filled this way (``tasks.infer``), and the
 rewriter that sizes the container first and writes by index (``rewrite.appends``). Both
-read the shape here: a counted loop whose body appends unconditionally, once, at its top
-level, to a container it does not otherwise touch, with no ``break``, ``continue``,
-``return`` or ``goto`` and bounds the body does not change.
+read the shape here: a counted loop, or a range-for over a named container, whose body
+appends unconditionally, once, at its top level, to a container it does not otherwise
+touch, with no ``break``, ``continue``, ``return`` or ``goto``, and bounds (the container
+walked) the body does not change.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ _LEAVES = frozenset({"break_statement", "continue_statement", "return_statement"
 
 @dataclass(frozen=True, slots=True)
 class AppendingLoop:
-    loop: CountedLoop
+    statement: Node
+    loop: CountedLoop | None
+    """The counted loop's header; ``None`` for a range-for (see :attr:`over`)."""
+    over: str
+    """The container a range-for walks (``for (float v : x)``: ``x``); empty otherwise."""
     container: str
     argument: Node
     """The appended value's expression."""
@@ -71,13 +77,21 @@ def _written(body: Node) -> set[str]:
 
 def appending_loop(statement: Node) -> AppendingLoop | None:
     """``statement`` read as a loop of the module's shape, or None."""
-    if statement.type != "for_statement":
+    loop, over, body = None, "", None
+    if statement.type == "for_statement":
+        try:
+            loop = counted_loop(statement)
+        except Refusal:
+            return None
+        body = loop.body
+    elif statement.type == "for_range_loop":
+        walked = statement.child_by_field_name("right")
+        body = statement.child_by_field_name("body")
+        if walked is None or strip_parens(walked).type != "identifier":
+            return None
+        over = node_text(strip_parens(walked))
+    if body is None:
         return None
-    try:
-        loop = counted_loop(statement)
-    except Refusal:
-        return None
-    body = loop.body
     appends = [(s, found) for s in body_statements(body) if (found := _append(s)) is not None]
     if len(appends) != 1 or any(n.type in _LEAVES for n in walk(body)):
         return None
@@ -87,6 +101,19 @@ def appending_loop(statement: Node) -> AppendingLoop | None:
     if any(n.id not in own for n in mentioned):
         return None
     changed = _written(body) | {container}
-    if mentions(loop.upper, changed) or mentions(loop.lower, changed):
+    if loop is None:
+        if over in changed or _walks_changed(body, over):
+            return None
+    elif mentions(loop.upper, changed) or mentions(loop.lower, changed):
         return None
-    return AppendingLoop(loop, container, argument, append)
+    return AppendingLoop(statement, loop, over, container, argument, append)
+
+
+def _walks_changed(body: Node, over: str) -> bool:
+    """The body calls a method of the container it walks (which might resize it)."""
+    for n in walk(body):
+        if n.type == "field_expression" and n.child_by_field_name("argument") is not None:
+            argument = n.child_by_field_name("argument")
+            if argument is not None and node_text(strip_parens(argument)) == over:
+                return True
+    return False

@@ -28,15 +28,19 @@ class Parameter:
     """Element type for pointers and vectors, the type for scalars, as written (a caller
     may resolve typedefs)."""
     const: bool
-    """A ``const`` pointee (or vector, or scalar): the function promises not to write it."""
+    """A ``const`` pointee (or vector, or scalar, or a span's element type): the function
+    promises not to write it."""
     pointers: int
     """Pointer and array declarators around the name (``float** p``: 2)."""
     reference: bool
     container: str | None = None
     """``"vector"``, ``"array"`` or ``"span"`` for ``std::vector<T>``, ``std::array<T, N>``
     and ``std::span<T>`` (``element`` is ``T``); ``None`` for anything else."""
+    view_const: bool = False
+    """A span declared ``const`` itself (``const std::span<T>&``): part of how the entry is
+    declared, no promise about the elements (:attr:`const` says that)."""
     extent: str = ""
-    """``N`` of ``std::array<T, N>``, as written."""
+    """``N`` of ``std::array<T, N>`` (or of a fixed-size ``std::span<T, N>``), as written."""
 
     @property
     def vector(self) -> bool:
@@ -45,12 +49,12 @@ class Parameter:
 
     @property
     def kind(self) -> ParamKind | None:
-        """Scalar (by value or by reference), pointer, vector or fixed array; ``None`` for
-        what no task can pass (pointers to pointers or to containers, spans)."""
+        """Scalar (by value or by reference), pointer, vector, fixed array or span; ``None``
+        for what no task can pass (pointers to pointers or to containers)."""
         if self.container is not None:
             if self.pointers != 0:
                 return None
-            return {"vector": ParamKind.VECTOR, "array": ParamKind.ARRAY}.get(self.container)
+            return ParamKind(self.container)
         if self.pointers == 1:
             return ParamKind.POINTER
         if self.pointers == 0:
@@ -108,8 +112,20 @@ def _parameter(declaration: Node) -> Parameter:
     found = _container(type_node) if type_node is not None else None
     if found is not None:
         container, element, extent = found
+        view_const = False
+        if container == "span":  # a view: what it promises is in its element type
+            view_const = const
+            const, element = _without_const(element)
         return Parameter(
-            name, node_text(declaration), element, const, pointers, reference, container, extent
+            name,
+            node_text(declaration),
+            element,
+            const,
+            pointers,
+            reference,
+            container,
+            view_const,
+            extent,
         )
     element = node_text(type_node) if type_node is not None else ""
     return Parameter(name, node_text(declaration), element, const, pointers, reference)
@@ -120,7 +136,8 @@ _CONTAINERS = ("vector", "array", "span")
 
 def _container(type_node: Node) -> tuple[str, str, str] | None:
     """``(container, T, N)`` of ``std::vector<T>``, ``std::array<T, N>``, ``std::span<T>``
-    (with or without ``std::``), else None. A span's element keeps its ``const``."""
+    (with or without ``std::``), else None. A span's element keeps its ``const``; a span's
+    fixed extent (``std::span<T, N>``) is kept as an array's is."""
     template = type_node
     if template.type == "qualified_identifier":
         inner = template.child_by_field_name("name")
@@ -140,4 +157,14 @@ def _container(type_node: Node) -> tuple[str, str, str] | None:
     element = node_text(parts[0])
     if container == "array":
         return ("array", element, node_text(parts[1])) if len(parts) == 2 else None
+    if container == "span" and len(parts) == 2:
+        return ("span", element, node_text(parts[1]))
     return (container, element, "") if len(parts) == 1 else None
+
+
+def _without_const(element: str) -> tuple[bool, str]:
+    """``const T`` / ``T const`` → ``(True, "T")``."""
+    words = element.split()
+    if "const" not in words:
+        return False, element
+    return True, " ".join(w for w in words if w != "const")

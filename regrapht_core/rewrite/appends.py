@@ -13,7 +13,9 @@ sizes the container first and writes by index::
     out.resize(out.size() + N);                       // N: the trip count, at least 0
     for (std::size_t i = 0; i < x.size(); ++i) out[out.size() - N + (i - 0)] = f(x[i]);
 
-which keeps whatever ``out`` held before (the elements land after it, as they did), and
+(a range-for ``for (float v : x) out.push_back(f(v));`` becomes a counted loop over ``x``
+whose body starts ``float v = x[k];``), which keeps whatever ``out`` held before (the
+elements land after it, as they did), and
 which the pointer form then splits like any resize-then-map. It applies only to a top-level
 loop of the shape ``cxx.appends`` reads (the task analysis reads the same shape to infer
 a returned vector's length). A ``push_back`` under a condition (a compaction, whose
@@ -25,11 +27,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from regrapht_core.contracts.task import Task
-from regrapht_core.cxx.appends import appending_loop
+from regrapht_core.cxx.appends import AppendingLoop, appending_loop
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import body_statements, parse
+from regrapht_core.cxx.syntax import NameAllocator, body_statements, parse
 
 __all__ = ["appends_as_writes"]
 
@@ -50,6 +52,7 @@ def appends_as_writes(
     if body is None:
         return None
     edits = []
+    names = NameAllocator(root)
     statements = body_statements(body)
     for position, statement in enumerate(statements):
         matched = appending_loop(statement)
@@ -57,25 +60,48 @@ def appends_as_writes(
             continue
         if not all(setup(s) for s in statements[:position]):
             continue
-        loop, container, argument, append = (
-            matched.loop,
-            matched.container,
-            matched.argument,
-            matched.append,
-        )
-        trip = loop.trip_count()
-        count = f"static_cast<std::size_t>(({trip}) > 0 ? ({trip}) : 0)"
-        offset = f"({loop.var} - {node_text(loop.lower)})"
+        container, loop = matched.container, matched.loop
         indent = " " * statement.start_point[1]
-        edits += [
-            Edit.insert(
-                statement.start_byte,
-                f"{container}.resize({container}.size() + {count});\n{indent}",
-            ),
+        if loop is None:
+            count = f"{matched.over}.size()"
+            index = names.fresh("k")
+            place = f"{container}.size() - {count} + {index}"
+            replacement = _counted(matched, index, place)
+        else:
+            trip = loop.trip_count()
+            count = f"static_cast<std::size_t>(({trip}) > 0 ? ({trip}) : 0)"
+            offset = f"static_cast<std::size_t>({loop.var} - {node_text(loop.lower)})"
+            place = f"{container}.size() - {count} + {offset}"
+            replacement = _written(statement, matched, place)
+        edits.append(
             Edit.replace(
-                append,
-                f"{container}[{container}.size() - {count} + static_cast<std::size_t>"
-                f"{offset}] = {node_text(argument)};",
-            ),
-        ]
+                statement,
+                f"{container}.resize({container}.size() + {count});\n{indent}{replacement}",
+            )
+        )
     return apply_edits(code.encode("utf-8"), edits) if edits else None
+
+
+def _written(statement: Node, matched: AppendingLoop, place: str) -> str:
+    """``statement``'s text with its ``push_back`` written to ``container[place]``."""
+    write = Edit.replace(
+        matched.append, f"{matched.container}[{place}] = {node_text(matched.argument)};"
+    )
+    return apply_edits(statement.text or b"", [write], base=statement.start_byte)
+
+
+def _counted(matched: AppendingLoop, index: str, place: str) -> str:
+    """The range-for as a counted loop over the same container: ``for (T v : x) body`` as
+    ``for (std::size_t k = 0; k < x.size(); ++k) { T v = x[k]; body }``."""
+    loop = matched.statement
+    opened = next(c for c in loop.children if c.type == "(")
+    colon = next(c for c in loop.children if c.type == ":")
+    body = loop.child_by_field_name("body")
+    assert body is not None  # appending_loop read it
+    text = loop.text or b""
+    variable = text[opened.end_byte - loop.start_byte : colon.start_byte - loop.start_byte]
+    over = matched.over
+    return (
+        f"for (std::size_t {index} = 0; {index} < {over}.size(); ++{index}) {{ "
+        f"{variable.decode().strip()} = {over}[{index}]; {_written(body, matched, place)} }}"
+    )

@@ -1,7 +1,8 @@
 """Ordinary C++ entries as the C-style function the loop rewriters map.
 
-Users write ``void scale(const std::vector<float>& x, std::vector<float>& y)``, loop to
-``x.size()``, return ``std::vector``s and sum into ``float& total``. Device code sees none
+Users write ``void scale(const std::vector<float>& x, std::vector<float>& y)`` (or take
+``std::span<const float>``), loop to ``x.size()``, return ``std::vector``s and sum into
+``float& total``. Device code sees none
 of that: a kernel takes pointers and sizes. Rather than teach every analysis about
 containers, the entry is split in two before the loop rewriters look at it:
 
@@ -537,11 +538,9 @@ def _member_name(node: Node) -> str | None:
 
 
 def _parameter_buffer(p: Parameter, names: NameAllocator) -> _Buffer:
-    if p.container == "span":
-        raise Refusal(f"`{p.declaration}`: std::span parameters are not supported")
     if p.pointers:
         raise Refusal(f"`{p.declaration}`: pointers to containers are not supported")
-    const = p.const and (p.reference or p.container == "array")
+    const = p.const and (p.reference or p.container in ("array", "span"))
     return _buffer(p.name, p.element, const, names, local=False, vector=p.container == "vector")
 
 

@@ -84,7 +84,7 @@ def _check_launch(task: Task, where: str) -> None:
                 raise TaskError(f"{where}: launch.{label}: needs 1 to 3 expressions")
         for i, arg in enumerate(task.args):
             at = f"{where}: args[{i}] ({arg.name})"
-            if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY):
+            if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY, ParamKind.SPAN):
                 raise TaskError(f"{at}.kind: a kernel cannot take a {arg.kind}")
             if arg.kind is ParamKind.SCALAR and (
                 arg.role is not Role.IN or not is_arithmetic(arg.ctype)

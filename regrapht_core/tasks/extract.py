@@ -184,7 +184,7 @@ def _should_validate(
         return validate
     annotated = all(
         (given := note.arrays.get(p.name)) is not None
-        and (given.length or (p.kind is not ParamKind.POINTER and p.kind is not ParamKind.VECTOR))
+        and (given.length or p.kind not in (ParamKind.POINTER, ParamKind.VECTOR, ParamKind.SPAN))
         and given.role
         for p in params
         if p.kind is not ParamKind.SCALAR or p.writable_reference
@@ -689,7 +689,7 @@ def _placeholder_names(
     ``len``: what a person would have written.
     """
     names = {p.name for p in params}
-    vectors = [p.name for p in params if p.kind is ParamKind.VECTOR]
+    vectors = [p.name for p in params if p.kind in (ParamKind.VECTOR, ParamKind.SPAN)]
     rename: dict[str, str] = {}
     for v in vectors:
         given = note.arrays.get(v)
@@ -750,7 +750,7 @@ def _kernel_params(params: tuple[Parameter, ...], where: str) -> None:
     """A ``__global__`` kernel takes pointers and numbers by value, nothing else."""
     for p in params:
         at = f"{where}: kernel parameter {p.name!r} ({p.declaration})"
-        if p.kind in (ParamKind.VECTOR, ParamKind.ARRAY) or p.reference:
+        if p.kind in (ParamKind.VECTOR, ParamKind.ARRAY, ParamKind.SPAN) or p.reference:
             raise TaskError(f"{at}: a kernel takes pointers and values; pass a device pointer")
         if p.kind is ParamKind.SCALAR and not is_arithmetic(p.element):
             raise TaskError(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ParamKind, Record, Role
 from regrapht_core.cxx.appends import appending_loop
-from regrapht_core.cxx.loops import FLIPPED, compared_bound, loop_start
+from regrapht_core.cxx.loops import FLIPPED, CountedLoop, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.syntax import assignment_targets
@@ -201,11 +201,11 @@ class _Analyzer:
                     self._after_clamp(child, scope)
         elif kind == "declaration":
             self._declaration(node, env, cond)
-        elif kind == "for_statement":
-            self._counted(node, env, cond)
+        elif kind in ("for_statement", "for_range_loop"):
+            self._loop(node, env, cond)
         elif kind == "if_statement":
             self._if(node, env, cond)
-        elif kind in ("for_range_loop", "while_statement", "do_statement"):
+        elif kind in ("while_statement", "do_statement"):
             self._range_for(node, env)
         elif kind == "return_statement":
             self._return(node, env, cond)
@@ -215,10 +215,14 @@ class _Analyzer:
         elif kind not in ("comment", "type_definition"):
             self._expr(node, env, cond)
 
-    def _counted(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
-        """A ``for`` loop; one that fills a local vector by ``push_back`` sizes it."""
+    def _loop(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
+        """A ``for`` loop, counted or range-for; one that fills a local vector by
+        ``push_back`` sizes it."""
         grown = self._appended(node, env, cond)
-        self._for(node, env, cond)
+        if node.type == "for_statement":
+            self._for(node, env, cond)
+        else:
+            self._range_for(node, env)
         if grown is not None:
             self.local_sizes[grown[0]] = grown[1]
 
@@ -226,21 +230,31 @@ class _Analyzer:
         self, node: Node, env: dict[str, Interval], cond: bool
     ) -> tuple[str, Interval] | None:
         """A local vector of known size that ``node``, an unconditional top-level loop of
-        ``cxx.appends``'s shape counting from 0, grows by one element per iteration: its
-        name and size after the loop (``std::vector<float> out;`` then ``for (i = 0; i <
-        n; ++i) out.push_back(...)``: ``n``)."""
+        ``cxx.appends``'s shape counting from 0 (or a range-for over a container of known
+        size), grows by one element per iteration: its name and size after the loop
+        (``std::vector<float> out;`` then ``for (i = 0; i < n; ++i) out.push_back(...)``:
+        ``n``; ``for (float v : x) out.push_back(...)``: ``x``'s size)."""
         found = None if cond or self.loop_depth else appending_loop(node)
         before = self.local_sizes.get(found.container) if found is not None else None
         if found is None or before is None or before.hi is None or before.lo != before.hi:
             return None
-        loop = found.loop
+        trips = self._trips(found.loop, found.over, env)
+        return None if trips is None else (found.container, Interval.exact(before.hi + trips))
+
+    def _trips(self, loop: CountedLoop | None, over: str, env: dict[str, Interval]) -> Poly | None:
+        """How many times a loop from 0 runs: its bound, or the size of what it walks."""
+        if loop is None:
+            size = self._container_size(over) if over in self.tracked else None
+            local = self.local_sizes.get(over)
+            if size is None and local is not None and local.hi is not None:
+                size = local.hi if local.lo == local.hi else None
+            return size
         if not loop.starts_at_zero() or loop.offset:
             return None
         upper = self._value(loop.upper, env)
         if upper.hi is None or upper.lo != upper.hi:
             return None
-        trips = upper.hi + Poly.const(1) if loop.inclusive else upper.hi
-        return found.container, Interval.exact(before.hi + trips)
+        return upper.hi + Poly.const(1) if loop.inclusive else upper.hi
 
     def _return(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         value = node.named_children[0] if node.named_child_count else None
@@ -299,6 +313,8 @@ class _Analyzer:
         param = self.params.get(name)
         if param is None:
             return None
+        if param.kind is ParamKind.SPAN:
+            return Poly.var(vector_size_name(name))
         if param.kind is ParamKind.VECTOR:
             usage = self.tracked.get(name)
             now = usage.size_now if usage is not None else None
@@ -1088,8 +1104,8 @@ def _reference_role(ref: _Reference) -> Role:
 
 def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
     role = _role(param, usage)
-    if param.container is not None and not param.reference:
-        role = Role.IN  # a copy: the caller's container never changes
+    if param.container is not None and not param.reference and param.kind is not ParamKind.SPAN:
+        role = Role.IN  # a copy: the caller's container never changes (a span is a view)
     if param.kind is ParamKind.ARRAY:
         extent = Poly.const(int(param.extent))
         if role is Role.OUT and not _writes_cover(usage, extent - Poly.const(1), whole=True):

@@ -1,7 +1,7 @@
 """The entry's parameters as the task sees them: pointer, vector, array or scalar, and of what.
 
 What a parameter *is* decides how the harness allocates and passes it, so anything the
-contract cannot express (double pointers, spans, tuples, structs holding pointers) is
+contract cannot express (double pointers, tuples, structs holding pointers) is
 refused here with the parameter named and what to write instead, rather than guessed. The
 parameters are read by :mod:`regrapht_core.cxx.params`; this module resolves typedefs,
 checks the element types (numbers, ``std::complex``, ``std::pair``, plain structs: see
@@ -98,11 +98,10 @@ def _checked(
     if not param.name:
         raise TaskError(f"{where}: parameter {param.declaration!r} needs a name")
     at = f"{where}: parameter {param.name!r} ({param.declaration})"
-    if param.container == "span":
+    if param.container == "span" and param.extent:
         raise TaskError(
-            f"{at}: std::span parameters need C++20, and references are validated and "
-            "verified as C++17; pass a std::vector<T> (const& for an input) or a pointer "
-            "and a size"
+            f"{at}: a fixed-size std::span<T, N> is not supported; write std::span<T> (its "
+            "size is then read from .size()), or pass a std::array<T, N>&"
         )
     if param.kind is None and param.container is not None:
         raise TaskError(
@@ -167,13 +166,17 @@ def declaration(name: str, returns: str, params: tuple[Parameter, ...], *, c_lin
     parts = []
     for p in params:
         element = cxx_spelling(p.element)
+        const = p.const
         if p.container == "vector":
             text = f"std::vector<{element}>"
         elif p.container == "array":
             text = f"std::array<{element}, {p.extent}>"
+        elif p.container == "span":
+            text = f"std::span<{'const ' if p.const else ''}{element}>"
+            const = p.view_const
         else:
             text = element
-        if p.const:
+        if const:
             text = f"const {text}"
         text += "*" * p.pointers + ("&" if p.reference else "")
         parts.append(f"{text} {p.name}")

@@ -46,7 +46,6 @@ HOST_COMPILER = "g++"
 SANITIZER_FLAGS = (
     "-x",
     "c++",
-    "-std=c++17",
     "-fsanitize=address,undefined",
     "-fno-sanitize-recover=undefined",
     "-fno-omit-frame-pointer",
@@ -56,7 +55,8 @@ SANITIZER_FLAGS = (
     "-w",
     "-Drestrict=__restrict__",
 )
-"""``-fpermissive`` and ``restrict`` let plain C references compile as C++."""
+"""``-fpermissive`` and ``restrict`` let plain C references compile as C++; the standard
+is the task's (``-std=``:attr:`Task.standard`)."""
 
 _ENV = {
     "ASAN_OPTIONS": "detect_leaks=0:halt_on_error=1:abort_on_error=0",
@@ -126,7 +126,7 @@ def driver_source(task: Task) -> str:
     for arg in task.args:
         var = f"regrapht_a_{arg.name}"
         ctype = cxx_spelling(arg.ctype)
-        call.append(var)
+        call.append(f"std::span<{ctype}>({var}, {var}_n)" if arg.kind is ParamKind.SPAN else var)
         if arg.kind is ParamKind.SCALAR:
             lines += _scalar_lines(arg, var, ctype)
             if arg.role is not Role.IN:
@@ -159,7 +159,8 @@ def driver_source(task: Task) -> str:
 
 
 def _buffer_lines(arg: ArgSpec, var: str, ctype: str) -> tuple[list[str], list[str]]:
-    """A pointer, vector or array argument: its allocation and load, and its save."""
+    """A pointer, vector, array or span argument: its allocation and load, and its save
+    (a span's elements are a ``new[]`` block, as a pointer's)."""
     lines = [
         f"  unsigned long long {var}_n = 0;",
         f'  if (std::fscanf(meta, "%*s %llu", &{var}_n) != 1) return 5;',
@@ -179,7 +180,7 @@ def _buffer_lines(arg: ArgSpec, var: str, ctype: str) -> tuple[list[str], list[s
         ]
     else:
         lines.append(f"  {ctype}* {var} = new {ctype}[{var}_n]();")
-    data = var if arg.kind is ParamKind.POINTER else f"{var}.data()"
+    data = var if arg.kind in (ParamKind.POINTER, ParamKind.SPAN) else f"{var}.data()"
     bytes_ = f"{var}_n * sizeof({ctype})"
     if arg.role is not Role.OUT:
         lines.append(f'  regrapht_load(dir, "{arg.name}.bin", {data}, {bytes_});')
@@ -272,7 +273,7 @@ def _compile(task: Task, work: Path, compiler: str, timeout_s: float) -> Path:
     source = work / "reference_driver.cpp"
     source.write_text(task.source + "\n\n" + driver_source(task), encoding="utf-8")
     exe = work / "reference_driver"
-    cmd = [compiler, *SANITIZER_FLAGS, str(source), "-o", str(exe), "-lm"]
+    cmd = [compiler, *SANITIZER_FLAGS, f"-std={task.standard}", str(source), "-o", str(exe), "-lm"]
     try:
         done = subprocess.run(
             cmd,

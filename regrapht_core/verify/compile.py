@@ -27,8 +27,10 @@ from regrapht_core.verify.sandbox import Limits, Runner, RunOutcome, run_isolate
 
 __all__ = ["CompileOutcome", "Compiler", "trim_log"]
 
-_CUDA_FLAGS = ("-O3", "-lineinfo", "-std=c++17")
-_HOST_FLAGS = ("-O3", "-std=c++17")
+_CUDA_FLAGS = ("-O3", "-lineinfo")
+_HOST_FLAGS = ("-O3",)
+_STANDARD = "c++17"
+"""What a unit compiles as unless its task says otherwise (``Task.standard``)."""
 _FEEDBACK_LINES = 20
 
 
@@ -105,24 +107,41 @@ class Compiler:
         return dict(self._environment)
 
     def cuda_object(
-        self, source: str, *, defines: Sequence[str] = (), deadline: Deadline = NO_DEADLINE
+        self,
+        source: str,
+        *,
+        defines: Sequence[str] = (),
+        standard: str = _STANDARD,
+        deadline: Deadline = NO_DEADLINE,
     ) -> CompileOutcome:
         """A ``.o`` from CUDA source: ``nvcc -c -arch=<arch> -O3 -lineinfo -std=c++17``."""
-        flags = (f"-arch={self.arch}", *_CUDA_FLAGS, *(f"-D{d}" for d in defines))
+        flags = (
+            f"-arch={self.arch}",
+            *_CUDA_FLAGS,
+            f"-std={standard}",
+            *(f"-D{d}" for d in defines),
+        )
         return self._object(self._nvcc, "cu", source, flags, deadline=deadline)
 
     def host_object(
-        self, source: str, *, defines: Sequence[str] = (), deadline: Deadline = NO_DEADLINE
+        self,
+        source: str,
+        *,
+        defines: Sequence[str] = (),
+        standard: str = _STANDARD,
+        deadline: Deadline = NO_DEADLINE,
     ) -> CompileOutcome:
         """A ``.o`` from the sequential reference: ``g++ -c -O3 -std=c++17``, one thread."""
-        flags = (*_HOST_FLAGS, *(f"-D{d}" for d in defines))
+        flags = (*_HOST_FLAGS, f"-std={standard}", *(f"-D{d}" for d in defines))
         return self._object(self._cxx, "cpp", source, flags, deadline=deadline)
 
-    def cuda_module(self, source: str, *, deadline: Deadline = NO_DEADLINE) -> CompileOutcome:
+    def cuda_module(
+        self, source: str, *, standard: str = _STANDARD, deadline: Deadline = NO_DEADLINE
+    ) -> CompileOutcome:
         """A ``.cubin`` (device code only) for the driver to load: the kernel→kernel mode's
         unit, where candidate and reference define the same kernel and must never share one
         module. Host code in ``source`` is parsed but not compiled."""
-        flags = (f"-arch={self.arch}", *_CUDA_FLAGS)
+        flags = (f"-arch={self.arch}", *_CUDA_FLAGS, f"-std={standard}")
         return self._object(self._nvcc, "cu", source, flags, output="-cubin", deadline=deadline)
 
     def _run(self, argv: Sequence[str], work: Path, deadline: Deadline) -> RunOutcome:

@@ -171,6 +171,9 @@ _INCLUDES = frozenset(
         "new",
         "complex",
         "bit",
+        "span",
+        "numbers",
+        "concepts",
     }
 )
 _INCLUDE_PREFIXES = ("cub/", "thrust/", "cuda/", "cooperative_groups/")

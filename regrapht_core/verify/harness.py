@@ -167,6 +167,11 @@ def _stored(arg: ArgSpec) -> bool:
     return _array(arg) or arg.role is not Role.IN
 
 
+def _guarded(arg: ArgSpec) -> bool:
+    """Elements in a :cpp:`Buffer` between guard bytes: a pointer's, a span's."""
+    return arg.kind in (ParamKind.POINTER, ParamKind.SPAN)
+
+
 def _bools(arg: ArgSpec) -> bool:
     """A ``std::vector<bool>``: no ``data()``; its bytes live in a mirror (``m<index>``),
     one per element, copied in before each call and out after it."""
@@ -175,7 +180,7 @@ def _bools(arg: ArgSpec) -> bool:
 
 def _data(index: int, arg: ArgSpec, task: Task) -> str:
     """The argument's elements as bytes: pointer and byte count."""
-    if arg.kind is ParamKind.POINTER:
+    if _guarded(arg):
         return f"A.a{index}.data(), A.a{index}.bytes()"
     if _bools(arg):
         return f"A.m{index}.data(), A.m{index}.size()"
@@ -186,10 +191,19 @@ def _data(index: int, arg: ArgSpec, task: Task) -> str:
     return f"A.a{index}.data(), A.a{index}.size() * sizeof({_ctype(arg, task)})"
 
 
+def _argument(index: int, arg: ArgSpec, task: Task) -> str:
+    """What the call passes: a pointer's data, a view of a span's, the object otherwise."""
+    if arg.kind is ParamKind.POINTER:
+        return f"A.a{index}.data()"
+    if arg.kind is ParamKind.SPAN:
+        return f"std::span<{_ctype(arg, task)}>(A.a{index}.data(), A.a{index}.count)"
+    return f"A.a{index}"
+
+
 def _members(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if arg.kind is ParamKind.POINTER:
+        if _guarded(arg):
             lines.append(f"  Buffer<{_ctype(arg, task)}> a{index};")
         elif _bools(arg):
             lines.append(f"  std::vector<bool> a{index};")
@@ -214,12 +228,12 @@ def _load(task: Task) -> str:
         if arg.kind is ParamKind.SCALAR and arg.role is Role.IN:
             lines.append(f"  A.a{index} = as_scalar<{_ctype(arg, task)}>({read});")
             continue
-        if arg.kind is ParamKind.POINTER and arg.role is Role.OUT:
+        if _guarded(arg) and arg.role is Role.OUT:
             # Poisoned before every call: only its size matters, not the file's zeros.
             lines.append(f'  A.a{index}.size_to(file_size(dir + "/a{index}.bin"));')
             continue
         lines.append(f"  {{ Bytes b = {read};")
-        if arg.kind is ParamKind.POINTER:
+        if _guarded(arg):
             lines.append(f"    A.a{index}.load(b);")
         elif arg.kind is ParamKind.SCALAR:
             lines.append(f"    A.a{index} = as_scalar<{_ctype(arg, task)}>(b);")
@@ -290,10 +304,7 @@ def _compare_inputs(task: Task) -> str:
 
 
 def _call(task: Task) -> str:
-    parts = [
-        f"A.a{index}.data()" if arg.kind is ParamKind.POINTER else f"A.a{index}"
-        for index, arg in enumerate(task.args)
-    ]
+    parts = [_argument(index, arg, task) for index, arg in enumerate(task.args)]
     store = "A.ret = " if task.returns != "void" else ""
     return f"  {store}{entry_symbol(task)}({', '.join(parts)});"
 
@@ -340,7 +351,7 @@ def _write(task: Task) -> str:
 def _guards(task: Task) -> str:
     lines = []
     for index, arg in enumerate(task.args):
-        if arg.kind is ParamKind.POINTER:
+        if _guarded(arg):
             lines.append(
                 f"  if (!A.a{index}.guards_intact()) fail(EXIT_OOB, "
                 f"\"wrote outside the %llu elements of argument '{arg.name}'\", A.a{index}.count);"
@@ -432,6 +443,9 @@ _TEMPLATE = r"""
 #include <string>
 #include <utility>
 #include <vector>
+#if __cplusplus >= 202002L
+#include <span>
+#endif
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>

@@ -48,7 +48,7 @@ def write_plan(root: Path, task: Task, cases: Sequence[Case]) -> None:
         raise TaskError(f"task {task.name}: a kernel run needs the task's launch contract")
     args = []
     for arg in task.args:
-        if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY):
+        if arg.kind in (ParamKind.VECTOR, ParamKind.ARRAY, ParamKind.SPAN):
             raise TaskError(f"task {task.name}: a kernel cannot take std::{arg.kind} '{arg.name}'")
         if arg.kind is ParamKind.SCALAR and not is_arithmetic(arg.ctype):
             raise TaskError(

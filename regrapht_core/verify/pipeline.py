@@ -255,7 +255,10 @@ class Verifier:
         if task.mode is TaskMode.KERNEL_TO_KERNEL:
             return self._build_kernel(task, source, code_hash, deadline)
         candidate = self.compiler.cuda_object(
-            entry_unit(task, source), defines=CANDIDATE_DEFINES, deadline=deadline
+            entry_unit(task, source),
+            defines=CANDIDATE_DEFINES,
+            standard=task.standard,
+            deadline=deadline,
         )
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
@@ -350,7 +353,7 @@ class Verifier:
         self, task: Task, source: str, code_hash: str, deadline: Deadline
     ) -> Built | Evaluation:
         """The candidate kernel as a module of its own, next to the original kernel's."""
-        candidate = self.compiler.cuda_module(source, deadline=deadline)
+        candidate = self.compiler.cuda_module(source, standard=task.standard, deadline=deadline)
         if not candidate.ok or candidate.path is None:
             return _not_built(candidate, code_hash)
         prepared = self._task_build(task, deadline)
@@ -440,7 +443,7 @@ class Verifier:
             }
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
             futures = {
-                name: pool.submit(fn, source, deadline=deadline)
+                name: pool.submit(fn, source, standard=task.standard, deadline=deadline)
                 for name, (fn, source) in units.items()
             }
         outcomes = {name: future.result() for name, future in futures.items()}

@@ -32,7 +32,9 @@ def test_kinds_elements_and_constness() -> None:
 
 
 def test_what_no_task_can_pass_has_no_kind() -> None:
-    params = _params("void f(float** p, std::span<float> s, std::vector<int>* pv, float*& pr, int)")
+    params = _params(
+        "void f(float** p, std::span<float>* s, std::vector<int>* pv, float*& pr, int)"
+    )
     assert [p.kind for p in params] == [None, None, None, ParamKind.POINTER, ParamKind.SCALAR]
     assert params[0].pointers == 2 and params[1].container == "span"
     assert not params[3].pointer, "a reference to a pointer is not a plain pointer"
@@ -52,6 +54,19 @@ def test_containers_and_scalar_references() -> None:
     assert [(p.kind, p.writable_reference) for p in params[3:]] == [
         (ParamKind.SCALAR, True),
         (ParamKind.SCALAR, False),
+    ]
+
+
+def test_a_span_promises_what_its_element_type_says() -> None:
+    params = _params(
+        "void f(std::span<const float> x, const std::span<double>& y, std::span<int const> z, "
+        "std::span<float, 4> w)"
+    )
+    assert [(p.kind, p.element, p.const, p.view_const, p.extent) for p in params] == [
+        (ParamKind.SPAN, "float", True, False, ""),
+        (ParamKind.SPAN, "double", False, True, ""),
+        (ParamKind.SPAN, "int", True, False, ""),
+        (ParamKind.SPAN, "float", False, False, "4"),
     ]
 
 

@@ -97,25 +97,62 @@ RETURNED = unvalidated_task(
 """A returned vector built by ``push_back``, unannotated: the task analysis reads its length
 from the loop (``tasks.infer``), the rewriter sizes it first."""
 
+RANGE_FOR = unvalidated_task(
+    HEAD
+    + "#include <cmath>\n"
+    + "std::vector<double> roots(const std::vector<double>& x) {\n"
+    + "  std::vector<double> out;\n"
+    + "  for (const double& v : x) {\n    out.push_back(std::sqrt(std::fabs(v)));\n  }\n"
+    + "  return out;\n}\n",
+    "roots",
+)
+"""The same with a range-for: its trip count is the size of what it walks."""
 
-def test_a_returned_vector_built_by_push_back_is_mapped() -> None:
-    assert RETURNED.return_length == "n"
-    code, message = first_step(RETURNED)
+
+@pytest.mark.parametrize("task", [RETURNED, RANGE_FOR], ids=["counted", "range-for"])
+def test_a_returned_vector_built_by_push_back_is_mapped(task: Task) -> None:
+    assert task.return_length == "n"
+    code, message = first_step(task)
     assert code is not None, message
     assert "__global__" in code and "out.resize(out.size() + " in code
 
 
+def test_a_range_for_becomes_a_counted_loop_over_what_it_walks() -> None:
+    code = appends_as_writes(RANGE_FOR.source, RANGE_FOR, frozenset({"out"}))
+    assert code is not None
+    assert "out.resize(out.size() + x.size());" in code
+    assert "for (std::size_t k = 0; k < x.size(); ++k) { const double& v = x[k]; {" in code
+    assert "out[out.size() - x.size() + k] = std::sqrt(std::fabs(v));" in code
+
+
+@pytest.mark.parametrize(
+    "loop",
+    [
+        "for (float v : x) { if (v > 0) out.push_back(v); }",  # a compaction
+        "for (float v : out) out.push_back(v);",  # walks what it grows
+        "for (float v : x) { out.push_back(v); x.clear(); }",  # changes what it walks
+        "for (float v : std::vector<float>(4)) out.push_back(v);",  # walks no named container
+    ],
+    ids=["compaction", "walks-itself", "changes-walked", "temporary"],
+)
+def test_a_range_for_that_is_not_one_append_per_element_is_left_as_written(loop: str) -> None:
+    code = f"{HEAD}void f(std::vector<float>& x, std::vector<float>& out) {{\n  {loop}\n}}\n"
+    entry_f = unvalidated_task(_code("out.push_back(x[i]);"), "f")
+    assert appends_as_writes(code, entry_f, frozenset({"out"})) is None
+
+
 @requires_nvcc
-def test_the_returned_vectors_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
-    code, message = first_step(RETURNED)
+@pytest.mark.parametrize("task", [RETURNED, RANGE_FOR], ids=["counted", "range-for"])
+def test_the_returned_vectors_candidate_compiles_with_nvcc(task: Task, tmp_path: Path) -> None:
+    code, message = first_step(task)
     assert code is not None, message
     compile_cuda(code, tmp_path)
 
 
 @pytest.mark.parametrize(
     "task",
-    [ROOTS, unvalidated_task(APPEND, "f"), RETURNED],
-    ids=["roots", "append", "returned"],
+    [ROOTS, unvalidated_task(APPEND, "f"), RETURNED, RANGE_FOR],
+    ids=["roots", "append", "returned", "range-for"],
 )
 def test_the_rewritten_loop_computes_what_the_loop_computes(task: Task) -> None:
     written = appends_as_writes(task.source, task, frozenset({"out"}))

@@ -108,6 +108,21 @@ public:
 };
 """
 
+SPAN_AXPY = """#include <span>
+#include <cstddef>
+void axpy(float a, std::span<const float> x, std::span<float> y) {
+    for (std::size_t i = 0; i < x.size(); ++i) y[i] += a * x[i];
+}
+"""
+
+SPAN_TOTAL = """#include <span>
+double total(const std::span<const double>& v) {
+    double s = 0.0;
+    for (double e : v) s += e;
+    return s;
+}
+"""
+
 CASES = {
     "scale": SCALE,
     "sigmoid": RETURNS_VECTOR,
@@ -120,6 +135,8 @@ CASES = {
     "apply_gain": COMPLEX_GAIN,
     "magnitude": MAGNITUDE,
     "apply": MEMBER,
+    "axpy": SPAN_AXPY,
+    "total": SPAN_TOTAL,
 }
 
 
@@ -208,6 +225,15 @@ def test_a_member_function_passes_the_members_it_reads() -> None:
         pointer_form(written, unvalidated_task(MEMBER, "apply"))
 
 
+def test_a_span_passes_its_data_and_size_and_the_wrapper_keeps_the_view() -> None:
+    split = pointer_form(SPAN_AXPY, unvalidated_task(SPAN_AXPY, "axpy"))
+    assert split is not None
+    assert "static void axpy_impl(float a, const float* x, size_t x_size, float* y, " in split.code
+    assert "void axpy(float a, std::span<const float> x, std::span<float> y) {" in split.code
+    assert "axpy_impl(a, x.data(), x.size(), y.data(), y.size());" in split.code
+    assert split.task.standard == "c++20"
+
+
 def test_plain_pointer_entries_are_left_alone() -> None:
     source = "void f(const float* x, float* y, int n) { for (int i = 0; i < n; ++i) y[i] = x[i]; }"
     assert pointer_form(source, unvalidated_task(source, "f")) is None
@@ -218,9 +244,11 @@ def test_plain_pointer_entries_are_left_alone() -> None:
 def test_every_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
     for function, source in CASES.items():
         path = tmp_path / f"{function}.cu"
-        path.write_text(_first_step(unvalidated_task(source, function)), encoding="utf-8")
+        task = unvalidated_task(source, function)
+        path.write_text(_first_step(task), encoding="utf-8")
+        obj = tmp_path / f"{function}.o"
         done = subprocess.run(
-            ["nvcc", "-std=c++17", "-c", "-o", str(tmp_path / f"{function}.o"), str(path)],
+            ["nvcc", f"-std={task.standard}", "-c", "-o", str(obj), str(path)],
             capture_output=True,
             text=True,
             check=False,

@@ -154,8 +154,8 @@ def test_unsupported_parameters_are_named() -> None:
     source = "void f(int n, float** rows) { for (int i = 0; i < n; ++i) rows[i][0] = 0; }"
     with pytest.raises(TaskError, match=r"parameter 'rows' .*pointers to pointers"):
         extract_task(source, SourceLanguage.CPP, function="f")
-    source = "#include <span>\nfloat g(std::span<const float> x) { return x[0]; }"
-    with pytest.raises(TaskError, match=r"parameter 'x' .*std::span parameters need C\+\+20"):
+    source = "#include <span>\nfloat g(std::span<const float, 4> x) { return x[0]; }"
+    with pytest.raises(TaskError, match=r"parameter 'x' .*fixed-size std::span<T, N>"):
         extract_task(source, SourceLanguage.CPP, function="g")
     source = "#include <vector>\nvoid h(std::vector<float>* v) { (*v)[0] = 1; }"
     with pytest.raises(TaskError, match=r"parameter 'v' .*pointers to containers"):

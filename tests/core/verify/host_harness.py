@@ -32,8 +32,11 @@ class HostRun:
         seed: int = 7,
     ) -> None:
         root.mkdir()
-        harness = compiler.host_object(harness_source(task, HarnessKind.REFERENCE))
-        unit = compiler.host_object(entry_unit(task, source))
+        standard = task.standard
+        harness = compiler.host_object(
+            harness_source(task, HarnessKind.REFERENCE), standard=standard
+        )
+        unit = compiler.host_object(entry_unit(task, source), standard=standard)
         assert harness.path is not None, harness.log
         assert unit.path is not None, unit.log
         linked = compiler.link([harness.path, unit.path], root / "bin", cuda=False)

@@ -12,7 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.task import ParamKind, Role, Task
+from regrapht_core.tasks.extract import extract_task
 from regrapht_core.verify.cases import (
     Case,
     outputs_from_window,
@@ -115,6 +116,38 @@ def test_a_modified_input_is_named(run) -> None:  # type: ignore[no-untyped-def]
     started.harness.load(f"case{len(started.cases) - 1}")
     started.harness.call(flush=False)
     assert started.harness.dump().modified == "x"
+
+
+SPAN_AXPY = """#include <span>
+void axpy(float a, std::span<const float> x, std::span<float> y) {
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def test_a_span_is_a_guarded_view_of_the_callers_elements(run) -> None:  # type: ignore[no-untyped-def]
+    """Spans travel as views of the harness's guarded buffers: outputs come back, and a
+    write one past the view's end is caught as with a pointer."""
+    task = extract_task(SPAN_AXPY, "cpp", function="axpy", validate=False)
+    assert [(a.kind, a.role) for a in task.args[1:]] == [
+        (ParamKind.SPAN, Role.IN),
+        (ParamKind.SPAN, Role.INOUT),
+    ]
+    started = run(task, SPAN_AXPY)
+    for k, case in enumerate(started.cases):
+        started.harness.load(f"case{k}")
+        started.harness.call(flush=False)
+        x, y = case.arrays[1], case.arrays[2]
+        want = (np.float32(case.arrays[0]) * x + y).astype(np.float32)
+        got = started.harness.dump().outputs["y"]
+        assert first_mismatch("y", want, got, task.tolerance) is None
+    spill = SPAN_AXPY.replace("y[i] = a * x[i] + y[i];", "y.data()[y.size()] = 1.0f;")
+    spilled = run(task, spill)
+    spilled.harness.load("case0")
+    with pytest.raises(HarnessStopped):
+        spilled.harness.call(flush=False)
+    outcome = spilled.close()
+    assert outcome.returncode == EXIT_OUT_OF_BOUNDS and "'y'" in outcome.stderr
 
 
 @pytest.mark.parametrize("task", [SUM, VECTOR_INT], ids=lambda t: t.name)
