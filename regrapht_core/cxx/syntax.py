@@ -19,6 +19,7 @@ __all__ = [
     "assignment_targets",
     "body_statements",
     "canon",
+    "constructed",
     "declared_name",
     "identifiers",
     "loop_ancestor",
@@ -88,6 +89,32 @@ def declared_name(declarator: Node | None) -> Node | None:
             return None
         declarator = declarator.child_by_field_name("declarator")
     return declarator
+
+
+def constructed(declarator: Node) -> tuple[Node, list[Node]] | None:
+    """``(name, arguments)`` of an object made with parentheses in a block: ``T x(a, 0)``
+    (an init declarator with an argument list), and ``T x(n)`` / ``T x(n, m)``, every
+    argument a bare name, which the grammar reads as a function declaration (C++'s most
+    vexing parse: a compiler knows ``n`` is a variable); its arguments are then the
+    parameters' type names (``type_identifier`` nodes)."""
+    name = declarator.child_by_field_name("declarator")
+    if name is None or name.type != "identifier":
+        return None
+    if declarator.type == "init_declarator":
+        value = declarator.child_by_field_name("value")
+        if value is None or value.type != "argument_list":
+            return None
+        return name, list(value.named_children)
+    parameters = declarator.child_by_field_name("parameters")
+    if declarator.type != "function_declarator" or parameters is None:
+        return None
+    arguments = []
+    for parameter in parameters.named_children:
+        kind = parameter.child_by_field_name("type")
+        if parameter.named_child_count != 1 or kind is None or kind.type != "type_identifier":
+            return None
+        arguments.append(kind)
+    return (name, arguments) if arguments else None
 
 
 class NameAllocator:

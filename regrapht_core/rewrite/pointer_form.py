@@ -27,12 +27,19 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
+from regrapht_core.cxx.declared import declared_names
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.params import Parameter, parameters
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    assignment_targets,
+    constructed,
+    parse,
+    strip_parens,
+)
 from regrapht_core.rewrite.appends import appends_as_writes
 from regrapht_core.rewrite.device_types import (
     device_includes,
@@ -123,7 +130,8 @@ def _local_container(statement: Node) -> tuple[str, str, bool] | None:
         return None
     types = [c for c in arguments.named_children if c.type == "type_descriptor"]
     declarator = declarators[0]
-    target = declarator.child_by_field_name("declarator") or declarator
+    made = constructed(declarator)
+    target = made[0] if made is not None else declarator
     if not types or target.type != "identifier":
         return None
     return node_text(target), node_text(types[0]), node_text(name) == "vector"
@@ -413,7 +421,7 @@ def pointer_form(code: str, task: Task) -> PointerForm | None:
     used = _used_members(core, members, params, rewriter) if members is not None else []
     impl = names.fresh(f"{task.entry}_impl")
     interface = _interface(params, buffers, task, names, out=out, members=used)
-    core_text = _core_text(code, core, _remove_nested(rewriter.edits))
+    core_text = _core_text(code, core, _remove_nested(rewriter.edits), setup)
     returns_value = _returns_value(definition)
     host_type = _impl_type(definition, out) if out or (returns_value and not epilogue) else "void"
     impl_type = device_type(host_type)
@@ -562,7 +570,12 @@ def _buffer(
 def _partition(
     body: Node, buffers: dict[str, _Buffer], names: NameAllocator
 ) -> tuple[list[Node], list[Node], list[Node]]:
-    """Set-up statements (stay on the host, first), the core, and a ``return y;``."""
+    """Set-up statements (stay on the host, first), the core, and a ``return y;``.
+
+    Set-up is what the body starts with, and a container declared later (with the calls
+    that size it right after) when what sizes it is nothing the work before computes: it
+    is made first, on the host (``float mx = ...; std::vector<float> out(x.size()); ...``).
+    """
     statements = [s for s in body.named_children if s.type != "comment"]
     containers = set(buffers)
     setup: list[Node] = []
@@ -578,15 +591,59 @@ def _partition(
                 local[0], local[1], False, names, local=True, vector=local[2]
             )
     rest = statements[len(setup) :]
-    epilogue = [s for s in rest[-1:] if _is_epilogue(s, containers)]
-    core = rest[: len(rest) - len(epilogue)]
-    for statement in core:
-        if _local_container(statement) is not None:
+    hoisted: set[str] = set()
+    for position, statement in enumerate(rest):
+        local = _local_container(statement)
+        made = local[0] if local is not None else _sized(statement, hoisted)
+        if made is None:
+            continue
+        if not _hoistable(statement, made, rest[:position]):
             raise Refusal(
-                f"the container {_line(statement)} is "
-                "declared after the work starts; declare and size it first"
+                f"the container {_line(statement)} is declared or sized after the work "
+                "starts, by what that work computes; declare and size it first"
             )
-    return setup, core, epilogue
+        setup.append(statement)
+        hoisted.add(made)
+        containers.add(made)
+        if local is not None:
+            buffers[made] = _buffer(made, local[1], False, names, local=True, vector=local[2])
+    rest = [s for s in rest if s not in setup]
+    epilogue = [s for s in rest[-1:] if _is_epilogue(s, containers)]
+    return setup, rest[: len(rest) - len(epilogue)], epilogue
+
+
+def _sized(statement: Node, hoisted: set[str]) -> str | None:
+    """The container a set-up call (``out.resize(n);``) sizes, if one made first."""
+    if not _is_setup(statement, hoisted):
+        return None
+    call = _method_call(statement.named_children[0])
+    return call[0] if call is not None else None
+
+
+_READS = frozenset({"size", "data", "empty", "at", "front", "back", "operator[]"})
+"""Methods that leave a container as it was: a size read after them is the same."""
+
+
+def _hoistable(statement: Node, container: str, earlier: list[Node]) -> bool:
+    """``std::vector<float> out(x.size());`` (or ``out.resize(x.size());``) after other work
+    may be made first, on the host: what sizes it is nothing the earlier statements
+    declare, assign or resize, and they do not use the container."""
+    used = _names(statement) - {container}
+    for before in earlier:
+        if container in _names(before) or used & declared_names(before):
+            return False
+        if any(used & _names(target) for target in assignment_targets(before)):
+            return False
+        for n in walk(before):
+            call = _method_call(n)
+            if call is not None and call[0] in used and call[1] not in _READS:
+                return False
+    return True
+
+
+def _names(node: Node) -> set[str]:
+    """The names ``node`` uses, with those read as types in ``T x(n);`` (``constructed``)."""
+    return {node_text(n) for n in walk(node) if n.type in ("identifier", "type_identifier")}
 
 
 def _result_reference(
@@ -716,12 +773,15 @@ def _buffer_specs(buffer: _Buffer, spec: ArgSpec | None) -> list[ArgSpec]:
     return [pointer, size]
 
 
-def _core_text(code: str, core: list[Node], edits: list[Edit]) -> str:
+def _core_text(code: str, core: list[Node], edits: list[Edit], setup: list[Node]) -> str:
+    """The core's statements as the implementation's body; set-up statements among them
+    (made first, on the host: see :func:`_partition`) left out."""
     if not core:
         return ""
     source = code.encode("utf-8")
     start, end = core[0].start_byte, core[-1].end_byte
-    local = [e for e in edits if start <= e.start and e.end <= end]
+    made_first = [Edit.replace(s, "") for s in setup if start < s.start_byte < end]
+    local = [e for e in edits if start <= e.start and e.end <= end] + made_first
     text = apply_edits(source[start:end], local, base=start)
     column = core[0].start_point[1]
     return "\n".join(

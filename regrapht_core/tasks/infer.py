@@ -19,7 +19,7 @@ from regrapht_core.cxx.appends import appending_loop
 from regrapht_core.cxx.loops import FLIPPED, CountedLoop, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.syntax import assignment_targets
+from regrapht_core.cxx.syntax import assignment_targets, constructed
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import evaluate
@@ -328,6 +328,11 @@ class _Analyzer:
 
     def _declaration(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for decl in node.children_by_field_name("declarator"):
+            made = constructed(decl) if decl.type == "function_declarator" else None
+            if made is not None and _is_vector_type(node.child_by_field_name("type")):
+                made_name, arguments = made  # ``std::vector<float> y(n);``
+                self.local_sizes[node_text(made_name)] = self._value(arguments[0], env)
+                continue
             name_node, value = decl, None
             if decl.type == "init_declarator":
                 name_node = decl.child_by_field_name("declarator") or decl
@@ -819,7 +824,7 @@ class _Analyzer:
         kind = node.type
         if kind in ("number_literal", "sizeof_expression"):
             return _literal(node) if kind == "number_literal" else _sizeof(node, self.ctx.records)
-        if kind == "identifier":
+        if kind in ("identifier", "type_identifier"):  # a name read as a type: ``constructed``
             return env.get(node_text(node), Interval())
         if kind in ("parenthesized_expression", "cast_expression"):
             inner = node.child_by_field_name("value") or node.named_children[-1]

@@ -1,6 +1,6 @@
 """The C++ corpus (``benchmarks/cxx``): ordinary C++ becomes a task and gets CUDA.
 
-48 functions in the styles a CUDA user writes (containers, references, complex and struct
+50 functions in the styles a CUDA user writes (containers, references, complex and struct
 elements, members, named indices, several loops). For every entry:
 
 - the function extracts into a task and its reference runs cleanly under AddressSanitizer
@@ -42,6 +42,7 @@ COMPILE_SUBSET = (
     "struct_pixel_gray",  # a const reference to a struct element
     "member_gain",  # a const member function reading a data member
     "span_sum_squares",  # a std::span<const float> view: the task compiles as C++20
+    "vec_softmax",  # the output declared after the first loop: made first, on the host
 )
 """One entry per distinct code path, compiled in CI; the rest when asked."""
 

@@ -123,6 +123,21 @@ double total(const std::span<const double>& v) {
 }
 """
 
+SOFTMAX = """#include <vector>
+#include <cmath>
+#include <algorithm>
+std::vector<float> softmax(const std::vector<float>& x) {
+    float mx = x[0];
+    for (float v : x) mx = std::max(mx, v);
+    std::vector<float> out(x.size());
+    float sum = 0.0f;
+    for (size_t i = 0; i < x.size(); ++i) { out[i] = std::exp(x[i] - mx); sum += out[i]; }
+    for (auto& o : out) o /= sum;
+    return out;
+}
+"""
+"""The output is declared after the first loop, sized by nothing that loop computes."""
+
 CASES = {
     "scale": SCALE,
     "sigmoid": RETURNS_VECTOR,
@@ -137,6 +152,7 @@ CASES = {
     "apply": MEMBER,
     "axpy": SPAN_AXPY,
     "total": SPAN_TOTAL,
+    "softmax": SOFTMAX,
 }
 
 
@@ -232,6 +248,35 @@ def test_a_span_passes_its_data_and_size_and_the_wrapper_keeps_the_view() -> Non
     assert "void axpy(float a, std::span<const float> x, std::span<float> y) {" in split.code
     assert "axpy_impl(a, x.data(), x.size(), y.data(), y.size());" in split.code
     assert split.task.standard == "c++20"
+
+
+def test_a_container_declared_after_the_work_starts_is_made_first_on_the_host() -> None:
+    split = pointer_form(SOFTMAX, unvalidated_task(SOFTMAX, "softmax"))
+    assert split is not None
+    impl, wrapper = split.code.split("std::vector<float> softmax(")
+    assert "std::vector<float> out" not in impl, "the implementation gets a pointer"
+    assert "float mx = x[0];" in impl
+    assert "  std::vector<float> out(x.size());\n  softmax_impl(" in wrapper
+
+
+@pytest.mark.parametrize(
+    "sized",
+    [
+        "int m = 0; for (size_t i = 0; i < x.size(); ++i) m += x[i] > 0;"
+        " std::vector<float> out(m);",
+        "for (size_t i = 0; i < x.size(); ++i) y[i] = x[i]; std::vector<float> out(y.size());"
+        " y.resize(3);",
+        "y.resize(2 * x.size()); std::vector<float> out(y.size());",
+    ],
+    ids=["by-a-count", "used-before", "after-a-resize"],
+)
+def test_a_container_sized_by_earlier_work_is_refused(sized: str) -> None:
+    code = (
+        "#include <vector>\nvoid f(const std::vector<float>& x, std::vector<float>& y) {\n"
+        f"  y[0] = 1; {sized}\n  for (size_t i = 0; i < out.size(); ++i) y[i] = out[i];\n}}\n"
+    )
+    with pytest.raises(Refusal, match=r"declared or sized after the work starts"):
+        pointer_form(code, unvalidated_task(SCALE.replace("scale", "f"), "f"))
 
 
 def test_plain_pointer_entries_are_left_alone() -> None:

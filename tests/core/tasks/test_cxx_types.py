@@ -511,8 +511,15 @@ std::vector<float> softplus(const std::vector<float>& x) {
             "    for (std::size_t i = 0; i < x.size(); ++i) out.push_back(-x[i]);",
             "2*n",
         ),
+        ("for (float v : x) out.push_back(v);", "n"),
+        (
+            "std::vector<float> y(x.size());\n"
+            "    for (std::size_t i = 0; i < x.size(); ++i) y[i] = 2.0f * x[i];\n"
+            "    for (const float& v : y) out.push_back(v);",
+            "n",
+        ),
     ],
-    ids=["one-line", "reserved-block", "two-loops"],
+    ids=["one-line", "reserved-block", "two-loops", "range-for", "range-for-local"],
 )
 def test_a_returned_vector_filled_by_push_back_has_the_loops_length(loop: str, length: str) -> None:
     task = _extract(APPENDED.replace("LOOP", loop), "softplus", validate=False)
@@ -526,11 +533,11 @@ def test_a_returned_vector_filled_by_push_back_has_the_loops_length(loop: str, l
         "for (std::size_t i = 0; i < x.size(); ++i) if (x[i] > 0) out.push_back(x[i]);",
         "for (std::size_t i = 1; i < x.size(); ++i) out.push_back(x[i]);",
         "for (std::size_t i = 0; i < x.size(); ++i) { out.push_back(x[i]); out.push_back(1); }",
-        "for (float v : x) out.push_back(v);",
+        "for (float v : x) { out.push_back(v); if (v > 0) break; }",
         "for (std::size_t i = 0; i < x.size(); ++i)\n"
         "        for (int k = 0; k < 2; ++k) out.push_back(x[i]);",
     ],
-    ids=["compaction", "from-one", "twice", "range-for", "nested"],
+    ids=["compaction", "from-one", "twice", "range-for-break", "nested"],
 )
 def test_other_push_back_loops_leave_the_length_to_the_annotation(loop: str) -> None:
     with pytest.raises(TaskError, match="one push_back per iteration of a loop counting from 0"):
@@ -546,6 +553,17 @@ def test_a_push_back_filled_vector_comes_back_whole() -> None:
         assert isinstance(x, np.ndarray)
         want = np.log1p(np.exp(x.astype(np.float32)))
         np.testing.assert_allclose(run.outputs["return"], want, rtol=1e-5)
+
+
+def test_a_vector_sized_by_a_name_in_parentheses_is_sized() -> None:
+    """``std::vector<float> y(n);`` reads as a function declaration to the grammar (C++'s
+    most vexing parse); it is a vector of ``n`` elements."""
+    source = (
+        "#include <vector>\nstd::vector<float> ramp(int n, float step) {\n"
+        "    std::vector<float> y(n);\n    for (int i = 0; i < n; ++i) y[i] = i * step;\n"
+        "    return y;\n}\n"
+    )
+    assert _extract(source, "ramp", validate=False).return_length == "n"
 
 
 @needs_gxx
