@@ -476,7 +476,7 @@ def _sizes(
         n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)
     }
     independent = [n for n in size_names if n not in derived]
-    default = default_timing_value(len(independent))
+    default = default_timing_value(len(independent), inferred.work_degree)
     sizes: dict[str, int | float] = {}
     for n in independent:
         given = note.assignments.get(n)

@@ -95,6 +95,9 @@ class Inferred:
     return_length: Poly | None = None
     """Its element count, when it is a local ``std::vector`` sized once (``v(n)``,
     ``v.resize(n)``) and never grown."""
+    work_degree: int = 1
+    """The deepest nest of loops whose bounds grow with the sizes: the work grows as a size
+    to this power (3 for a triple loop over ``n``)."""
 
 
 def vector_size_name(vector: str) -> str:
@@ -114,6 +117,9 @@ class _Analyzer:
         self.bound_names: list[str] = []
         self.accumulates = False
         self.loop_depth = 0
+        self.size_depth = 0
+        """Enclosing counted loops whose bounds grow with the sizes."""
+        self.work_degree = 1
         self.axis: dict[str, str] = {}
         self.thread_extent: dict[str, Poly] = {}
         self.mutations: dict[str, int] = {}
@@ -395,7 +401,10 @@ class _Analyzer:
         var, rng = self._loop_range(node, scope)
         if var is not None:
             scope[var] = rng
+        grows = rng.hi is not None and bool(rng.hi.names)
         self.loop_depth += 1
+        self.size_depth += grows
+        self.work_degree = max(self.work_degree, self.size_depth)
         body = node.child_by_field_name("body")
         if body is not None:
             self._stmt(body, scope, cond)
@@ -403,6 +412,7 @@ class _Analyzer:
         if update is not None:
             self._expr(update, scope, cond)
         self.loop_depth -= 1
+        self.size_depth -= grows
 
     def _loop_range(self, node: Node, env: dict[str, Interval]) -> tuple[str | None, Interval]:
         init = node.child_by_field_name("initializer")
@@ -1095,6 +1105,7 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
         analyzer.thread_extent,
         single,
         return_length,
+        analyzer.work_degree,
     )
 
 

@@ -29,9 +29,15 @@ _PER_DIM: dict[int, tuple[int, ...]] = {
 }
 
 
-def default_timing_value(dimensions: int) -> int:
-    """Big enough to time a GPU, small enough for a one-thread reference to finish."""
-    return {1: 1 << 20, 2: 1024}.get(dimensions, 256)
+def default_timing_value(dimensions: int, degree: int = 1) -> int:
+    """Big enough to time a GPU, small enough for a one-thread reference to finish: about
+    2^20 elements per array, and about 2^24 iterations when loops over the sizes nest
+    deeper than there are sizes (``degree``: a product of n-by-n matrices has three, all
+    pairs of n points two), where 2^20 would leave the reference running for days."""
+    per_dimension = {1: 1 << 20, 2: 1024}.get(dimensions, 256)
+    if degree <= dimensions:
+        return per_dimension
+    return min(per_dimension, 1 << (24 // degree))
 
 
 def derive_correctness_sizes(

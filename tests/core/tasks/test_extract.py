@@ -223,3 +223,28 @@ def test_a_failure_other_than_a_length_suggests_the_inferred_annotation() -> Non
     source += "    s += x[i] / (x[i] - x[i]);\n  return s;\n}\n"
     with pytest.raises(TaskError, match=r"(?s)undefined behaviour.*annotate it directly above"):
         extract_task(source, SourceLanguage.CPP, function="total", validate=True)
+
+
+GEMM = """#include <vector>
+void gemm(const std::vector<float>& A, const std::vector<float>& B, std::vector<float>& C, int n) {
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j) {
+            float s = 0;
+            for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = s;
+        }
+}
+"""
+
+
+@needs_gxx
+def test_loops_nested_deeper_than_the_sizes_get_a_size_the_reference_finishes() -> None:
+    """A triple loop over one n: n = 2^20 would be 2^60 iterations (the validation's run
+    timed out, so a plain gemm needed an annotation); about 2^24 instead."""
+    task = extract_task(GEMM, SourceLanguage.CPP, function="gemm", validate=True)
+    assert task.timing_size == {"n": 256}
+    assert all(binding["n"] <= 256 for binding in task.correctness_sizes)
+    pairs = GEMM.replace(
+        "for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];", "s = A[i] * B[j];"
+    )
+    assert extract_task(pairs, SourceLanguage.CPP, function="gemm").timing_size == {"n": 4096}
