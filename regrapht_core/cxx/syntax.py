@@ -93,10 +93,10 @@ def declared_name(declarator: Node | None) -> Node | None:
 
 def constructed(declarator: Node) -> tuple[Node, list[Node]] | None:
     """``(name, arguments)`` of an object made with parentheses in a block: ``T x(a, 0)``
-    (an init declarator with an argument list), and ``T x(n)`` / ``T x(n, m)``, every
-    argument a bare name, which the grammar reads as a function declaration (C++'s most
-    vexing parse: a compiler knows ``n`` is a variable); its arguments are then the
-    parameters' type names (``type_identifier`` nodes)."""
+    (an init declarator with an argument list), and ``T x(n)`` / ``T x(w * h)``, which the
+    grammar reads as a function declaration (C++'s most vexing parse: a compiler knows
+    ``n``, ``w`` are variables, not types). Those arguments are read again as expressions
+    (nodes of a tree of their own)."""
     name = declarator.child_by_field_name("declarator")
     if name is None or name.type != "identifier":
         return None
@@ -108,13 +108,19 @@ def constructed(declarator: Node) -> tuple[Node, list[Node]] | None:
     parameters = declarator.child_by_field_name("parameters")
     if declarator.type != "function_declarator" or parameters is None:
         return None
-    arguments = []
     for parameter in parameters.named_children:
         kind = parameter.child_by_field_name("type")
-        if parameter.named_child_count != 1 or kind is None or kind.type != "type_identifier":
+        if parameter.type != "parameter_declaration" or kind is None:
             return None
-        arguments.append(kind)
-    return (name, arguments) if arguments else None
+        if kind.type != "type_identifier" or len(parameter.children) > 2:
+            return None  # a real type (``int``, ``const T``) declares a function
+    if not parameters.named_children:
+        return None
+    call = parse_source(f"regrapht{node_text(parameters)};", SourceLanguage.CPP).root_node
+    found = next((n for n in walk(call) if n.type == "argument_list"), None)
+    if found is None or call.has_error:
+        return None
+    return name, list(found.named_children)
 
 
 class NameAllocator:

@@ -642,7 +642,8 @@ def _hoistable(statement: Node, container: str, earlier: list[Node]) -> bool:
 
 
 def _names(node: Node) -> set[str]:
-    """The names ``node`` uses, with those read as types in ``T x(n);`` (``constructed``)."""
+    """The names ``node`` uses, with those the grammar reads as types in ``T x(n);`` and
+    ``T x(w * h);`` (see ``cxx.syntax.constructed``)."""
     return {node_text(n) for n in walk(node) if n.type in ("identifier", "type_identifier")}
 
 

@@ -9,10 +9,10 @@ and there a block or a warp per row beats one thread per row), then the register
 and the shared-memory-tiled matrix products (they refuse every loop but a `C = A B` nest,
 where they beat one thread per output), then the map rewriter,
 the reduction rewriter, the two shared-update rewriters (privatized first, then plain
-atomics), the running-total scan, the linear
-recurrence and the first-match search, because the same first step turns any of those
-loops into CUDA; for a histogram both shared-update rewriters answer, and the plain atomics
-are the next candidate when the privatized one fails.
+atomics), the running-total scan, the linear recurrence, the first-match search and the
+arg-reduction, because the same first step turns any of those loops into CUDA; for a
+histogram both shared-update rewriters answer, and the plain atomics are the next
+candidate when the privatized one fails.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from regrapht_core.graph.taxonomy import TECHNIQUES
+from regrapht_core.rewrite.arg_reduction import ArgReduction
 from regrapht_core.rewrite.atomics import AtomicUpdates
 from regrapht_core.rewrite.constant_memory import ConstantMemory
 from regrapht_core.rewrite.fast_math import FastMath
@@ -61,6 +62,7 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
+    arg = ArgReduction()
     tiled, rows = TiledTranspose(), RowReduction()
     blocked, matmul = BlockedMatmul(), TiledMatmul()
     rewriters: list[Rewriter] = [
@@ -75,6 +77,7 @@ def default_registry() -> Registry:
         scan,
         recurrence,
         search,
+        arg,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -88,6 +91,6 @@ def default_registry() -> Registry:
     pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
-    later = (reduction, private, atomics, scan, recurrence, search)
+    later = (reduction, private, atomics, scan, recurrence, search, arg)
     pairs += [("parallelization", r) for r in later]
     return registry_of(pairs)

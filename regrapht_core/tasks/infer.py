@@ -106,7 +106,13 @@ def vector_size_name(vector: str) -> str:
 
 class _Analyzer:
     def __init__(
-        self, fn: Node, params: tuple[Parameter, ...], ctx: FileContext, depth: int
+        self,
+        fn: Node,
+        params: tuple[Parameter, ...],
+        ctx: FileContext,
+        depth: int,
+        *,
+        ranges: Mapping[str, Interval] | None = None,
     ) -> None:
         self.fn = fn
         self.params = {p.name: p for p in params}
@@ -127,6 +133,7 @@ class _Analyzer:
         """Local ``std::vector``s: the size they were given, None once grown or unknown."""
         self.returned: list[str | None] = []
         body = fn.child_by_field_name("body")
+        plain: dict[str, int] = {}
         for n in walk(body) if body is not None else ():
             target = None
             if n.type == "assignment_expression":
@@ -136,6 +143,15 @@ class _Analyzer:
             if target is not None and target.type == "identifier":
                 name = node_text(target)
                 self.mutations[name] = self.mutations.get(name, 0) + 1
+                if n.type == "assignment_expression" and node_text(n.children[1]) == "=":
+                    plain[name] = plain.get(name, 0) + 1
+        self.only_set = {name for name, count in plain.items() if count == self.mutations[name]}
+        """Locals changed only by plain assignments (``best = i;``): their values stay
+        within what they start from and what is assigned (:attr:`assigned`)."""
+        self.assigned: dict[str, Interval] = {}
+        """The start and every assigned value of :attr:`only_set` locals, joined: a second
+        analysis (``ranges``) reads them as the locals' bounds."""
+        self.ranges = dict(ranges or {})
         self.clamps: dict[tuple[int, int], tuple[str, Node]] = {}
         """``if (c) v = e;`` right after ``v``'s declaration, in its block, by position."""
         for block in walk(body) if body is not None else ():
@@ -366,7 +382,9 @@ class _Analyzer:
             self._expr(value, env, cond)
             self._alias_check(value, name)
             stable = self.mutations.get(name, 0) == 0 or name in self.clamped
-            env[name] = self._value(value, env) if stable else Interval()
+            start = self._value(value, env)
+            self._set(name, start)
+            env[name] = start if stable else self.ranges.get(name, Interval())
             for n in walk(value):
                 if n.type == "field_expression" and node_text(n).startswith("threadIdx."):
                     self.axis[name] = node_text(n).split(".")[-1]
@@ -558,6 +576,14 @@ class _Analyzer:
             self._lvalue(left, env, cond, read=op != "=")
         if right is not None and left.type == "identifier":
             self._alias_check(right, node_text(left))
+            if op == "=":
+                self._set(node_text(left), self._value(right, env))
+
+    def _set(self, name: str, value: Interval) -> None:
+        """A value an :attr:`only_set` local takes."""
+        if name in self.only_set:
+            before = self.assigned.get(name)
+            self.assigned[name] = value if before is None else before.join(value)
 
     def _children(self, node: Node, env: dict[str, Interval], cond: bool) -> None:
         for child in node.named_children:
@@ -834,7 +860,7 @@ class _Analyzer:
         kind = node.type
         if kind in ("number_literal", "sizeof_expression"):
             return _literal(node) if kind == "number_literal" else _sizeof(node, self.ctx.records)
-        if kind in ("identifier", "type_identifier"):  # a name read as a type: ``constructed``
+        if kind == "identifier":
             return env.get(node_text(node), Interval())
         if kind in ("parenthesized_expression", "cast_expression"):
             inner = node.child_by_field_name("value") or node.named_children[-1]
@@ -1071,6 +1097,14 @@ def _reads_memory(node: Node) -> bool:
 def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> Inferred:
     analyzer = _Analyzer(fn, params, ctx, 0)
     analyzer.run()
+    ranges = {
+        name: value
+        for name, value in analyzer.assigned.items()
+        if value.lo is not None and value.hi is not None
+    }
+    if ranges:  # ``best = i`` in a loop: ``v[best]`` is within what ``i`` ranges over
+        analyzer = _Analyzer(fn, params, ctx, 0, ranges=ranges)
+        analyzer.run()
     roles: dict[str, Role | None] = {}
     lengths: dict[str, Poly | None] = {}
     reasons: dict[str, str] = {}

@@ -392,6 +392,36 @@ _RESERVED_MACRO_NAMES = words(
 # --- Parsing ------------------------------------------------------------------------------
 
 _NAME_NODES = frozenset({"identifier", "type_identifier"})
+_SCOPES_WITH_DECLARATIONS = frozenset(
+    {"function_definition", "lambda_expression", "for_statement", "for_range_loop"}
+)
+"""Scopes whose heads declare variables: parameters, a loop's initializer."""
+_VARIABLE_DECLARATIONS = frozenset({"declaration", "parameter_declaration"})
+
+
+def _declares(node: Node) -> bool:
+    """``node`` is the name a local declaration or a parameter introduces (``float time``),
+    not a function's (``int signal(int)``) and not at namespace scope."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in (
+        "init_declarator",
+        "pointer_declarator",
+        "reference_declarator",
+        "array_declarator",
+        "parenthesized_declarator",
+    ):
+        if parent.type == "init_declarator" and parent.child_by_field_name("declarator") != child:
+            return False
+        child, parent = parent, parent.parent
+    if parent is None or parent.type not in _VARIABLE_DECLARATIONS:
+        return False
+    if parent.type == "declaration" and (
+        parent.parent is None or parent.parent.type in TRANSPARENT_SCOPES
+    ):
+        return False
+    return child in parent.children_by_field_name("declarator")
+
+
 _DECLARING = frozenset(
     {
         "declaration",
@@ -544,10 +574,57 @@ class _Gate:
         elif name in ("asm", "__asm", "__asm__"):
             self.flag(line, Rule.INLINE_ASM, "inline assembly is refused")
         found = _classify(name, self.policy)
-        if found is not None:
+        if found is not None and not self.local_variable(node, name):
             self.flag(line, found[0], f"`{name}`: {found[1]}")
         if name in self.reference and not self.scoped(node):
             self.reference_uses.append((line, name))
+
+    def local_variable(self, node: Node, name: str) -> bool:
+        """``node`` is a variable of a function: a parameter or local named like a refused
+        function (``const float* signal``, ``float time``), or a use of one declared in an
+        enclosing scope before it. Such a name cannot reach the function it shadows: that
+        takes ``::signal`` or ``std::signal``, a qualified name still refused, or a
+        declaration of the function itself, still refused."""
+        parent = node.parent
+        if node.type != "identifier" or (
+            parent is not None and parent.type == "qualified_identifier"
+        ):
+            return False  # ``::clock``, ``std::exit``: the function, whatever is local
+        if _declares(node):
+            return True
+        child, scope = node, node.parent
+        while scope is not None and scope.type != "translation_unit":
+            if scope.type == "compound_statement":
+                earlier = [s for s in scope.named_children if s.end_byte <= child.start_byte]
+                if any(name in self.variables(s) for s in earlier):
+                    return True
+            elif scope.type in _SCOPES_WITH_DECLARATIONS:
+                heads = [c for c in scope.children if c.end_byte <= child.start_byte]
+                if any(name in self.variables(c) for c in heads):
+                    return True
+            child, scope = scope, scope.parent
+        return False
+
+    def variables(self, node: Node) -> set[str]:
+        """The variables ``node`` declares at its own level: a declaration's names, a
+        parameter list's, a function declarator's parameters; not functions."""
+        if node.type in ("function_declarator", "abstract_function_declarator"):
+            node = node.child_by_field_name("parameters") or node
+        if node.type == "parameter_list":
+            found: set[str] = set()
+            for parameter in node.named_children:
+                found |= self.variables(parameter)
+            return found
+        if node.type not in ("declaration", "parameter_declaration"):
+            return set()
+        names = set()
+        for declarator in node.children_by_field_name("declarator"):
+            inner: Node | None = declarator
+            while inner is not None and inner.type not in ("identifier", "function_declarator"):
+                inner = inner_declarator(inner)
+            if inner is not None and inner.type == "identifier":
+                names.add(self.text(inner))
+        return names
 
     def scoped(self, node: Node) -> bool:
         """Named inside a namespace (``std::max``), so not the reference's global."""

@@ -555,15 +555,19 @@ def test_a_push_back_filled_vector_comes_back_whole() -> None:
         np.testing.assert_allclose(run.outputs["return"], want, rtol=1e-5)
 
 
-def test_a_vector_sized_by_a_name_in_parentheses_is_sized() -> None:
-    """``std::vector<float> y(n);`` reads as a function declaration to the grammar (C++'s
-    most vexing parse); it is a vector of ``n`` elements."""
+@pytest.mark.parametrize(
+    ("size", "length"), [("n", "n"), ("n * m", "m*n"), ("n, 0.0f", "n")], ids=["n", "n*m", "n,v"]
+)
+def test_a_vector_sized_by_names_in_parentheses_is_sized(size: str, length: str) -> None:
+    """``std::vector<float> y(n);`` and ``y(n * m)`` read as function declarations to the
+    grammar (C++'s most vexing parse); they are vectors of ``n`` and ``n * m`` elements."""
     source = (
-        "#include <vector>\nstd::vector<float> ramp(int n, float step) {\n"
-        "    std::vector<float> y(n);\n    for (int i = 0; i < n; ++i) y[i] = i * step;\n"
+        "#include <vector>\nstd::vector<float> ramp(int n, int m, float step) {\n"
+        f"    std::vector<float> y({size});\n"
+        "    for (int i = 0; i < n; ++i) y[i] = i * step + m;\n"
         "    return y;\n}\n"
     )
-    assert _extract(source, "ramp", validate=False).return_length == "n"
+    assert _extract(source, "ramp", validate=False).return_length == length
 
 
 @needs_gxx

@@ -248,3 +248,28 @@ def test_loops_nested_deeper_than_the_sizes_get_a_size_the_reference_finishes() 
         "for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];", "s = A[i] * B[j];"
     )
     assert extract_task(pairs, SourceLanguage.CPP, function="gemm").timing_size == {"n": 4096}
+
+
+ARGMAX_ROWS = """#include <vector>
+std::vector<int> argmax_rows(const std::vector<float>& m, int rows, int cols) {
+    std::vector<int> best(rows);
+    for (int r = 0; r < rows; ++r) {
+        int b = 0;
+        for (int c = 1; c < cols; ++c)
+            if (m[r * cols + c] > m[r * cols + b]) b = c;
+        best[r] = b;
+    }
+    return best;
+}
+"""
+
+
+@needs_gxx
+def test_an_index_kept_in_a_local_is_bounded_by_what_is_assigned_to_it() -> None:
+    """``b = c`` in a loop over ``c``: ``m[r * cols + b]`` stays within the row, so the
+    matrix's length is inferred (it was 'the index has no bound')."""
+    task = extract_task(ARGMAX_ROWS, SourceLanguage.CPP, function="argmax_rows", validate=True)
+    assert task.arg("m").length == "cols*rows"
+    grown = ARGMAX_ROWS.replace("b = c;", "b += c;")
+    with pytest.raises(TaskError, match=r"the index in 'm\[r \* cols \+ b\]' has no bound"):
+        extract_task(grown, SourceLanguage.CPP, function="argmax_rows")

@@ -421,6 +421,44 @@ def test_honest_candidates_accepted(source: str, task: Task) -> None:
     assert check(source, task).violations == ()
 
 
+SHADOWING = """#include <cuda_runtime.h>
+static float weigh(const float* signal, int k, float time) { return signal[k] * time; }
+void saxpy(int n, float a, const float* x, float* y) {
+  const float time = a;
+  for (int i = 0; i < n; ++i) {
+    bool read = x[i] > 0;
+    float clock = weigh(x, i, time);
+    y[i] = read ? clock + y[i] : y[i];
+  }
+}
+"""
+"""Variables named like refused functions (``signal``, ``time``, ``read``, ``clock``):
+ordinary names in signal processing and physics code, which reach no function."""
+
+
+def test_variables_named_like_refused_functions_are_accepted() -> None:
+    assert check(SHADOWING, SAXPY).violations == ()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{ int time = 0; (void)time; } y[0] = (float)time(nullptr);",  # shadowed in a block gone
+        "float clock = 1; y[0] = (float)::clock();",  # qualified: the function itself
+        "void (*exit)(int) = nullptr; std::exit(1);",
+        "int signal(int, void (*)(int)); signal(2, nullptr);",  # a prototype of the function
+        "auto read = [](int fd) { return ::read(fd, nullptr, 0); }; read(0);",
+    ],
+    ids=["sibling-block", "qualified", "std-qualified", "prototype", "lambda-body"],
+)
+def test_a_refused_function_behind_a_variable_of_its_name_is_still_refused(body: str) -> None:
+    source = (
+        "#include <cuda_runtime.h>\nvoid saxpy(int n, float a, const float* x, float* y) {\n"
+        f"  {body}\n}}\n"
+    )
+    assert check(source, SAXPY).violations != ()
+
+
 def test_streams_allowed_only_by_policy() -> None:
     source = REFUSED["stream-create"]
     assert found(source, policy=GatePolicy(allow_streams=True)) == set()

@@ -1,0 +1,292 @@
+"""Arg-reductions as a min-reduction of packed keys: the index of the smallest or largest
+element, first or last on ties.
+
+``if (x[i] < best) { best = x[i]; arg = i; }`` (or ``if (v[i] < v[arg]) arg = i;``) carries
+two variables from one iteration to the next, so the reduction rewriter refuses it. But the
+pair it keeps is the minimum of the pairs ``(x[i], i)`` under one order: by value, then by
+index (the first index wins ties when the comparison is strict, the last when it is ``<=``).
+Packed into one 64-bit key, value bits above index bits, that order is the order of the
+keys: a 32-bit value is mapped to an unsigned integer that sorts as the values do (a float's
+sign flips the rest of its bits, an int's sign bit is flipped, a maximum inverts them), the
+index below it (inverted for the last on ties). The loop is rewritten in that sequential form
+(``if (k < key) key = k;``, an unsigned min the reduction rewriter maps with warp shuffles
+and one ``atomicMin`` per block), and the variables take their values back from the key.
+
+Limits: 32-bit values (``float``, ``int``, ``unsigned``) and indices below 2^32; a 64-bit
+value and its index do not fit one key. A NaN element is never the answer (it sorts after
+every number either way), as the loop's comparisons never pick one, unless the starting
+value is NaN itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.refusal import Refusal
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    body_statements,
+    canon,
+    operator_text,
+    strip_parens,
+)
+from regrapht_core.rewrite.parallelize import block_size
+from regrapht_core.rewrite.protocol import (
+    RefusingRewriter,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
+from regrapht_core.rewrite.reduction import reduction_candidate
+from regrapht_core.rewrite.sequential import analysed_loop, split_entry_function
+
+__all__ = ["ArgReduction"]
+
+_SHAPE = (
+    "the loop is not an arg-reduction (`if (x[i] < best) { best = x[i]; arg = i; }` or "
+    "`if (x[i] < x[arg]) arg = i;`)"
+)
+_ORDERS = {"<": (False, False), "<=": (False, True), ">": (True, False), ">=": (True, True)}
+"""Comparison of the element against the best so far: (a maximum, the last on ties)."""
+_FLIPPED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_KINDS = {
+    "float": "float",
+    "int": "int",
+    "int32_t": "int",
+    "std::int32_t": "int",
+    "unsigned": "unsigned",
+    "unsigned int": "unsigned",
+    "uint32_t": "unsigned",
+    "std::uint32_t": "unsigned",
+}
+"""Value types whose order fits the key's upper 32 bits, by how they map to it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Search:
+    value: Node
+    """The element compared (``x[i]``, ``a``), free of the tracked variables."""
+    best: str
+    """The variable holding the best value (Form A), or empty (``x[arg]`` compared)."""
+    initial: str
+    """The best value before the loop: ``best``, or the element at the starting index."""
+    arg: str
+    maximum: bool
+    last: bool
+    kind: str
+    """How the value maps to the key: ``float``, ``int`` or ``unsigned``."""
+    spelled: str
+    """The value's type as the helpers spell it."""
+    keep: tuple[Node, ...]
+    """Statements of the body before the comparison (``float a = fabsf(x[i]);``)."""
+
+
+class ArgReduction(RefusingRewriter):
+    technique = "algorithmic_change"
+
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        block = block_size(params)
+        split = split_entry_function(code, context.task)
+        entry = split.entry
+        found = _search(entry)
+        names = NameAllocator(split.root)
+        key, step = names.fresh(f"{found.arg}_key"), names.fresh("k")
+        make, value_of = names.fresh("order_key"), names.fresh("order_value")
+        loop = entry.loop
+        var = loop.var
+        source = loop.node.text or b""
+        header = source[: loop.body.start_byte - loop.node.start_byte].decode().rstrip()
+        indent = " " * loop.node.start_point[1]
+        index = f"{key} & 0xffffffffull" if not found.last else f"~{key} & 0xffffffffull"
+        arg_type = _declared(entry, found.arg)
+        lines = [
+            f"unsigned long long {key} = {make}({found.initial}, "
+            f"static_cast<unsigned int>({found.arg}));",
+            f"{header} {{",
+            *(f"  {node_text(s)}" for s in found.keep),
+            f"  const unsigned long long {step} = {make}({node_text(found.value)}, "
+            f"static_cast<unsigned int>({var}));",
+            f"  if ({step} < {key}) {key} = {step};",
+            "}",
+            f"{found.arg} = static_cast<{arg_type}>({index});",
+        ]
+        if found.best:
+            lines.append(f"{found.best} = {value_of}({key});")
+        helpers = _helpers(found, make, value_of if found.best else "")
+        edits = [
+            Edit.insert(entry.definition.start_byte, helpers),
+            Edit.replace(loop.node, f"\n{indent}".join(lines)),
+        ]
+        keyed = apply_edits(split.code.encode("utf-8"), edits)
+        reduced = analysed_loop(keyed, split.task)
+        which = "largest" if found.maximum else "smallest"
+        ties = "last" if found.last else "first"
+        return [
+            RewriteCandidate(
+                reduction_candidate(reduced, block),
+                f"the index of the {which} element ({ties} on ties) is the minimum of keys "
+                f"packing each element's order above its index: one unsigned min-reduction "
+                f"({block} threads per block, warp shuffles, one atomicMin per block)",
+            )
+        ]
+
+
+def _search(entry: EntryFunction) -> _Search:
+    keep, test, writes = _shape(entry)
+    op = operator_text(test)
+    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+    assert left is not None and right is not None  # _shape read them
+    var = entry.loop.var
+    arg = next((name for name, value in writes.items() if canon(value) == var), None)
+    if arg is None or len(writes) > 2:
+        raise Refusal(_SHAPE)
+    others = [name for name in writes if name != arg]
+    best = others[0] if others else ""
+    if best:  # Form A: ``best = e; arg = i;`` with ``e`` compared against ``best``
+        if canon(right) != best:
+            left, right, op = right, left, _FLIPPED[op]
+        if canon(right) != best or canon(writes[best]) != canon(left):
+            raise Refusal(_SHAPE)
+        kind_of, initial = _declared(entry, best), best
+    else:  # Form B: ``x[i] < x[arg]``
+        if not _same(left, _at(right, var, arg)):
+            left, right, op = right, left, _FLIPPED[op]
+        if not _same(left, _at(right, var, arg)):
+            raise Refusal(_SHAPE)
+        kind_of, initial = _element_type(entry, left), node_text(right)
+    for name in filter(None, (best, arg)):
+        if mentions(left, name) or any(mentions(s, name) for s in keep):
+            raise Refusal(f"the loop reads `{name}` outside its update")
+    kind = _KINDS.get(" ".join(kind_of.replace("const", "").split()))
+    if kind is None:
+        raise Refusal(
+            f"the arg-reduction compares `{kind_of}` values; only 32-bit values (float, "
+            "int, unsigned) fit one 64-bit key with their index"
+        )
+    maximum, last = _ORDERS[op]
+    spelled = {"float": "float", "int": "int", "unsigned": "unsigned int"}[kind]
+    return _Search(left, best, initial, arg, maximum, last, kind, spelled, keep)
+
+
+def _shape(entry: EntryFunction) -> tuple[tuple[Node, ...], Node, dict[str, Node]]:
+    """Declarations, then ``if (a CMP b) { v = e; ... }`` with no ``else``: the
+    declarations, the comparison and the assignments, else the refusal."""
+    statements = body_statements(entry.loop.body)
+    if not statements or statements[-1].type != "if_statement":
+        raise Refusal(_SHAPE)
+    branch, keep = statements[-1], tuple(statements[:-1])
+    condition = branch.child_by_field_name("condition")
+    consequence = branch.child_by_field_name("consequence")
+    if (
+        any(s.type != "declaration" for s in keep)
+        or branch.child_by_field_name("alternative") is not None
+        or condition is None
+        or consequence is None
+        or not condition.named_children
+    ):
+        raise Refusal(_SHAPE)
+    test = strip_parens(condition.named_children[0])
+    if test.type != "binary_expression" or operator_text(test) not in _ORDERS:
+        raise Refusal(_SHAPE)
+    return keep, test, _assignments(consequence)
+
+
+def _assignments(block: Node) -> dict[str, Node]:
+    """``name -> value`` of a block of plain assignments to names, else the refusal."""
+    out: dict[str, Node] = {}
+    for statement in body_statements(block):
+        expression = statement.named_children[0] if statement.named_child_count else None
+        if statement.type != "expression_statement" or expression is None:
+            raise Refusal(_SHAPE)
+        if expression.type != "assignment_expression" or operator_text(expression) != "=":
+            raise Refusal(_SHAPE)
+        target = expression.child_by_field_name("left")
+        value = expression.child_by_field_name("right")
+        if target is None or value is None or target.type != "identifier":
+            raise Refusal(_SHAPE)
+        out[node_text(target)] = value
+    return out
+
+
+def _at(node: Node, var: str, arg: str) -> str:
+    """``node`` (``x[arg]``) as written with ``arg`` in place of ``var``'s uses: what the
+    element compared against looks like at the loop's index (``x[i]``)."""
+    renamed = [
+        Edit.replace(n, var) for n in walk(node) if n.type == "identifier" and node_text(n) == arg
+    ]
+    if not renamed:
+        return ""
+    text = apply_edits(node.text or b"", renamed, base=node.start_byte)
+    return "".join(text.split())
+
+
+def _same(node: Node, text: str) -> bool:
+    """``node`` written as ``text`` (layout aside)."""
+    return "".join(node_text(strip_parens(node)).split()) == text
+
+
+def _declared(entry: EntryFunction, name: str) -> str:
+    local = entry.locals.get(name)
+    if local is None or not local.scalar:
+        raise Refusal(f"`{name}` is not a scalar the code declares before the loop")
+    return local.type
+
+
+def _element_type(entry: EntryFunction, element: Node) -> str:
+    """The element type of the parameter ``element`` (``x[i]``) reads."""
+    base = (
+        element.child_by_field_name("argument") if element.type == "subscript_expression" else None
+    )
+    param = entry.param(node_text(base)) if base is not None else None
+    if param is None or not param.pointer:
+        raise Refusal(f"`{node_text(element)}` is not an element of a pointer parameter")
+    return param.element
+
+
+def _helpers(found: _Search, make: str, value_of: str) -> str:
+    """The key of a value and an index, and (``value_of`` named) the value back from a key;
+    the reduction rewriter marks them ``__host__ __device__``."""
+    kind, spelled = found.kind, found.spelled
+    if kind == "float":
+        order = [
+            "  union { float f; unsigned int u; } bits;",
+            "  bits.f = v;",
+            "  unsigned int o = (bits.u & 0x80000000u) ? ~bits.u : (bits.u | 0x80000000u);",
+        ]
+        back = [
+            "  union { float f; unsigned int u; } bits;",
+            "  bits.u = (o & 0x80000000u) ? (o & 0x7fffffffu) : ~o;",
+            "  return bits.f;",
+        ]
+    else:
+        flip = " ^ 0x80000000u" if kind == "int" else ""
+        order = [f"  unsigned int o = (unsigned int)v{flip};"]
+        back = [f"  return ({spelled})(o{flip});"]
+    if found.maximum:
+        order.append("  o = ~o;")
+    if kind == "float":
+        order.append("  if (v != v) o = 0xffffffffu;")
+    index = "~i" if found.last else "i"
+    lines = [
+        f"static inline unsigned long long {make}({spelled} v, unsigned int i) {{",
+        *order,
+        f"  return ((unsigned long long)o << 32) | ({index});",
+        "}",
+        "",
+    ]
+    if value_of:
+        lines += [
+            f"static inline {spelled} {value_of}(unsigned long long key) {{",
+            "  unsigned int o = (unsigned int)(key >> 32);",
+            *(["  o = ~o;"] if found.maximum else []),
+            *back,
+            "}",
+            "",
+        ]
+    return "\n".join([*lines, ""])
