@@ -39,7 +39,7 @@ class CallAnalysis(LoopScope):
                 raise Refusal(f"{where} makes a call without a name")
             if any(c.type == "kernel_call_syntax" for c in node.children):
                 raise Refusal(f"{where} launches a kernel ({quote(node)})")
-            if is_cast(function):
+            if is_cast(function) or self.clamp(node, function):
                 continue
             math = self.math_call(node)
             if math is not None:
@@ -62,6 +62,23 @@ class CallAnalysis(LoopScope):
                 f"{where} calls `{name}`, which is neither defined in this file nor a "
                 "device math function"
             )
+
+    def clamp(self, call: Node, function: Node) -> bool:
+        """``std::clamp(v, lo, hi)``, a host-only function, spelled as its definition on the
+        device: ``v < lo ? lo : hi < v ? hi : v``; only for arguments without side effects
+        (each may be evaluated twice)."""
+        if "".join(node_text(function).split()) != "std::clamp":
+            return False
+        arguments = call.child_by_field_name("arguments")
+        parts = arguments.named_children if arguments is not None else []
+        effects = ("call_expression", "assignment_expression", "update_expression")
+        if len(parts) != 3 or any(n.type in effects for part in parts for n in walk(part)):
+            return False
+        v, lo, hi = (f"({node_text(part)})" for part in parts)
+        self.facts.edits.append(
+            Edit.replace(call, f"({v} < {lo} ? {lo} : {hi} < {v} ? {hi} : {v})")
+        )
+        return True
 
     def helper(self, name: str) -> None:
         if name in self.checked_helpers:

@@ -138,6 +138,13 @@ std::vector<float> softmax(const std::vector<float>& x) {
 """
 """The output is declared after the first loop, sized by nothing that loop computes."""
 
+CLAMP = """#include <vector>
+#include <algorithm>
+void clamp_all(std::vector<int>& v, int lo, int hi) {
+    for (auto& e : v) e = std::clamp(e, lo, hi);
+}
+"""
+
 CASES = {
     "scale": SCALE,
     "sigmoid": RETURNS_VECTOR,
@@ -153,6 +160,7 @@ CASES = {
     "axpy": SPAN_AXPY,
     "total": SPAN_TOTAL,
     "softmax": SOFTMAX,
+    "clamp_all": CLAMP,
 }
 
 
@@ -277,6 +285,14 @@ def test_a_container_sized_by_earlier_work_is_refused(sized: str) -> None:
     )
     with pytest.raises(Refusal, match=r"declared or sized after the work starts"):
         pointer_form(code, unvalidated_task(SCALE.replace("scale", "f"), "f"))
+
+
+def test_std_clamp_is_spelled_as_its_definition_on_the_device() -> None:
+    kernel = _first_step(unvalidated_task(CLAMP, "clamp_all")).split("static void")[0]
+    assert "(v[k]) = (((v[k])) < (lo) ? (lo) : (hi) < ((v[k])) ? (hi) : ((v[k])));" in kernel
+    effects = CLAMP.replace("std::clamp(e, lo, hi)", "std::clamp(e, lo + std::abs(e), hi)")
+    code, message = first_step(unvalidated_task(effects, "clamp_all"))
+    assert code is None and "calls `std::clamp`" in message, "a call may not run twice"
 
 
 def test_plain_pointer_entries_are_left_alone() -> None:
