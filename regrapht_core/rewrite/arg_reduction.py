@@ -105,16 +105,21 @@ class ArgReduction(RefusingRewriter):
         indent = " " * loop.node.start_point[1]
         index = f"{key} & 0xffffffffull" if not found.last else f"~{key} & 0xffffffffull"
         arg_type = _declared(entry, found.arg)
+        start = f"{make}({found.initial}, static_cast<unsigned int>({found.arg}))"
+        ran = ""
+        if not found.best:  # ``x[arg]`` is read only if the loop runs (``x`` may be empty)
+            ran = names.fresh("ran")
+            start = f"{ran} ? {start} : ~0ull"
         lines = [
-            f"unsigned long long {key} = {make}({found.initial}, "
-            f"static_cast<unsigned int>({found.arg}));",
+            *([f"const bool {ran} = {loop.condition(f'({loop.lower_text()})')};"] if ran else []),
+            f"unsigned long long {key} = {start};",
             f"{header} {{",
             *(f"  {node_text(s)}" for s in found.keep),
             f"  const unsigned long long {step} = {make}({node_text(found.value)}, "
             f"static_cast<unsigned int>({var}));",
             f"  if ({step} < {key}) {key} = {step};",
             "}",
-            f"{found.arg} = static_cast<{arg_type}>({index});",
+            f"{'if (' + ran + ') ' if ran else ''}{found.arg} = static_cast<{arg_type}>({index});",
         ]
         if found.best:
             lines.append(f"{found.best} = {value_of}({key});")

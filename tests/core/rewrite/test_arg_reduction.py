@@ -82,7 +82,9 @@ def test_an_argmax_becomes_a_min_reduction_of_keys() -> None:
 def test_the_index_only_form_compares_through_the_array() -> None:
     code, message = first_step(ARGMIN)
     assert code is not None, message
-    assert "best_key = order_key(v[best], static_cast<unsigned int>(best));" in code
+    assert "const bool ran = (1) < v_size;" in code, "v[best] is read only if the loop runs"
+    assert "best_key = ran ? order_key(v[best], static_cast<unsigned int>(best)) : ~0ull;" in code
+    assert "if (ran) best = static_cast<std::size_t>(best_key & 0xffffffffull);" in code
     assert "order_value" not in code, "no value to give back"
 
 
