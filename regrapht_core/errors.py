@@ -17,6 +17,7 @@ __all__ = [
     "GraphFormatError",
     "ModelError",
     "ReGraphTError",
+    "ReferenceCompileError",
     "TaskError",
     "TrajectoryError",
     "UnknownTechniqueError",
@@ -72,6 +73,11 @@ class TrajectoryError(GraphError):
 
 class TaskError(ReGraphTError):
     """Source code cannot be turned into a checkable task (or a task file is malformed)."""
+
+
+class ReferenceCompileError(TaskError):
+    """The user's own code does not compile as it stands (a missing include, a typo): no
+    annotation can fix that, the code must change."""
 
 
 class ModelError(ReGraphTError):

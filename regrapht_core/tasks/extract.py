@@ -47,7 +47,7 @@ from regrapht_core.cxx.parse import (
     syntax_error,
     walk,
 )
-from regrapht_core.errors import TaskError
+from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks.annotation import (
     MARKER,
     Annotation,
@@ -196,6 +196,8 @@ def _should_validate(
 def _validate(task: Task, where: str) -> None:
     try:
         validate_task(task, compiler=HOST_COMPILER)
+    except ReferenceCompileError as err:
+        raise ReferenceCompileError(f"{where}: {err}") from None
     except TaskError as err:
         hint = (
             ""

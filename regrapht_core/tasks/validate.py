@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, SizeBinding, SourceLanguage, Task
-from regrapht_core.errors import TaskError
+from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.lifetime import child_group, die_with_parent, scratch
 from regrapht_core.tasks.annotation import render_annotation
 from regrapht_core.tasks.dtypes import (
@@ -286,12 +286,51 @@ def _compile(task: Task, work: Path, compiler: str, timeout_s: float) -> Path:
     except subprocess.TimeoutExpired:
         raise TaskError(f"{task.name}: compiling the reference took over {timeout_s}s") from None
     if done.returncode != 0:
-        errors = [ln for ln in done.stderr.splitlines() if "error" in ln][:5]
-        raise TaskError(
+        # Positions are the reference unit's (re-assembled from the file), not the file's.
+        log = re.sub(rf"{re.escape(str(source))}:\d+:\d+: ", "", done.stderr)
+        errors = [ln for ln in log.splitlines() if "error" in ln][:5]
+        raise ReferenceCompileError(
             f"{task.name}: the reference does not compile on its own with {compiler} "
-            "(a helper, type or include it needs may be missing):\n  " + "\n  ".join(errors)
+            "(a helper, type or include it needs may be missing):\n  "
+            + "\n  ".join(errors)
+            + _header_hint(log)
         )
     return exe
+
+
+_HEADERS = {
+    "size_t": "<cstddef>",
+    "ptrdiff_t": "<cstddef>",
+    "int8_t": "<cstdint>",
+    "int16_t": "<cstdint>",
+    "int32_t": "<cstdint>",
+    "int64_t": "<cstdint>",
+    "uint8_t": "<cstdint>",
+    "uint16_t": "<cstdint>",
+    "uint32_t": "<cstdint>",
+    "uint64_t": "<cstdint>",
+    "memcpy": "<cstring>",
+    "memset": "<cstring>",
+    "accumulate": "<numeric>",
+    "iota": "<numeric>",
+    "clamp": "<algorithm>",
+    "sort": "<algorithm>",
+    "min_element": "<algorithm>",
+    "max_element": "<algorithm>",
+}
+"""Names other compilers' headers often bring along and g++'s do not, with the header that
+declares them."""
+_UNDECLARED = re.compile(
+    r"'(?:std::)?(\w+)' (?:was not declared|does not name a type|is not a member)"
+)
+
+
+def _header_hint(log: str) -> str:
+    """What to include, when the reference uses a standard name its file never includes
+    (``size_t`` with only ``<vector>``: other compilers' headers declare it, g++'s do not)."""
+    names = re.findall(_UNDECLARED, log.replace("\u2018", "'").replace("\u2019", "'"))
+    wanted = sorted({f"{_HEADERS[n]} for {n}" for n in names if n in _HEADERS})
+    return f"\n  add #include {'; '.join(wanted)}" if wanted else ""
 
 
 def _run(

@@ -18,7 +18,7 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
-from regrapht_core.errors import TaskError
+from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks import extract as extract_module
 from regrapht_core.tasks.extract import extract_task, suggested_annotation
 from regrapht_core.tasks.validate import HOST_COMPILER
@@ -273,3 +273,24 @@ def test_an_index_kept_in_a_local_is_bounded_by_what_is_assigned_to_it() -> None
     grown = ARGMAX_ROWS.replace("b = c;", "b += c;")
     with pytest.raises(TaskError, match=r"the index in 'm\[r \* cols \+ b\]' has no bound"):
         extract_task(grown, SourceLanguage.CPP, function="argmax_rows")
+
+
+@needs_gxx
+def test_code_that_does_not_compile_says_so_and_what_to_include() -> None:
+    """``size_t`` with only ``<vector>``: g++ refuses the file itself, so no annotation can
+    help; the error quotes g++ (without a temp path) and names the header."""
+    source = (
+        "#include <vector>\n"
+        "double dot(const std::vector<double>& a, const std::vector<double>& b) {\n"
+        "    double s = 0;\n"
+        "    for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];\n"
+        "    return s;\n"
+        "}\n"
+    )
+    with pytest.raises(ReferenceCompileError) as caught:
+        extract_task(source, SourceLanguage.CPP, function="dot", origin="dot.cpp")
+    message = str(caught.value)
+    assert message.startswith("dot.cpp:2 (dot): ") and "/tmp" not in message
+    assert re.search(r"error: .size_t. was not declared", message)  # quotes per locale
+    assert "add #include <cstddef> for size_t" in message
+    assert "annotate" not in message
