@@ -40,13 +40,7 @@ def corpus_task(function: str) -> Task:
 
 
 ARGMIN = extract_task(
-    "#include <vector>\n#include <cstddef>\n"
-    "std::size_t argmin(const std::vector<float>& v) {\n"
-    "    std::size_t best = 0;\n"
-    "    for (std::size_t i = 1; i < v.size(); ++i)\n"
-    "        if (v[i] < v[best]) best = i;\n"
-    "    return best;\n"
-    "}\n",
+    (CORPUS.parents[1] / "cxx" / "everyday" / "c01.cpp").read_text(),
     "cpp",
     function="argmin",
     validate=False,
@@ -129,3 +123,30 @@ def test_the_candidates_compute_what_the_reference_computes(function: str, tmp_p
 def test_the_candidates_agree_with_the_reference_on_the_gpu(function: str, tmp_path: Path) -> None:
     task = corpus_task(function)
     assert run_on_gpu(task, keyed(task), tmp_path) == "PASS"
+
+
+APPLIES = {
+    "argmax_f32_ptr",
+    "argmax_i32_ptr",
+    "argmaxabs_f32_ptr",
+    "argmaxabs_i32_ptr",
+    "argmin_f32_vec",
+    "argmin_i32_vec",
+    "lastmax_f32_ptr",
+    "lastmax_i32_ptr",
+}
+"""The corpus's arg-reductions the rewriter takes (docs/rewriters.md quotes the count): the
+64-bit ones are refused, and the two-pass ``firstmin`` has two loops."""
+
+
+def test_it_takes_8_of_the_15_corpus_arg_reductions() -> None:
+    taken = set()
+    for path in sorted(CORPUS.glob("*.cpp")):
+        source = path.read_text()
+        after = source[source.index("regrapht:") :].split("\n", 1)[1]  # the function's line
+        entry = after.split("(", 1)[0].split()[-1]
+        task = extract_task(source, "cpp", function=entry, validate=False)
+        if ArgReduction().applies(task.source, RewriteContext(task)):
+            taken.add(path.stem.removeprefix("arg_reductions_"))
+    assert len(list(CORPUS.glob("*.cpp"))) == 15
+    assert taken == APPLIES

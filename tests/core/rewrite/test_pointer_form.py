@@ -123,19 +123,7 @@ double total(const std::span<const double>& v) {
 }
 """
 
-SOFTMAX = """#include <vector>
-#include <cmath>
-#include <algorithm>
-std::vector<float> softmax(const std::vector<float>& x) {
-    float mx = x[0];
-    for (float v : x) mx = std::max(mx, v);
-    std::vector<float> out(x.size());
-    float sum = 0.0f;
-    for (size_t i = 0; i < x.size(); ++i) { out[i] = std::exp(x[i] - mx); sum += out[i]; }
-    for (auto& o : out) o /= sum;
-    return out;
-}
-"""
+SOFTMAX = (Path(__file__).parents[3] / "benchmarks" / "cxx" / "vec_softmax.cpp").read_text()
 """The output is declared after the first loop, sized by nothing that loop computes."""
 
 CLAMP = """#include <vector>

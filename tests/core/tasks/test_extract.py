@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -225,16 +226,9 @@ def test_a_failure_other_than_a_length_suggests_the_inferred_annotation() -> Non
         extract_task(source, SourceLanguage.CPP, function="total", validate=True)
 
 
-GEMM = """#include <vector>
-void gemm(const std::vector<float>& A, const std::vector<float>& B, std::vector<float>& C, int n) {
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            float s = 0;
-            for (int k = 0; k < n; ++k) s += A[i * n + k] * B[k * n + j];
-            C[i * n + j] = s;
-        }
-}
-"""
+EVERYDAY = Path(__file__).parents[3] / "benchmarks" / "cxx" / "everyday"
+GEMM = (EVERYDAY / "b10.cpp").read_text()
+"""A plain gemm over vectors, as written in the everyday probe."""
 
 
 @needs_gxx
@@ -250,18 +244,7 @@ def test_loops_nested_deeper_than_the_sizes_get_a_size_the_reference_finishes() 
     assert extract_task(pairs, SourceLanguage.CPP, function="gemm").timing_size == {"n": 4096}
 
 
-ARGMAX_ROWS = """#include <vector>
-std::vector<int> argmax_rows(const std::vector<float>& m, int rows, int cols) {
-    std::vector<int> best(rows);
-    for (int r = 0; r < rows; ++r) {
-        int b = 0;
-        for (int c = 1; c < cols; ++c)
-            if (m[r * cols + c] > m[r * cols + b]) b = c;
-        best[r] = b;
-    }
-    return best;
-}
-"""
+ARGMAX_ROWS = (EVERYDAY / "b07.cpp").read_text()
 
 
 @needs_gxx
