@@ -22,7 +22,15 @@ from rich.progress import Progress
 
 from regrapht_core.bench.mine import MINED, Mined, mine, task_miner, verified_candidates
 from regrapht_core.bench.mine_ray import Cluster, mine_on_ray
-from regrapht_core.bench.runner import METHODS, SuiteTask, current_commit, load_manifest, run_suite
+from regrapht_core.bench.runner import (
+    METHODS,
+    SuiteTask,
+    current_commit,
+    load_manifest,
+    merge_results,
+    run_suite,
+    shard,
+)
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError, TaskError
 from regrapht_core.files import atomic_write, read_regular
@@ -66,6 +74,13 @@ def bench() -> None:
     show_default=True,
 )
 @click.option("--only", multiple=True, help="Run only these task names (repeatable).")
+@click.option(
+    "--shard",
+    "part",
+    metavar="I/N",
+    callback=lambda _ctx, _param, value: _shard_spec(value),
+    help="Run only part I of N (every N-th task): one part per GPU, then `bench merge`.",
+)
 @click.option("--json", "out", type=click.Path(path_type=Path, dir_okay=False), required=True)
 @click.option(
     "--resume",
@@ -79,6 +94,7 @@ def run(
     manifest: Path,
     methods: tuple[str, ...],
     only: tuple[str, ...],
+    part: tuple[int, int] | None,
     job: JobSettings,
     out: Path,
     resume: bool,
@@ -90,6 +106,7 @@ def run(
     tasks = [
         t for t in _named(_load_manifest(manifest), only, manifest) if not only or t.name in only
     ]
+    tasks = shard(tasks, *part) if part else tasks
     earlier = _read_results(out) if resume and out.exists() else None
     optimizer = Optimizer(job)
     if not optimizer.gpu:
@@ -115,6 +132,33 @@ def run(
     for method, stats in document["summary"].items():
         console.print(f"{method}: {stats}")
     console.print(f"wrote {out}")
+
+
+@bench.command("merge")
+@click.argument(
+    "parts", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False)
+)
+@click.option("--json", "out", type=click.Path(path_type=Path, dir_okay=False), required=True)
+def merge(*, parts: tuple[Path, ...], out: Path) -> None:
+    """Join the results of one suite run split with --shard over several GPUs."""
+    names = [str(p) for p in parts]
+    command = " ".join(["regrapht bench merge", *names, "--json", str(out)])
+    document = merge_results([_read_results(p) for p in parts], names, command)
+    atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
+    console = Console(stderr=True)
+    for method, stats in document["summary"].items():
+        console.print(f"{method}: {stats}")
+    console.print(f"wrote {out}")
+
+
+def _shard_spec(value: str | None) -> tuple[int, int] | None:
+    """``I/N`` as two numbers, 1 <= I <= N."""
+    if value is None:
+        return None
+    part, _, parts = value.partition("/")
+    if not (part.isdigit() and parts.isdigit() and 1 <= int(part) <= int(parts)):
+        raise click.BadParameter(f"{value!r} is not I/N with 1 <= I <= N (as in 2/4)")
+    return int(part), int(parts)
 
 
 @bench.command("report")

@@ -42,7 +42,9 @@ __all__ = [
     "applied_techniques",
     "current_commit",
     "load_manifest",
+    "merge_results",
     "run_suite",
+    "shard",
     "summarise",
 ]
 
@@ -255,6 +257,45 @@ def run_suite(
                 on_done(record)
     document["summary"] = summarise(document["runs"])
     return document
+
+
+def shard(tasks: list[SuiteTask], part: int, parts: int) -> list[SuiteTask]:
+    """Part ``part`` (from 1) of ``parts``: every ``parts``-th task, so that on a machine of
+    several GPUs each GPU runs its own part of the suite at once, and each part takes a
+    share of every family (manifests list a family's tasks together)."""
+    if not 1 <= part <= parts:
+        raise ConfigError(f"shard {part}/{parts}: the part must be from 1 to {parts}")
+    return tasks[part - 1 :: parts]
+
+
+def merge_results(parts: list[dict[str, Any]], names: list[str], command: str) -> dict[str, Any]:
+    """One results document from the parts of one suite run on several GPUs at once (each
+    part a ``--shard``): the parts must share settings, code and kind of GPU, and no task
+    may have run twice with one method. Each part's command, host and start stay recorded;
+    ``command`` becomes the merge's own, ``command``."""
+    if not parts:
+        raise ConfigError("nothing to merge")
+    first, *rest = parts
+    merged = dict(first)
+    merged["runs"] = list(first["runs"])
+    methods = list(first["config"]["methods"])
+    seen = {(run["task"], run["method"]): names[0] for run in first["runs"]}
+    for name, part in zip(names[1:], rest, strict=True):
+        _check_resumable(part, first, Path(name))
+        methods += [m for m in part["config"]["methods"] if m not in methods]
+        for run in part["runs"]:
+            key = (run["task"], run["method"])
+            if key in seen:
+                raise ConfigError(f"{key[0]} ran with {key[1]} in both {seen[key]} and {name}")
+            seen[key] = name
+            merged["runs"].append(run)
+    merged["config"] = {**first["config"], "methods": methods}
+    merged["command"] = command
+    merged["parts"] = [
+        {key: part.get(key) for key in ("command", "host", "started")} for part in parts
+    ]
+    merged["summary"] = summarise(merged["runs"])
+    return merged
 
 
 def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) -> None:

@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from regrapht_core.bench.runner import SuiteTask, _record, load_manifest, summarise
+from regrapht_core.bench.runner import (
+    SuiteTask,
+    _record,
+    load_manifest,
+    merge_results,
+    shard,
+    summarise,
+)
 from regrapht_core.cli import EXIT_USER_ERROR, main
 from regrapht_core.contracts.evaluation import Timing
 from regrapht_core.contracts.task import TimingMode
@@ -190,3 +197,59 @@ def test_report_writes_markdown_and_plots_from_a_results_file(tmp_path: Path) ->
     results.write_text("{not json")
     broken = CliRunner().invoke(main, ["bench", "report", str(results)])
     assert broken.exit_code == EXIT_USER_ERROR and "cannot read the results" in broken.stderr
+
+
+def test_shards_take_every_nth_task_and_cover_the_suite_once(tmp_path: Path) -> None:
+    tasks = [SuiteTask(f"t{i}", tmp_path / "f.cpp", "f", "fam") for i in range(7)]
+    parts = [shard(tasks, part, 3) for part in (1, 2, 3)]
+    assert [t.name for t in parts[0]] == ["t0", "t3", "t6"]
+    assert sorted(t.name for p in parts for t in p) == sorted(t.name for t in tasks)
+    with pytest.raises(ConfigError, match="from 1 to 3"):
+        shard(tasks, 4, 3)
+
+
+def _part(tasks: list[str], **config: object) -> dict[str, object]:
+    runs = [{"task": t, "method": "mcgs", "passed": True, "speedup": 2.0} for t in tasks]
+    return {
+        "device": "NVIDIA H200",
+        "commit": "abc",
+        "command": f"regrapht bench run m.toml --only {tasks[0]}",
+        "host": "vm",
+        "started": "2026-11-28T00:00:00Z",
+        "config": {"budget": 6, "methods": ["mcgs"], **config},
+        "runs": runs,
+        "summary": summarise(runs),
+    }
+
+
+def test_merged_parts_keep_every_run_and_each_parts_command(tmp_path: Path) -> None:
+    paths = []
+    for number, tasks in enumerate((["a", "c"], ["b"]), start=1):
+        paths.append(tmp_path / f"part{number}.json")
+        paths[-1].write_text(json.dumps(_part(tasks)))
+    out = tmp_path / "merged.json"
+    result = CliRunner().invoke(main, ["bench", "merge", *map(str, paths), "--json", str(out)])
+    assert result.exit_code == 0, result.stderr
+    merged = json.loads(out.read_text())
+    assert [r["task"] for r in merged["runs"]] == ["a", "c", "b"]
+    assert merged["summary"]["mcgs"]["tasks"] == 3 and merged["summary"]["mcgs"]["passed"] == 3
+    assert merged["command"].startswith("regrapht bench merge")
+    assert [p["command"] for p in merged["parts"]] == [
+        "regrapht bench run m.toml --only a", "regrapht bench run m.toml --only b"
+    ]  # fmt: skip
+    assert merged["device"] == "NVIDIA H200" and merged["commit"] == "abc"
+
+
+def test_parts_of_different_runs_or_overlapping_tasks_do_not_merge() -> None:
+    with pytest.raises(ConfigError, match=r"config\.budget = 8, not 6"):
+        merge_results([_part(["a"]), _part(["b"], budget=8)], ["one.json", "two.json"], "m")
+    with pytest.raises(ConfigError, match=r"a ran with mcgs in both one\.json and two\.json"):
+        merge_results([_part(["a"]), _part(["a"])], ["one.json", "two.json"], "m")
+
+
+def test_a_shard_is_i_of_n(manifest: Path, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        main, ["bench", str(manifest), "--shard", "3/2", "--json", str(tmp_path / "x.json")]
+    )
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "'3/2' is not I/N" in result.stderr
