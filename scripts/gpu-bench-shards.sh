@@ -4,7 +4,9 @@
 # $OUT/NAME.json, each part's log beside it. Each GPU times its own candidates under its own
 # lock; the host's cores (16 per GPU on nvidia-h200-x4) compile and run the references.
 #   bash scripts/gpu-bench-shards.sh NAME benchmarks/cxx/manifest.toml --no-model --budget 6
-# The parts stay in .dev/shards/ on the machine: a call cut short resumes with --resume.
+# The parts stay in .dev/shards/ on the machine, rewritten after each task: parts stopped at
+# SHARD_LIMIT_S (default 500 s, inside one device call) are merged as far as they got, and
+# the next call on the warm machine finishes them with --resume.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 NAME="$1"
@@ -16,7 +18,7 @@ gpus=$(nvidia-smi --query-gpu=index --format=csv,noheader | wc -l)
 echo "== ${NAME}: ${gpus} GPUs, commit ${REGRAPHT_COMMIT}, $(date -u +%FT%TZ)"
 pids=()
 for k in $(seq 1 "$gpus"); do
-    python3 -m regrapht_core bench run "$@" --shard "${k}/${gpus}" --gpu $((k - 1)) \
+    timeout --kill-after=10 "${SHARD_LIMIT_S:-500}" python3 -m regrapht_core bench run "$@" --shard "${k}/${gpus}" --gpu $((k - 1)) \
         --json ".dev/shards/${NAME}-${k}.json" >"${OUT_DIR}/${NAME}-${k}.log" 2>&1 &
     pids+=($!)
 done
