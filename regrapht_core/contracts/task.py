@@ -170,6 +170,22 @@ class Tolerance:
 
     atol: float = 1e-5
     rtol: float = 1e-4
+    per_term: float = 0.0
+    """Added to ``atol`` per term of the run's largest size (:meth:`at`), for float sums
+    that threads reorder. The reference's own sequential float32 sum is off by about
+    n * u * s (u the unit roundoff, s the terms' spread): its partial sums wander like the
+    square root of their count, and each of its n roundings is relative to them. Summing
+    2^20 numbers from [-1, 1], that is about 0.02 whatever the result's own size: a draw
+    whose sum cancelled to 11.94 was bounded at 0.013 by the relative part, and a correct
+    tree sum was called wrong (H200 run of the C++ corpus, red_sum_ref). Small sizes, which
+    catch a dropped term, stay near ``atol``."""
+
+    def at(self, binding: SizeBinding) -> Tolerance:
+        """The tolerance for a run at ``binding``."""
+        if not self.per_term:
+            return self
+        terms = max((v for v in binding.values() if isinstance(v, int)), default=1)
+        return Tolerance(self.atol + self.per_term * terms, self.rtol)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,7 +50,12 @@ def check_task(task: Task, where: str) -> None:
             arg, f"{where}: args[{i}] ({arg.name})", {a.name: a for a in task.args}, task.records
         )
     _check_returns(task, where)
-    for label, value in (("atol", task.tolerance.atol), ("rtol", task.tolerance.rtol)):
+    tolerance = task.tolerance
+    for label, value in (
+        ("atol", tolerance.atol),
+        ("rtol", tolerance.rtol),
+        ("per_term", tolerance.per_term),
+    ):
         if not (math.isfinite(value) and value >= 0):
             raise TaskError(f"{where}: tolerance.{label}: {value} must be finite and >= 0")
     _check_launch(task, where)

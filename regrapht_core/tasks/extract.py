@@ -76,8 +76,10 @@ __all__ = ["extract_task", "suggested_annotation"]
 _FUNCTIONS = "(function_definition) @fn"
 _FLOAT_DEFAULTS = ("1.5", "0.5", "2.5", "-0.75", "3.25")
 """Distinct values, so that two scalars never cancel (``hi - lo`` is not zero)."""
-_ACCUMULATING_TOLERANCE = Tolerance(atol=1e-3, rtol=1e-3)
-"""Float sums reordered across threads differ from the sequential order by about this."""
+_ACCUMULATING_TOLERANCE = Tolerance(atol=1e-3, rtol=1e-3, per_term=3 * 2.0**-24)
+"""Float sums reordered across threads differ from the sequential order by about this: the
+sequential sum's rounding grows with its length, about the unit roundoff (2^-24) per term
+for terms near 1 (see ``Tolerance.per_term``), three times that for margin."""
 _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
 
 
@@ -316,6 +318,13 @@ def _merge(
 ) -> tuple[tuple[ArgSpec, ...], dict[str, int | float], dict[str, str], str | None]:
     """Arguments, timing size, derived size variables and a returned vector's length, or
     the actionable error."""
+    unsized = [name for name in inferred.appended_to if name not in note.arrays]
+    if unsized:
+        raise TaskError(
+            f"{where}: {unsized[0]!r} grows by push_back from what the caller passed, so how "
+            "long it ends depends on the caller: clear it first (then one push_back per "
+            "iteration of a loop counting from 0 sizes it), or return a new vector"
+        )
     rename = _placeholder_names(params, note, inferred, where)
     arrays, unknown_roles, unknown_lengths, problems = _arrays(params, note, inferred, rename)
     return_length = _return_length(
@@ -831,6 +840,7 @@ def _tolerance(
     return Tolerance(
         atol=note.atol if note.atol is not None else base.atol,
         rtol=note.rtol if note.rtol is not None else base.rtol,
+        per_term=0.0 if note.atol is not None else base.per_term,
     )
 
 

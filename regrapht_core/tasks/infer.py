@@ -68,6 +68,10 @@ class _Usage:
     size_now: Poly | None = None
     """What ``v.size()`` returns from here on, after an unconditional top-level
     ``v.resize(e)`` with an exact ``e`` (``y.resize(x.size())``), until it may change."""
+    cleared: bool = False
+    """The function empties the vector before anything else touches it (an unconditional
+    top-level ``v.clear()``): what the caller passed in never matters, and the length it
+    ends with, if an appending loop makes it known, can be the argument's length."""
 
 
 @dataclass(slots=True)
@@ -98,6 +102,10 @@ class Inferred:
     work_degree: int = 1
     """The deepest nest of loops whose bounds grow with the sizes: the work grows as a size
     to this power (3 for a triple loop over ``n``)."""
+    appended_to: tuple[str, ...] = ()
+    """Vector parameters grown by ``push_back`` from what the caller passed (not cleared
+    first): how long they end depends on the caller's vector, so only an annotation of the
+    length it is passed with (``out[3] inout``) can stand for it."""
 
 
 def vector_size_name(vector: str) -> str:
@@ -820,9 +828,15 @@ class _Analyzer:
             exact = usage.resized.lo == usage.resized.hi and not cond and self.loop_depth == 0
             usage.size_now = usage.resized.hi if exact else None
         elif method in _GROW_METHODS:
+            first = not usage.accesses and not usage.grows
             usage.grows = True
             usage.size_now = None
             usage.accesses.append(_Access(False, True, Interval(), cond))
+            if method == "clear" and first and not cond and self.loop_depth == 0:
+                usage.cleared = True
+                self.local_sizes[name] = Interval.exact(Poly.const(0))
+            else:  # an append the appending-loop shape does not size, or a later clear
+                self.local_sizes.pop(name, None)
         elif method == "at" and args:
             usage.accesses.append(_Access(True, False, self._value(args[0], env), cond))
         else:
@@ -1110,7 +1124,8 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
     reasons: dict[str, str] = {}
     for name, usage in analyzer.tracked.items():
         param = analyzer.params[name]
-        role, length, reason = _decide(param, usage)
+        final = analyzer.local_sizes.get(name) if usage.cleared else None
+        role, length, reason = _decide(param, usage, final)
         roles[name], lengths[name] = role, length
         if reason:
             reasons[name] = reason
@@ -1140,6 +1155,11 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
         single,
         return_length,
         analyzer.work_degree,
+        tuple(
+            name
+            for name, usage in analyzer.tracked.items()
+            if usage.grows and not usage.cleared and analyzer.params[name].kind is ParamKind.VECTOR
+        ),
     )
 
 
@@ -1152,7 +1172,11 @@ def _reference_role(ref: _Reference) -> Role:
     return Role.OUT if first.write and not first.read and not first.conditional else Role.INOUT
 
 
-def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, str | None]:
+def _decide(
+    param: Parameter, usage: _Usage, final: Interval | None = None
+) -> tuple[Role | None, Poly | None, str | None]:
+    """Role, length (or why none) of a pointer, array or container parameter; ``final``:
+    the exact length a vector the function cleared first ends with, if known."""
     role = _role(param, usage)
     if param.container is not None and not param.reference and param.kind is not ParamKind.SPAN:
         role = Role.IN  # a copy: the caller's container never changes (a span is a view)
@@ -1165,7 +1189,20 @@ def _decide(param: Parameter, usage: _Usage) -> tuple[Role | None, Poly | None, 
         if role is None:
             return None, None, usage.role_unknown
         only_written = not any(a.read for a in usage.accesses)
-        return (Role.OUT if role is Role.INOUT and only_written else role), Poly.const(0), None
+        role = Role.OUT if role is Role.INOUT and only_written else role
+        if final is not None and final.hi is not None and final.lo == final.hi:
+            return role, final.hi, None  # cleared, then filled: the caller's length is moot
+        if usage.cleared:
+            return (
+                role,
+                None,
+                (
+                    "it is cleared, then grown by push_back to a length the analysis cannot "
+                    "know (one push_back per iteration of a loop counting from 0 can be); "
+                    "annotate the most it can hold"
+                ),
+            )
+        return role, Poly.const(0), None  # refused as ``Inferred.appended_to``
     resized = usage.resized
     if resized is not None and resized.hi is not None and resized.lo == resized.hi:
         return role, resized.hi, None

@@ -89,7 +89,8 @@ def build_timing_set(
         k
         for k, outputs in enumerate(expected)
         if any(
-            first_mismatch(name, base[name], outputs[name], task.tolerance) is not None
+            first_mismatch(name, base[name], outputs[name], task.tolerance.at(case.binding))
+            is not None
             for name in base
         )
     )

@@ -137,7 +137,7 @@ def _checked_call(
     if dumped.modified is not None:
         return Verdict(Status.INPUT_MODIFIED, f"{place}: input '{dumped.modified}' was modified")
     for name, expected in want.items():
-        mismatch = first_mismatch(name, expected, dumped.outputs[name], task.tolerance)
+        mismatch = first_mismatch(name, expected, dumped.outputs[name], task.tolerance.at(binding))
         if mismatch is None:
             continue
         if against is None:

@@ -824,7 +824,7 @@ class Verifier:
                 name = task.args[index].name
                 return Verdict(Status.INPUT_MODIFIED, f"{where}: input '{name}' was modified")
         for name, expected in want.items():
-            mismatch = first_mismatch(name, expected, got[name], task.tolerance)
+            mismatch = first_mismatch(name, expected, got[name], task.tolerance.at(case.binding))
             if mismatch is None:
                 continue
             if against is None:

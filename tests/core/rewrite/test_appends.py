@@ -26,8 +26,12 @@ SIGNATURE = "void f(const std::vector<float>& x, std::vector<float>& out) {\n"
 LOOP = "  for (std::size_t i = 0; i < x.size(); ++i) {\n    BODY\n  }\n"
 
 
-def _code(body: str, before: str = "  out.clear();\n") -> str:
-    return f"{HEAD}{SIGNATURE}{before}{LOOP.replace('BODY', body)}}}\n"
+NOTE = "// regrapht: x[n] in; out[n] inout\n"
+"""How long ``out`` may end: the analysis knows it only for one append per iteration."""
+
+
+def _code(body: str, before: str = "  out.clear();\n", note: str = NOTE) -> str:
+    return f"{HEAD}{note}{SIGNATURE}{before}{LOOP.replace('BODY', body)}}}\n"
 
 
 def test_the_corpus_loop_is_sized_first_and_written_by_index() -> None:
@@ -79,10 +83,13 @@ def test_the_candidate_compiles_with_nvcc(tmp_path: Path) -> None:
     compile_cuda(code, tmp_path)
 
 
-APPEND = "// regrapht: n = 1<<10; x[n] in; out[3] inout\n" + _code(
-    "out.push_back(2.0f * x[i] - 1.0f);", before=""
+APPEND = _code(
+    "out.push_back(2.0f * x[i] - 1.0f);",
+    before="",
+    note="// regrapht: n = 1<<10; x[n] in; out[3] inout\n",
 )
-"""No ``clear``: the caller's three elements stay in front of the appended ones."""
+"""No ``clear``: the caller's three elements stay in front of the appended ones (unannotated,
+how long ``out`` ends depends on the caller, and the task is refused)."""
 
 
 RETURNED = unvalidated_task(

@@ -544,6 +544,48 @@ def test_other_push_back_loops_leave_the_length_to_the_annotation(loop: str) -> 
         _extract(APPENDED.replace("LOOP", loop), "softplus", validate=False)
 
 
+FILLED = """
+#include <cmath>
+#include <cstddef>
+#include <vector>
+void collect(const std::vector<double>& x, std::vector<double>& out) {
+    BODY
+}
+"""
+
+
+@needs_gxx
+def test_an_output_cleared_then_filled_by_push_back_is_as_long_as_the_loop() -> None:
+    """benchmarks/cxx/vec_sqrt_pushback.cpp: the length was taken as 0 (the caller's), so
+    the harness's output window at 2^20 elements was too small and the reference itself
+    failed there on the H200; the caller's contents never matter once cleared."""
+    body = (
+        "out.clear();\n    out.reserve(x.size());\n"
+        "    for (std::size_t i = 0; i < x.size(); ++i) out.push_back(std::sqrt(std::fabs(x[i])));"
+    )
+    task = _extract(FILLED.replace("BODY", body), "collect")
+    assert [(a.name, a.role, a.length) for a in task.args] == [
+        ("x", Role.IN, "n"), ("out", Role.OUT, "n")
+    ]  # fmt: skip
+    for run in _runs(task):
+        x = generate_inputs(task, run.binding, 0)["x"]
+        assert isinstance(x, np.ndarray)
+        np.testing.assert_allclose(run.outputs["out"], np.sqrt(np.abs(x)))
+
+
+def test_an_output_grown_by_other_appends_asks_or_is_refused_with_what_to_write() -> None:
+    compaction = "out.clear();\n    for (double v : x) if (v > 0) out.push_back(v);"
+    with pytest.raises(TaskError, match=r"cleared, then grown by push_back.*annotate the most"):
+        _extract(FILLED.replace("BODY", compaction), "collect", validate=False)
+    noted = FILLED.replace("BODY", compaction).replace(
+        "void", "// regrapht: x[n] in; out[n] out\nvoid"
+    )
+    assert _extract(noted, "collect", validate=False).arg("out").length == "n"
+    appended = "for (double v : x) out.push_back(v);"
+    with pytest.raises(TaskError, match="'out' grows by push_back from what the caller passed"):
+        _extract(FILLED.replace("BODY", appended), "collect", validate=False)
+
+
 @needs_gxx
 def test_a_push_back_filled_vector_comes_back_whole() -> None:
     loop = "for (std::size_t i = 0; i < x.size(); ++i) out.push_back(std::log1p(std::exp(x[i])));"

@@ -52,3 +52,21 @@ def test_integers_compare_exactly_across_chunks() -> None:
     said = first_mismatch("bins", want, got, None)
     assert said is not None and f"index {SIZE - 1}:" in said and "(1 of" in said
     assert first_mismatch("bins", want, want.copy(), None) is None
+
+
+def test_a_float_sums_tolerance_grows_with_its_length() -> None:
+    """The C++ corpus's red_sum_ref on the H200: a correct tree sum of 2^20 numbers from
+    [-1, 1] was 11.952 where the sequential float sum said 11.939; that sum's own rounding
+    is about 0.02 at this length, so the relative bound (0.013) called it wrong."""
+    sums = Tolerance(1e-3, 1e-3, 3 * 2.0**-24)
+    want, got = (
+        np.array([11.939240455627441], np.float32),
+        np.array([11.952262878417969], np.float32),
+    )
+    assert first_mismatch("result", want, got, sums.at({"n": 1 << 20, "alpha": 2.5})) is None
+    # At the sizes that catch a dropped term, the bound stays near atol + rtol * |want|.
+    assert sums.at({"n": 4099}) == Tolerance(1e-3 + 4099 * 3 * 2.0**-24, 1e-3)
+    assert first_mismatch("result", want - 11, got - 11, sums.at({"n": 4099})) is not None
+    dropped = want + np.float32(0.4)  # one term of the sum left out, at the timing size
+    assert first_mismatch("result", want, dropped, sums.at({"n": 1 << 20})) is not None
+    assert Tolerance().at({"n": 1 << 20}) == Tolerance()
