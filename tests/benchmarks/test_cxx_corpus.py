@@ -1,7 +1,7 @@
 """The C++ corpus (``benchmarks/cxx``): ordinary C++ becomes a task and gets CUDA.
 
-50 functions in the styles a CUDA user writes (containers, references, complex and struct
-elements, members, named indices, several loops). For every entry:
+52 functions in the styles a CUDA user writes (containers, references, complex and struct
+elements, members, named indices, several loops, ``<numeric>`` algorithms). For every entry:
 
 - the function extracts into a task and its reference runs cleanly under AddressSanitizer
   (``validate=True``), unless the manifest says ``extract = "refuse"`` with the reason;
@@ -43,6 +43,7 @@ COMPILE_SUBSET = (
     "member_gain",  # a const member function reading a data member
     "span_sum_squares",  # a std::span<const float> view: the task compiles as C++20
     "vec_softmax",  # the output declared after the first loop: made first, on the host
+    "vec_norm_inner_product",  # std::inner_product: written as its loop before analysis
 )
 """One entry per distinct code path, compiled in CI; the rest when asked."""
 

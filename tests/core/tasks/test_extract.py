@@ -277,3 +277,15 @@ def test_code_that_does_not_compile_says_so_and_what_to_include() -> None:
     assert re.search(r"error: .size_t. was not declared", message)  # quotes per locale
     assert "add #include <cstddef> for size_t" in message
     assert "annotate" not in message
+
+
+@pytest.mark.parametrize(
+    "update", ["s += x[i];", "s = s + x[i];", "s = x[i] + s;", "s = (s - x[i]);"]
+)
+def test_a_float_sum_spelled_any_way_gets_the_sums_tolerance(update: str) -> None:
+    source = (
+        "float total(const float* x, int n) {\n"
+        f"    float s = 0.0f;\n    for (int i = 0; i < n; ++i) {update}\n    return s;\n}}\n"
+    )
+    task = extract_task(source, SourceLanguage.CPP, function="total", validate=False)
+    assert task.tolerance == Tolerance(1e-3, 1e-3, 3 * 2.0**-24)

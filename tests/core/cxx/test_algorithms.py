@@ -1,0 +1,102 @@
+"""``std::accumulate`` and ``std::inner_product`` become the loops the standard defines,
+on the statement's own line, only where that is the same program; the tasks they make
+validate under AddressSanitizer and get CUDA from the first step."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.cxx.algorithms import expand_algorithms
+from regrapht_core.cxx.parse import parse_source
+from regrapht_core.tasks.extract import extract_task
+from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.tasks.validate import validate_task
+from tests.core.rewrite.support import first_step
+
+needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to validate")
+
+HEAD = "#include <cmath>\n#include <numeric>\n#include <vector>\n"
+
+
+def _expanded(body: str, params: str = "const std::vector<float>& v") -> str:
+    source = f"{HEAD}double f({params}) {{\n    {body}\n}}\n"
+    fn = parse_source(source, SourceLanguage.CPP).root_node.named_children[-1]
+    expanded = expand_algorithms(source, fn)
+    assert expanded.count("\n") == source.count("\n"), "lines keep their numbers"
+    return expanded.splitlines()[4].strip()
+
+
+def test_accumulate_is_its_loop_with_the_initial_values_type() -> None:
+    line = _expanded("return std::accumulate(v.begin(), v.end(), 0.0f) / v.size();")
+    assert line == (
+        "float regrapht_acc_0 = (0.0f); for (std::size_t regrapht_k_0 = 0; regrapht_k_0 < "
+        "v.size(); ++regrapht_k_0) regrapht_acc_0 = regrapht_acc_0 + v[regrapht_k_0]; "
+        "return regrapht_acc_0 / v.size();"
+    )
+    # The standard's accumulator is the initial value's type: an int 0 sums in int.
+    assert _expanded("return std::accumulate(std::cbegin(v), std::cend(v), 0);").startswith(
+        "int regrapht_acc_0 = (0);"
+    )
+
+
+def test_inner_product_over_pointers_and_an_assignment() -> None:
+    line = _expanded(
+        "double r; r = std::sqrt(std::inner_product(a, a + n, b, static_cast<double>(0)));",
+        params="const float* a, const float* b, int n",
+    )
+    assert line.startswith(
+        "double r; double regrapht_acc_0 = (static_cast<double>(0)); for (std::size_t "
+        "regrapht_k_0 = 0; regrapht_k_0 < static_cast<std::size_t>(n); ++regrapht_k_0) "
+        "regrapht_acc_0 = regrapht_acc_0 + a[regrapht_k_0] * b[regrapht_k_0];"
+    )
+    assert line.endswith("r = std::sqrt(regrapht_acc_0);")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return std::accumulate(v.begin(), v.end(), 0.0f, std::multiplies<float>());",
+        "return std::accumulate(v.begin() + 1, v.end(), 0.0f);",
+        "std::vector<float> w(v); return std::accumulate(v.begin(), w.end(), 0.0f);",
+        "return g() + std::accumulate(v.begin(), v.end(), 0.0f);",  # g may change v first
+        "if (std::accumulate(v.begin(), v.end(), 0.0f) > 0) return 1; return 0;",
+        "float s = 0; return std::accumulate(v.begin(), v.end(), s++);",
+        "return accumulate(v.begin(), v.end(), 0.0f);",  # maybe the user's own
+    ],
+    ids=[
+        "operation",
+        "offset",
+        "two-containers",
+        "other-call",
+        "condition",
+        "effect",
+        "unqualified",
+    ],
+)
+def test_anything_else_is_left_as_written(body: str) -> None:
+    assert "regrapht_acc" not in _expanded(body)
+
+
+MEAN = (
+    f"{HEAD}float mean(const std::vector<float>& v) {{\n"
+    "    return std::accumulate(v.begin(), v.end(), 0.0f) / v.size();\n}\n"
+)
+
+
+@needs_gxx
+def test_a_mean_by_accumulate_is_a_task_that_validates_and_gets_cuda() -> None:
+    task = extract_task(MEAN, SourceLanguage.CPP, function="mean", origin="mean.cpp")
+    assert [(a.name, a.length) for a in task.args] == [("v", "n")]
+    assert task.tolerance.per_term > 0, "a float sum: its tolerance grows with the length"
+    sizes = [b for b in task.correctness_sizes if dict(b) != dict(task.timing_size)][2:4]
+    for run in validate_task(task, sizes=sizes):
+        v = generate_inputs(task, run.binding, 0)["v"]
+        assert isinstance(v, np.ndarray)
+        np.testing.assert_allclose(run.outputs["return"], v.astype(np.float64).mean(), atol=1e-5)
+    code, message = first_step(task)
+    assert code is not None, message
+    assert "__global__" in code and "std::accumulate" not in code
