@@ -1,30 +1,41 @@
-"""``std::accumulate`` and ``std::inner_product`` as the loops the standard defines them by.
+"""``<numeric>`` and ``<algorithm>`` calls as the loops the standard defines them by.
 
-People sum and dot vectors with ``<numeric>`` rather than a loop::
+People sum, dot, map and fill vectors with the standard library rather than a loop::
 
     float mean(const std::vector<float>& v) {
         return std::accumulate(v.begin(), v.end(), 0.0f) / v.size();
     }
+    std::transform(x.begin(), x.end(), y.begin(), [a](float v) { return a * v; });
 
 Everything after the front end (the length analysis, the rewriters) reads loops. The
-standard specifies both algorithms as a loop over the range (``init = std::move(init) +
-*first``, in order; ``inner_product`` adds ``*first1 * *first2``), with an accumulator of
-the initial value's type. So the call is replaced by exactly that loop, hoisted in front
-of its statement on the same line (line numbers in messages stay the user's):
+standard specifies these algorithms as loops over their ranges, in order: ``accumulate``
+as ``init = std::move(init) + *first`` (or ``op(init, *first)``) with an accumulator of
+the initial value's type, ``inner_product`` adding ``*first1 * *first2``, ``transform``
+as ``*out = op(*first)`` (or ``op(*first1, *first2)``), ``fill`` and ``copy`` likewise.
+So each call becomes exactly that loop, on the same line (line numbers in messages stay
+the user's). A value (``accumulate``, ``inner_product``) is computed by a loop hoisted in
+front of its statement:
 
-    auto regrapht_acc_0 = (0.0f); for (std::size_t regrapht_k_0 = 0; regrapht_k_0 < v.size();
-    ++regrapht_k_0) regrapht_acc_0 = regrapht_acc_0 + v[regrapht_k_0];
+    float regrapht_acc_0 = (0.0f); for (std::size_t regrapht_k_0 = 0; regrapht_k_0 <
+    v.size(); ++regrapht_k_0) regrapht_acc_0 = regrapht_acc_0 + v[regrapht_k_0];
     return regrapht_acc_0 / v.size();
 
+and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop. An
+operation is a lambda whose body is one ``return`` (inlined, its parameters replaced by the
+elements), a ``std::plus``-like function object, or a function's name (called).
+
 Only where that is the same program: ranges written ``v.begin(), v.end()`` (``cbegin``,
-``std::begin``) over a named container, or ``p, p + n`` over a pointer; the custom-operation
-overloads are left alone; and the statement holding the call, a statement of its block,
-calls nothing else that could run first and change the range (``v.size()``, casts and
-math functions only).
+``std::begin``) over a named container, or ``p, p + n`` over a pointer, and outputs and
+second ranges from such a start; and the statement holding the call, a statement of its
+block, calls nothing else that could run first and change the range (``v.size()``, casts
+and math functions only). A lambda that mentions the container written is left alone: it
+could have captured a copy.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from regrapht_core.cxx.parse import Node, node_text, walk
@@ -32,13 +43,31 @@ from regrapht_core.cxx.symbols import DEVICE_MATH
 
 __all__ = ["expand_algorithms"]
 
-_ALGORITHMS = {"accumulate": 3, "inner_product": 4}
-"""Each algorithm's argument count without a custom operation."""
+_VALUES = {"accumulate": (3, 4), "inner_product": (4,)}
+"""Algorithms that compute a value, and the argument counts read (with or without an
+operation: ``inner_product``'s two-operation form is left alone)."""
+_STATEMENTS_READ = {"transform": (4, 5), "fill": (3,), "copy": (3,)}
+"""Algorithms whose call is a whole statement, and the argument counts read."""
 _BEGINS = frozenset({"begin", "cbegin"})
 _ENDS = {"begin": "end", "cbegin": "cend"}
 _STATEMENTS = frozenset({"expression_statement", "return_statement", "declaration"})
 _PURE_METHODS = frozenset({"size", "empty"})
 _EFFECTS = frozenset({"assignment_expression", "update_expression", "new_expression"})
+_OPERATORS = {
+    "plus": ("+", 2),
+    "minus": ("-", 2),
+    "multiplies": ("*", 2),
+    "divides": ("/", 2),
+    "modulus": ("%", 2),
+    "logical_and": ("&&", 2),
+    "logical_or": ("||", 2),
+    "bit_and": ("&", 2),
+    "bit_or": ("|", 2),
+    "bit_xor": ("^", 2),
+    "negate": ("-", 1),
+    "logical_not": ("!", 1),
+}
+"""``<functional>``'s function objects: their operator and how many operands it takes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,23 +78,42 @@ class _Range:
     count: str
 
 
+@dataclass(frozen=True, slots=True)
+class _Operand:
+    """What an operation is applied to: its text and, where the declarations say, its type
+    (a lambda parameter of another type converts it, and so must the inlined code)."""
+
+    text: str
+    ctype: str | None
+
+
 def expand_algorithms(source: str, function: Node) -> str:
-    """``source`` with each plain ``std::accumulate``/``std::inner_product`` call in
-    ``function``'s body written as its loop, or ``source`` itself when there is none."""
+    """``source`` with each call in ``function``'s body that this module reads written as
+    its loop, or ``source`` itself when there is none."""
     body = function.child_by_field_name("body")
     if body is None:
         return source
     edits: list[tuple[int, int, str]] = []
     hoisted: dict[int, list[str]] = {}
     counter = 0
+    types = _element_types(function)
     for call in walk(body):
-        loop = _loop(call, counter) if call.type == "call_expression" else None
-        statement = _statement(call) if loop is not None else None
-        if loop is None or statement is None:
+        if call.type != "call_expression":
             continue
-        edits.append((call.start_byte, call.end_byte, f"regrapht_acc_{counter}"))
-        hoisted.setdefault(statement.start_byte, []).append(loop)
-        counter += 1
+        name = _std_name(call)
+        if name in _VALUES:
+            loop = _value_loop(call, name, counter, types)
+            statement = _statement(call) if loop is not None else None
+            if loop is None or statement is None:
+                continue
+            edits.append((call.start_byte, call.end_byte, f"regrapht_acc_{counter}"))
+            hoisted.setdefault(statement.start_byte, []).append(loop)
+            counter += 1
+        elif name in _STATEMENTS_READ and _whole_statement(call):
+            loop = _statement_loop(call, name, counter, types)
+            if loop is not None and call.parent is not None:
+                edits.append((call.parent.start_byte, call.parent.end_byte, loop))
+                counter += 1
     for start, loops in hoisted.items():
         edits.append((start, start, " ".join(loops) + " "))
     data = source.encode("utf-8")
@@ -74,28 +122,271 @@ def expand_algorithms(source: str, function: Node) -> str:
     return data.decode("utf-8")
 
 
-def _loop(call: Node, number: int) -> str | None:
-    """The call's loop, or None when it is not a plain call over ranges this reads."""
+def _std_name(call: Node) -> str:
+    """``accumulate`` for ``std::accumulate(...)``; empty for anything else."""
     function = call.child_by_field_name("function")
+    if function is None or function.type != "qualified_identifier":
+        return ""
+    scope, name = function.child_by_field_name("scope"), function.child_by_field_name("name")
+    if scope is None or name is None or node_text(scope) != "std" or name.type != "identifier":
+        return ""
+    return node_text(name)
+
+
+def _arguments(call: Node, counts: tuple[int, ...]) -> list[Node] | None:
+    """The call's arguments, if there are as many as one of ``counts`` and none has an
+    effect of its own."""
     arguments = call.child_by_field_name("arguments")
-    if function is None or arguments is None or function.type != "qualified_identifier":
+    if arguments is None:
+        return None
+    args = [a for a in arguments.named_children if a.type != "comment"]
+    return args if len(args) in counts and all(map(_pure, args)) else None
+
+
+def _value_loop(call: Node, algorithm: str, number: int, types: dict[str, str]) -> str | None:
+    """The loop that computes ``accumulate``'s or ``inner_product``'s value into
+    ``regrapht_acc_N``, or None when the call is not one this reads."""
+    args = _arguments(call, _VALUES[algorithm])
+    first = _range(args[0], args[1]) if args is not None else None
+    if args is None or first is None:
+        return None
+    acc, k = f"regrapht_acc_{number}", f"regrapht_k_{number}"
+    if algorithm == "inner_product":
+        second = _start(args[2])
+        if second is None:
+            return None
+        update: str | None = f"{acc} + {first.base}[{k}] * {second}[{k}]"
+        init = args[3]
+    elif len(args) == 4:
+        init = args[2]
+        known = _value_type(init)
+        accumulator = _Operand(acc, None if known == "auto" else known)
+        update = _applied(args[3], [accumulator, _element(first.base, k, types)])
+    else:
+        update, init = f"{acc} + {first.base}[{k}]", args[2]
+    if update is None:
+        return None
+    return (
+        f"{_value_type(init)} {acc} = ({node_text(init)}); "
+        f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {acc} = {update};"
+    )
+
+
+def _statement_loop(call: Node, algorithm: str, number: int, types: dict[str, str]) -> str | None:
+    """``transform``, ``fill`` or ``copy`` as the loop that replaces its statement."""
+    args = _arguments(call, _STATEMENTS_READ[algorithm])
+    first = _range(args[0], args[1]) if args is not None else None
+    if args is None or first is None:
+        return None
+    k = f"regrapht_k_{number}"
+    element = f"{first.base}[{k}]"
+    if algorithm == "fill":
+        out: str | None = first.base
+        value, given = f"({node_text(args[2])})", args[2]
+    elif algorithm == "copy":
+        out, value, given = _start(args[2]), element, args[2]
+    elif len(args) == 4:
+        out, given = _start(args[2]), args[3]
+        value = _applied(given, [_element(first.base, k, types)]) or ""
+    else:
+        out, second, given = _start(args[3]), _start(args[2]), args[4]
+        pair = [_element(first.base, k, types), _element(second or "", k, types)]
+        value = (_applied(given, pair) or "") if second else ""
+    if out is None or not value or (algorithm != "copy" and _mentions(given, out)):
+        return None  # a value or an operation that reads the output may see it change
+    return f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {out}[{k}] = {value};"
+
+
+def _applied(operation: Node, operands: list[_Operand]) -> str | None:
+    """``operation`` applied to ``operands`` (C++ expressions), as the right-hand side of
+    an assignment: a one-``return`` lambda inlined, a function object's operator, a
+    function called."""
+    if operation.type == "lambda_expression":
+        return _inlined(operation, operands)
+    functor = _functor(operation)
+    if functor is not None:
+        symbol, arity, cast = functor
+        parts = [f"static_cast<{cast}>({o.text})" if cast else o.text for o in operands]
+        if len(parts) != arity:
+            return None
+        return f"{symbol}{parts[0]}" if arity == 1 else f"{parts[0]} {symbol} {parts[1]}"
+    if operation.type in ("identifier", "qualified_identifier"):
+        return f"{node_text(operation)}({', '.join(o.text for o in operands)})"
+    return None
+
+
+def _functor(node: Node) -> tuple[str, int, str] | None:
+    """``("+", 2, "float")`` for ``std::plus<float>()``, ``("+", 2, "")`` for
+    ``std::plus<>{}``: operator, operands, the type they are converted to."""
+    if node.type not in ("call_expression", "compound_literal_expression"):
+        return None
+    function = node.child_by_field_name("function") or node.child_by_field_name("type")
+    arguments = node.child_by_field_name("arguments") or node.child_by_field_name("value")
+    if function is None or function.type != "qualified_identifier":
+        return None
+    if arguments is not None and arguments.named_child_count:
         return None
     scope, name = function.child_by_field_name("scope"), function.child_by_field_name("name")
     if scope is None or name is None or node_text(scope) != "std":
         return None
-    algorithm = node_text(name)
-    args = [a for a in arguments.named_children if a.type != "comment"]
-    if len(args) != _ALGORITHMS.get(algorithm, -1) or not all(map(_pure, args)):
+    if name.type in ("template_function", "template_type"):
+        leaf, types = name.child_by_field_name("name"), name.child_by_field_name("arguments")
+        cast = node_text(types)[1:-1].strip() if types is not None else ""
+    else:
+        leaf, cast = name, ""
+    found = _OPERATORS.get(node_text(leaf)) if leaf is not None else None
+    return (*found, cast) if found is not None else None
+
+
+def _inlined(lambda_: Node, operands: list[_Operand]) -> str | None:
+    """A lambda whose body is ``return e;``, as ``e`` with each parameter replaced by its
+    operand (converted to the parameter's type where that is not known to be the
+    operand's); None for any other lambda, or one with a declared return type."""
+    declarator = lambda_.child_by_field_name("declarator")
+    body = lambda_.child_by_field_name("body")
+    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if parameters is None or body is None or "mutable" in node_text(declarator or body):
         return None
-    first = _range(args[0], args[1])
-    second = _start(args[2]) if algorithm == "inner_product" else None
-    if first is None or (algorithm == "inner_product" and second is None):
+    if any(c.type == "trailing_return_type" for c in (declarator.children if declarator else [])):
         return None
-    acc, k = f"regrapht_acc_{number}", f"regrapht_k_{number}"
-    term = f"{first.base}[{k}]" if second is None else f"{first.base}[{k}] * {second}[{k}]"
+    names = [_parameter_name(p) for p in parameters.named_children]
+    statements = [c for c in body.named_children if c.type != "comment"]
+    if len(names) != len(operands) or None in names or len(statements) != 1:
+        return None
+    returned = statements[0]
+    if returned.type != "return_statement" or returned.named_child_count != 1:
+        return None
+    expression = returned.named_children[0]
+    if not _pure(expression):
+        return None
+    replacement = {
+        name: _converted(operand, _parameter_type(parameter))
+        for name, operand, parameter in zip(names, operands, parameters.named_children, strict=True)
+        if name is not None
+    }
+    text = _substituted(expression, lambda n: replacement.get(node_text(n)))
+    return f"({text})" if expression.type == "comma_expression" else text
+
+
+def _converted(operand: _Operand, ctype: str) -> str:
+    """The operand as a parameter of type ``ctype`` receives it."""
+    if ctype in ("auto", operand.ctype):
+        return operand.text
+    return f"static_cast<{ctype}>({operand.text})"
+
+
+def _parameter_type(parameter: Node) -> str:
+    """``float`` for ``const float& v``: the type a lambda parameter converts to."""
+    kind = parameter.child_by_field_name("type")
+    return node_text(kind) if kind is not None else "auto"
+
+
+def _element(base: str, k: str, types: dict[str, str]) -> _Operand:
+    return _Operand(f"{base}[{k}]", types.get(base))
+
+
+def _element_types(function: Node) -> dict[str, str]:
+    """The element type of each container, pointer or array the function declares, by
+    name (``float`` for ``const std::vector<float>& x``, ``const float* x``, ``float x[8]``)."""
+    found: dict[str, str] = {}
+    for node in walk(function):
+        if node.type not in ("parameter_declaration", "declaration"):
+            continue
+        kind = node.child_by_field_name("type")
+        if kind is None:
+            continue
+        for declarator in node.children_by_field_name("declarator"):
+            name, indirect = _declared(declarator)
+            if name is None:
+                continue
+            if indirect:
+                found[name] = node_text(kind)
+            elif kind.type in ("template_type", "qualified_identifier"):
+                element = _template_element(kind)
+                if element is not None:
+                    found[name] = element
+    return found
+
+
+def _declared(declarator: Node) -> tuple[str | None, bool]:
+    """The declared name, and whether it is a pointer or an array of the declared type."""
+    indirect = False
+    node: Node | None = declarator
+    while node is not None and node.type != "identifier":
+        indirect |= node.type in ("pointer_declarator", "array_declarator")
+        inner = node.child_by_field_name("declarator")
+        node = (
+            inner
+            if inner is not None
+            else (node.named_children[0] if node.named_child_count else None)
+        )
+    return (node_text(node) if node is not None else None), indirect
+
+
+def _template_element(kind: Node) -> str | None:
+    """``float`` for ``std::vector<float>``, ``std::span<const float>`` or
+    ``std::array<float, 4>``."""
+    template = kind.child_by_field_name("name") if kind.type == "qualified_identifier" else kind
+    if template is None or template.type != "template_type":
+        return None
+    name, arguments = (
+        template.child_by_field_name("name"),
+        template.child_by_field_name("arguments"),
+    )
+    if name is None or arguments is None or node_text(name) not in ("vector", "span", "array"):
+        return None
+    first = next((a for a in arguments.named_children if a.type == "type_descriptor"), None)
+    if first is None:
+        return None
+    kind_node = first.child_by_field_name("type")
+    return node_text(kind_node) if kind_node is not None else None
+
+
+def _parameter_name(parameter: Node) -> str | None:
+    """``v`` for ``float v``, ``const float& v`` or ``auto v``."""
+    if parameter.type != "parameter_declaration":
+        return None
+    declarator = parameter.child_by_field_name("declarator")
+    while declarator is not None and declarator.type == "reference_declarator":
+        declarator = declarator.named_children[0] if declarator.named_child_count else None
     return (
-        f"{_value_type(args[-1])} {acc} = ({node_text(args[-1])}); "
-        f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {acc} = {acc} + {term};"
+        node_text(declarator)
+        if declarator is not None and declarator.type == "identifier"
+        else None
+    )
+
+
+def _substituted(expression: Node, operand: Callable[[Node], str | None]) -> str:
+    """``expression``'s text with each identifier ``operand`` names replaced by it (in
+    parentheses unless it is a name or an element)."""
+    data = expression.text or b""
+    edits = [
+        (n.start_byte - expression.start_byte, n.end_byte - expression.start_byte, text)
+        for n in walk(expression)
+        if n.type == "identifier" and (text := operand(n)) is not None
+    ]
+    for start, end, text in sorted(edits, reverse=True):
+        wrapped = text if _SIMPLE.fullmatch(text) else f"({text})"
+        data = data[:start] + wrapped.encode() + data[end:]
+    return data.decode("utf-8")
+
+
+_SIMPLE = re.compile(r"[A-Za-z_]\w*(\[[A-Za-z_]\w*\])?")
+"""An operand that needs no parentheses anywhere: a name or an element ``v[k]``."""
+
+
+def _mentions(node: Node, name: str) -> bool:
+    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))
+
+
+def _whole_statement(call: Node) -> bool:
+    """The call is all of a statement of a block (its value, an iterator, unused)."""
+    statement = call.parent
+    return (
+        statement is not None
+        and statement.type == "expression_statement"
+        and statement.parent is not None
+        and statement.parent.type == "compound_statement"
     )
 
 
@@ -249,7 +540,7 @@ def _harmless(call: Node) -> bool:
     text = node_text(leaf) if leaf is not None else ""
     if function.type == "template_function":
         return text in ("static_cast",)
-    return text in DEVICE_MATH or text in _ALGORITHMS
+    return text in DEVICE_MATH or text in _VALUES
 
 
 def _pure(node: Node) -> bool:

@@ -1,7 +1,8 @@
 """The C++ corpus (``benchmarks/cxx``): ordinary C++ becomes a task and gets CUDA.
 
-52 functions in the styles a CUDA user writes (containers, references, complex and struct
-elements, members, named indices, several loops, ``<numeric>`` algorithms). For every entry:
+53 functions in the styles a CUDA user writes (containers, references, complex and struct
+elements, members, named indices, several loops, ``<numeric>`` and ``<algorithm>`` calls).
+For every entry:
 
 - the function extracts into a task and its reference runs cleanly under AddressSanitizer
   (``validate=True``), unless the manifest says ``extract = "refuse"`` with the reason;

@@ -1,6 +1,7 @@
-"""``std::accumulate`` and ``std::inner_product`` become the loops the standard defines,
-on the statement's own line, only where that is the same program; the tasks they make
-validate under AddressSanitizer and get CUDA from the first step."""
+"""``std::accumulate``, ``std::inner_product``, ``std::transform``, ``std::fill`` and
+``std::copy`` become the loops the standard defines, on the statement's own line, only
+where that is the same program; the tasks they make validate under AddressSanitizer and
+get CUDA from the first step."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from tests.core.rewrite.support import first_step
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to validate")
 
 HEAD = "#include <cmath>\n#include <numeric>\n#include <vector>\n"
+MAPS = "std::vector<float>& y, const std::vector<float>& x, const std::vector<int>& m, float a"
 
 
 def _expanded(body: str, params: str = "const std::vector<float>& v") -> str:
@@ -57,9 +59,68 @@ def test_inner_product_over_pointers_and_an_assignment() -> None:
 
 
 @pytest.mark.parametrize(
+    ("body", "loop"),
+    [
+        (
+            "std::transform(x.begin(), x.end(), y.begin(), [a](const float& v) { return a * v; });",
+            "y[regrapht_k_0] = a * x[regrapht_k_0];",
+        ),
+        (  # the parameter converts the element, and so does the inlined code
+            "std::transform(x.begin(), x.end(), y.begin(), [](int v) { return v / 2; });",
+            "y[regrapht_k_0] = (static_cast<int>(x[regrapht_k_0])) / 2;",
+        ),
+        (
+            "std::transform(x.begin(), x.end(), m.begin(), y.begin(), std::plus<>{});",
+            "y[regrapht_k_0] = x[regrapht_k_0] + m[regrapht_k_0];",
+        ),
+        (
+            "std::transform(x.cbegin(), x.cend(), y.begin(), std::negate<float>());",
+            "y[regrapht_k_0] = -static_cast<float>(x[regrapht_k_0]);",
+        ),
+        (
+            "std::transform(x.begin(), x.end(), y.begin(), sqrtf);",
+            "y[regrapht_k_0] = sqrtf(x[regrapht_k_0]);",
+        ),
+        ("std::fill(y.begin(), y.end(), a);", "y[regrapht_k_0] = (a);"),
+        ("std::copy(x.begin(), x.end(), y.begin());", "y[regrapht_k_0] = x[regrapht_k_0];"),
+    ],
+    ids=["lambda", "converting-lambda", "functor", "unary-functor", "function", "fill", "copy"],
+)
+def test_a_map_statement_is_its_loop(body: str, loop: str) -> None:
+    count = "y.size()" if body.startswith("std::fill") else "x.size()"
+    assert _expanded(body, MAPS) == (
+        f"for (std::size_t regrapht_k_0 = 0; regrapht_k_0 < {count}; ++regrapht_k_0) {loop}"
+    )
+
+
+def test_accumulate_with_a_lambda_folds_it_into_the_sum() -> None:
+    line = _expanded(
+        "return std::accumulate(x.begin(), x.end(), 0.0f,"
+        " [](float s, float v) { return s + v * v; });",
+        MAPS,
+    )
+    assert "regrapht_acc_0 = regrapht_acc_0 + x[regrapht_k_0] * x[regrapht_k_0];" in line
+
+
+@pytest.mark.parametrize(
     "body",
     [
-        "return std::accumulate(v.begin(), v.end(), 0.0f, std::multiplies<float>());",
+        "std::transform(x.begin(), x.end(), y.begin(), [&](float v) { return v + y[0]; });",
+        "std::transform(x.begin(), x.end(), y.begin(), [](float v) -> int { return v; });",
+        "std::transform(x.begin(), x.end(), y.begin(), [](float v) { float w = v; return w; });",
+        "auto it = std::transform(x.begin(), x.end(), y.begin(), sqrtf);",
+    ],
+    ids=["reads-the-output", "declared-return", "statements", "iterator-used"],
+)
+def test_other_maps_are_left_as_written(body: str) -> None:
+    assert "regrapht_k" not in _expanded(body, MAPS)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return std::accumulate(v.begin(), v.end(), 0.0f,"
+        " [](float a, float b) { a += b; return a; });",
         "return std::accumulate(v.begin() + 1, v.end(), 0.0f);",
         "std::vector<float> w(v); return std::accumulate(v.begin(), w.end(), 0.0f);",
         "return g() + std::accumulate(v.begin(), v.end(), 0.0f);",  # g may change v first
@@ -100,3 +161,22 @@ def test_a_mean_by_accumulate_is_a_task_that_validates_and_gets_cuda() -> None:
     code, message = first_step(task)
     assert code is not None, message
     assert "__global__" in code and "std::accumulate" not in code
+
+
+SAXPY = (
+    "#include <algorithm>\n#include <vector>\n"
+    "void saxpy(float a, const std::vector<float>& x, std::vector<float>& y) {\n"
+    "    std::transform(x.begin(), x.end(), y.begin(), y.begin(),\n"
+    "                   [a](float xi, float yi) { return a * xi + yi; });\n}\n"
+)
+
+
+@needs_gxx
+def test_a_saxpy_by_transform_is_a_task_that_validates_and_gets_cuda() -> None:
+    task = extract_task(SAXPY, SourceLanguage.CPP, function="saxpy", origin="saxpy.cpp")
+    assert [(a.name, a.role.value, a.length) for a in task.args[1:]] == [
+        ("x", "in", "n"), ("y", "inout", "n")
+    ]  # fmt: skip
+    code, message = first_step(task)
+    assert code is not None, message
+    assert "__global__" in code and "std::transform" not in code

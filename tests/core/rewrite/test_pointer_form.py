@@ -79,6 +79,7 @@ void l2_normalize(std::vector<float>& x) {
 """
 
 PUSH_BACK = """#include <vector>
+// regrapht: x[n] in; out[n] inout
 void positives(const std::vector<float>& x, std::vector<float>& out) {
     out.resize(x.size());
     for (size_t i = 0; i < x.size(); ++i) { out[i] = x[i]; out.push_back(x[i]); }

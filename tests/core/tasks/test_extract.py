@@ -39,7 +39,7 @@ P = "// regrapht: "
         ("histogram.cpp", "histogram", "n = 1<<22; pixels[n] in; bins[256] out"),
         ("reduction.c", "sum_squares", "n = 1<<20; x[n] in"),
         ("vectors.cpp", "scale_shift", "n = 1<<20; in[n] in; out[n] out; scale = 2.5"),
-        ("vectors.cpp", "keep_positive", "n = 1<<20; values[n] in; kept[0] out"),
+        ("vectors.cpp", "keep_positive", "n = 1<<20; values[n] in; kept[n] out"),
         ("vectors.cpp", "sigmoid_resized", "n = 1<<20; x[n] in; y[n] out"),
         ("kernels.cu", "fused_kernel", "n = 1<<20; a[n] in; b[n] in; c[n] out"),
         ("kernels.cu", "fused_host", "n = 1<<20; a[n] in; b[n] in; c[n] out"),

@@ -9,7 +9,10 @@ void scale_shift(const std::vector<float>& in, std::vector<float>& out, float sc
     }
 }
 
+// A compaction: the output holds at most as many as the input, as its annotation says.
+// regrapht: values[n] in; kept[n] out
 void keep_positive(const std::vector<int>& values, std::vector<int>& kept) {
+    kept.clear();
     for (std::size_t i = 0; i < values.size(); ++i) {
         if (values[i] > 0) {
             kept.push_back(values[i]);
