@@ -16,9 +16,8 @@ So each call becomes exactly that loop, on the same line (line numbers in messag
 the user's). A value (``accumulate``, ``inner_product``) is computed by a loop hoisted in
 front of its statement:
 
-    float regrapht_acc_0 = (0.0f); for (std::size_t regrapht_k_0 = 0; regrapht_k_0 <
-    v.size(); ++regrapht_k_0) regrapht_acc_0 = regrapht_acc_0 + v[regrapht_k_0];
-    return regrapht_acc_0 / v.size();
+    float stl_acc0 = (0.0f); for (std::size_t stl_k0 = 0; stl_k0 < v.size(); ++stl_k0)
+    stl_acc0 = stl_acc0 + v[stl_k0]; return stl_acc0 / v.size();
 
 and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop. An
 operation is a lambda whose body is one ``return`` (inlined, its parameters replaced by the
@@ -97,20 +96,22 @@ def expand_algorithms(source: str, function: Node) -> str:
     hoisted: dict[int, list[str]] = {}
     counter = 0
     types = _element_types(function)
+    taken = set(_WORDS.findall(source))
     for call in walk(body):
         if call.type != "call_expression":
             continue
         name = _std_name(call)
+        names = (_fresh(f"stl_acc{counter}", taken), _fresh(f"stl_k{counter}", taken))
         if name in _VALUES:
-            loop = _value_loop(call, name, counter, types)
+            loop = _value_loop(call, name, names, types)
             statement = _statement(call) if loop is not None else None
             if loop is None or statement is None:
                 continue
-            edits.append((call.start_byte, call.end_byte, f"regrapht_acc_{counter}"))
+            edits.append((call.start_byte, call.end_byte, names[0]))
             hoisted.setdefault(statement.start_byte, []).append(loop)
             counter += 1
         elif name in _STATEMENTS_READ and _whole_statement(call):
-            loop = _statement_loop(call, name, counter, types)
+            loop = _statement_loop(call, name, names[1], types)
             if loop is not None and call.parent is not None:
                 edits.append((call.parent.start_byte, call.parent.end_byte, loop))
                 counter += 1
@@ -120,6 +121,17 @@ def expand_algorithms(source: str, function: Node) -> str:
     for start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         data = data[:start] + text.encode("utf-8") + data[end:]
     return data.decode("utf-8")
+
+
+_WORDS = re.compile(r"[A-Za-z_]\w*")
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    """``name``, or ``name_`` (``name__``...) where the file already uses it. Not
+    ``regrapht_``: the verifier keeps names with that in them for its harness."""
+    while name in taken:
+        name += "_"
+    return name
 
 
 def _std_name(call: Node) -> str:
@@ -143,14 +155,17 @@ def _arguments(call: Node, counts: tuple[int, ...]) -> list[Node] | None:
     return args if len(args) in counts and all(map(_pure, args)) else None
 
 
-def _value_loop(call: Node, algorithm: str, number: int, types: dict[str, str]) -> str | None:
+def _value_loop(
+    call: Node, algorithm: str, names: tuple[str, str], types: dict[str, str]
+) -> str | None:
     """The loop that computes ``accumulate``'s or ``inner_product``'s value into
-    ``regrapht_acc_N``, or None when the call is not one this reads."""
+    the first of ``names`` counting with the second, or None when the call is not one
+    this reads."""
     args = _arguments(call, _VALUES[algorithm])
     first = _range(args[0], args[1]) if args is not None else None
     if args is None or first is None:
         return None
-    acc, k = f"regrapht_acc_{number}", f"regrapht_k_{number}"
+    acc, k = names
     if algorithm == "inner_product":
         second = _start(args[2])
         if second is None:
@@ -172,13 +187,12 @@ def _value_loop(call: Node, algorithm: str, number: int, types: dict[str, str]) 
     )
 
 
-def _statement_loop(call: Node, algorithm: str, number: int, types: dict[str, str]) -> str | None:
+def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -> str | None:
     """``transform``, ``fill`` or ``copy`` as the loop that replaces its statement."""
     args = _arguments(call, _STATEMENTS_READ[algorithm])
     first = _range(args[0], args[1]) if args is not None else None
     if args is None or first is None:
         return None
-    k = f"regrapht_k_{number}"
     element = f"{first.base}[{k}]"
     if algorithm == "fill":
         out: str | None = first.base
