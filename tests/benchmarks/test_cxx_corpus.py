@@ -17,6 +17,7 @@ rates (compiled on a CPU machine, verified faster on the H100) are in
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tomllib
@@ -26,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from regrapht_core.contracts.evaluation import copy_bound
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import Task
 from regrapht_core.errors import TaskError
@@ -129,3 +131,29 @@ def test_candidates_compile_through_the_verifier(tmp_path: Path) -> None:
     jobs = {n: (task(n), first_step(n).code or "") for n in chosen}
     failed = compile_failures(jobs, tmp_path / "objects")
     assert not failed, failed
+
+
+GPU_RUNS = (  # oldest first: a later run of a function replaces an earlier one
+    "gpu-h200x4-cxx-inputs-5bc9afd.json",  # all 50, split over four H200s at once
+    "gpu-h200-cxx-inputs-410fc23.json",  # its failures and near misses, one H200 alone
+    "gpu-h200-cxx-inputs-6dd2e1c.json",  # more near misses alone (algorithms: gate-refused)
+    "gpu-h200-cxx-inputs-7715e77.json",  # the three algorithm functions, names fixed
+)
+
+
+def test_the_gpu_tally_the_docs_quote_is_each_functions_latest_run() -> None:
+    """benchmarks/cxx/README.md and the README quote these numbers."""
+    results = CORPUS.parent / "results"
+    latest: dict[str, dict[str, Any]] = {}
+    for name in GPU_RUNS:
+        for run in json.loads((results / name).read_text(encoding="utf-8"))["runs"]:
+            if "gate_rejected" not in (run.get("failure") or ""):
+                latest[run["task"]] = run
+    assert set(latest) == {e["name"] for e in manifest()}
+    faster = sum(1 for run in latest.values() if run["passed"])
+    bound = sum(
+        1
+        for run in latest.values()
+        if copy_bound(run.get("copy_floor_ms"), run.get("reference_ms"))
+    )
+    assert (len(latest), faster, bound) == (53, 30, 17)
