@@ -19,7 +19,9 @@ front of its statement:
     float stl_acc0 = (0.0f); for (std::size_t stl_k0 = 0; stl_k0 < v.size(); ++stl_k0)
     stl_acc0 = stl_acc0 + v[stl_k0]; return stl_acc0 / v.size();
 
-and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop. An
+and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop.
+``*std::max_element(...)`` (``min_element``) becomes the element an index search finds, and
+``std::max_element(...) - v.begin()`` (or ``std::distance``) that index. An
 operation is a lambda whose body is one ``return`` (inlined, its parameters replaced by the
 elements), a ``std::plus``-like function object, or a function's name (called).
 
@@ -47,6 +49,10 @@ _VALUES = {"accumulate": (3, 4), "inner_product": (4,)}
 operation: ``inner_product``'s two-operation form is left alone)."""
 _STATEMENTS_READ = {"transform": (4, 5), "fill": (3,), "copy": (3,)}
 """Algorithms whose call is a whole statement, and the argument counts read."""
+_EXTREMES = {"max_element": ">", "min_element": "<"}
+"""Algorithms that find an element, read where the element or its index is used at once,
+and the comparison that moves to a new one (the standard's first largest or smallest:
+``*largest < *first``, ``*first < *smallest``)."""
 _BEGINS = frozenset({"begin", "cbegin"})
 _ENDS = {"begin": "end", "cbegin": "cend"}
 _STATEMENTS = frozenset({"expression_statement", "return_statement", "declaration"})
@@ -108,6 +114,15 @@ def expand_algorithms(source: str, function: Node) -> str:
             if loop is None or statement is None:
                 continue
             edits.append((call.start_byte, call.end_byte, names[0]))
+            hoisted.setdefault(statement.start_byte, []).append(loop)
+            counter += 1
+        elif name in _EXTREMES:
+            found = _extreme(call, name, (_fresh(f"stl_best{counter}", taken), names[1]))
+            statement = _statement(found[0]) if found is not None else None
+            if found is None or statement is None:
+                continue
+            used, text, loop = found
+            edits.append((used.start_byte, used.end_byte, text))
             hoisted.setdefault(statement.start_byte, []).append(loop)
             counter += 1
         elif name in _STATEMENTS_READ and _whole_statement(call):
@@ -185,6 +200,36 @@ def _value_loop(
         f"{_value_type(init)} {acc} = ({node_text(init)}); "
         f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {acc} = {update};"
     )
+
+
+def _extreme(call: Node, algorithm: str, names: tuple[str, str]) -> tuple[Node, str, str] | None:
+    """``(used, replacement, loop)`` for a ``max_element``/``min_element`` call whose result
+    is dereferenced (``*std::max_element(...)``: the element) or turned into an index at
+    once (``... - v.begin()``, ``std::distance(v.begin(), ...)``); None for a call whose
+    iterator is kept. The index is a ``std::ptrdiff_t``, as the iterator difference is."""
+    args = _arguments(call, (2,))
+    first = _range(args[0], args[1]) if args is not None else None
+    parent = call.parent
+    if first is None or parent is None:
+        return None
+    best, k = names
+    loop = (
+        f"std::ptrdiff_t {best} = 0; for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) "
+        f"if ({first.base}[{k}] {_EXTREMES[algorithm]} {first.base}[{best}]) {best} = {k};"
+    )
+    operator = parent.child_by_field_name("operator")
+    if parent.type == "pointer_expression" and operator is not None and node_text(operator) == "*":
+        return parent, f"{first.base}[{best}]", loop
+    if parent.type == "binary_expression" and operator is not None and node_text(operator) == "-":
+        right = parent.child_by_field_name("right")
+        if parent.child_by_field_name("left") == call and right is not None:
+            return (parent, best, loop) if _start(right) == first.base else None
+    distance = parent.parent if parent.type == "argument_list" else None
+    if distance is not None and _std_name(distance) == "distance":
+        start = parent.named_children[0] if parent.named_child_count == 2 else None
+        if start is not None and parent.named_children[1] == call and _start(start) == first.base:
+            return distance, best, loop
+    return None
 
 
 def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -> str | None:

@@ -46,6 +46,54 @@ def test_accumulate_is_its_loop_with_the_initial_values_type() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("expression", "replaced", "compare"),
+    [
+        ("*std::max_element(v.begin(), v.end())", "v[stl_best0]", ">"),
+        ("std::max_element(v.begin(), v.end()) - v.begin()", "stl_best0", ">"),
+        ("std::distance(v.cbegin(), std::min_element(v.cbegin(), v.cend()))", "stl_best0", "<"),
+    ],
+    ids=["max-value", "argmax", "argmin-distance"],
+)
+def test_an_extreme_used_at_once_is_its_search(
+    expression: str, replaced: str, compare: str
+) -> None:
+    """The standard's first largest (``*largest < *first``) or smallest element: a strict
+    comparison, in order, from the first."""
+    assert _expanded(f"return {expression};") == (
+        "std::ptrdiff_t stl_best0 = 0; for (std::size_t stl_k0 = 0; stl_k0 < v.size(); ++stl_k0) "
+        f"if (v[stl_k0] {compare} v[stl_best0]) stl_best0 = stl_k0; return {replaced};"
+    )
+
+
+def test_a_kept_iterator_or_another_containers_begin_is_left_alone() -> None:
+    assert "stl_best" not in _expanded(
+        "auto it = std::max_element(v.begin(), v.end()); return *it;"
+    )
+    body = "std::vector<float> w(v); return std::max_element(v.begin(), v.end()) - w.begin();"
+    assert "stl_best" not in _expanded(body)
+
+
+VMAX = (
+    "#include <algorithm>\n#include <vector>\n"
+    "float vmax(const std::vector<float>& v) {\n"
+    "    return *std::max_element(v.begin(), v.end());\n}\n"
+)
+
+
+@needs_gxx
+def test_a_max_by_max_element_validates_and_gets_cuda_the_gate_accepts() -> None:
+    task = extract_task(VMAX, SourceLanguage.CPP, function="vmax", origin="vmax.cpp")
+    sizes = [b for b in task.correctness_sizes if dict(b) != dict(task.timing_size)][2:4]
+    for run in validate_task(task, sizes=sizes):
+        v = generate_inputs(task, run.binding, 0)["v"]
+        assert isinstance(v, np.ndarray)
+        assert run.outputs["return"].tolist() == [v.max()]
+    code, message = first_step(task)
+    assert code is not None, message
+    assert "__global__" in code and check(code, task).ok, check(code, task).feedback
+
+
 def test_names_the_file_uses_are_not_taken() -> None:
     line = _expanded("float stl_acc0 = 1; return std::accumulate(v.begin(), v.end(), stl_acc0);")
     assert "stl_acc0_ = (stl_acc0);" in line and line.endswith("return stl_acc0_;")
