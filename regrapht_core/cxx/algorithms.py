@@ -104,8 +104,8 @@ def expand_algorithms(source: str, function: Node) -> str:
     types = _element_types(function)
     taken = set(_WORDS.findall(source))
     for call in walk(body):
-        if call.type != "call_expression":
-            continue
+        if call.type != "call_expression" or _within(call, edits):
+            continue  # a call inside one already written out stays in its text as it is
         name = _std_name(call)
         names = (_fresh(f"stl_acc{counter}", taken), _fresh(f"stl_k{counter}", taken))
         if name in _VALUES:
@@ -136,6 +136,10 @@ def expand_algorithms(source: str, function: Node) -> str:
     for start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         data = data[:start] + text.encode("utf-8") + data[end:]
     return data.decode("utf-8")
+
+
+def _within(node: Node, edits: list[tuple[int, int, str]]) -> bool:
+    return any(a <= node.start_byte and node.end_byte <= b for a, b, _ in edits if a < b)
 
 
 _WORDS = re.compile(r"[A-Za-z_]\w*")

@@ -94,6 +94,18 @@ def test_a_max_by_max_element_validates_and_gets_cuda_the_gate_accepts() -> None
     assert "__global__" in code and check(code, task).ok, check(code, task).feedback
 
 
+def test_a_call_inside_another_stays_in_its_text() -> None:
+    line = _expanded(
+        "return std::accumulate(p, p + n, std::accumulate(q, q + n, 0.0f));",
+        params="const float* p, const float* q, int n",
+    )
+    assert line == (
+        "auto stl_acc0 = (std::accumulate(q, q + n, 0.0f)); for (std::size_t stl_k0 = 0; "
+        "stl_k0 < static_cast<std::size_t>(n); ++stl_k0) stl_acc0 = stl_acc0 + p[stl_k0]; "
+        "return stl_acc0;"
+    )
+
+
 def test_names_the_file_uses_are_not_taken() -> None:
     line = _expanded("float stl_acc0 = 1; return std::accumulate(v.begin(), v.end(), stl_acc0);")
     assert "stl_acc0_ = (stl_acc0);" in line and line.endswith("return stl_acc0_;")
