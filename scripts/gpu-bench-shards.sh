@@ -5,8 +5,8 @@
 # lock; the host's cores (16 per GPU on nvidia-h200-x4) compile and run the references.
 #   bash scripts/gpu-bench-shards.sh NAME benchmarks/cxx/manifest.toml --no-model --budget 6
 # The parts share the host: with end-to-end timing their copies compete, and near the copy
-# bound that shows (benchmarks/cxx/README.md: copy floors 1.1-1.6x longer than on one GPU
-# alone). Suited to compile-level and kernel-only runs; re-time near misses alone.
+# bound that shows (benchmarks/cxx/README.md: copy floors a median 1.27x longer than on one
+# GPU alone). Suited to compile-level and kernel-only runs; re-time near misses alone.
 # The parts stay in .dev/shards/ on the machine, rewritten after each task: parts stopped at
 # SHARD_LIMIT_S (default 500 s, inside one device call) are merged as far as they got, and
 # the next call on the warm machine finishes them with --resume.

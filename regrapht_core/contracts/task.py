@@ -172,13 +172,13 @@ class Tolerance:
     rtol: float = 1e-4
     per_term: float = 0.0
     """Added to ``atol`` per term of the run's largest size (:meth:`at`), for float sums
-    that threads reorder. The reference's own sequential float32 sum is off by about
-    n * u * s (u the unit roundoff, s the terms' spread): its partial sums wander like the
-    square root of their count, and each of its n roundings is relative to them. Summing
-    2^20 numbers from [-1, 1], that is about 0.02 whatever the result's own size: a draw
-    whose sum cancelled to 11.94 was bounded at 0.013 by the relative part, and a correct
-    tree sum was called wrong (H200 run of the C++ corpus, red_sum_ref). Small sizes, which
-    catch a dropped term, stay near ``atol``."""
+    that threads reorder. The reference's own sequential float32 sum drifts from the exact
+    one as it grows, whatever the result's own size: summing 2^20 numbers from [-1, 1],
+    by up to 0.030 in 50 draws (median 0.004; 2^22: up to 0.16,
+    ``benchmarks/results/cpu-float-sum-error.json``). Relative to the result alone, a draw
+    whose sum cancelled to 11.94 was bounded at 0.013, and a correct tree sum 0.013 away was
+    called wrong (H200 run of the C++ corpus, red_sum_ref). Small sizes, which catch a
+    dropped term, stay near ``atol``."""
 
     def at(self, binding: SizeBinding) -> Tolerance:
         """The tolerance for a run at ``binding``."""

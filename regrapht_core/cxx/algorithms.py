@@ -39,6 +39,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.calls import is_cast
+from regrapht_core.cxx.declarators import inner_declarator
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.symbols import DEVICE_MATH
 
@@ -53,8 +56,10 @@ _EXTREMES = {"max_element": ">", "min_element": "<"}
 """Algorithms that find an element, read where the element or its index is used at once,
 and the comparison that moves to a new one (the standard's first largest or smallest:
 ``*largest < *first``, ``*first < *smallest``)."""
+_READ = frozenset({*_VALUES, *_STATEMENTS_READ, *_EXTREMES})
 _BEGINS = frozenset({"begin", "cbegin"})
-_ENDS = {"begin": "end", "cbegin": "cend"}
+_PAIRS = {"end": "begin", "cend": "cbegin"}
+"""Each end and the begin it closes a range with."""
 _STATEMENTS = frozenset({"expression_statement", "return_statement", "declaration"})
 _PURE_METHODS = frozenset({"size", "empty"})
 _EFFECTS = frozenset({"assignment_expression", "update_expression", "new_expression"})
@@ -96,46 +101,59 @@ def expand_algorithms(source: str, function: Node) -> str:
     """``source`` with each call in ``function``'s body that this module reads written as
     its loop, or ``source`` itself when there is none."""
     body = function.child_by_field_name("body")
-    if body is None:
+    calls = [
+        node
+        for node in (walk(body) if body is not None else ())
+        if node.type == "call_expression" and _std_name(node) in _READ
+    ]
+    if not calls:  # most functions: nothing to read, nothing more to look up
         return source
     edits: list[tuple[int, int, str]] = []
     hoisted: dict[int, list[str]] = {}
     counter = 0
     types = _element_types(function)
     taken = set(_WORDS.findall(source))
-    for call in walk(body):
-        if call.type != "call_expression" or _within(call, edits):
+    for call in calls:
+        if _within(call, edits):
             continue  # a call inside one already written out stays in its text as it is
-        name = _std_name(call)
-        names = (_fresh(f"stl_acc{counter}", taken), _fresh(f"stl_k{counter}", taken))
-        if name in _VALUES:
-            loop = _value_loop(call, name, names, types)
-            statement = _statement(call) if loop is not None else None
-            if loop is None or statement is None:
-                continue
-            edits.append((call.start_byte, call.end_byte, names[0]))
+        found = _expansion(call, counter, taken, types)
+        if found is None:
+            continue
+        used, text, statement, loop = found
+        edits.append((used.start_byte, used.end_byte, text))
+        if statement is not None:
             hoisted.setdefault(statement.start_byte, []).append(loop)
-            counter += 1
-        elif name in _EXTREMES:
-            found = _extreme(call, name, (_fresh(f"stl_best{counter}", taken), names[1]))
-            statement = _statement(found[0]) if found is not None else None
-            if found is None or statement is None:
-                continue
-            used, text, loop = found
-            edits.append((used.start_byte, used.end_byte, text))
-            hoisted.setdefault(statement.start_byte, []).append(loop)
-            counter += 1
-        elif name in _STATEMENTS_READ and _whole_statement(call):
-            loop = _statement_loop(call, name, names[1], types)
-            if loop is not None and call.parent is not None:
-                edits.append((call.parent.start_byte, call.parent.end_byte, loop))
-                counter += 1
+        counter += 1
     for start, loops in hoisted.items():
         edits.append((start, start, " ".join(loops) + " "))
     data = source.encode("utf-8")
     for start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         data = data[:start] + text.encode("utf-8") + data[end:]
     return data.decode("utf-8")
+
+
+def _expansion(
+    call: Node, counter: int, taken: set[str], types: dict[str, str]
+) -> tuple[Node, str, Node | None, str] | None:
+    """What ``call`` is written as: the node replaced and the text that replaces it, and
+    for a value, the statement its loop goes in front of and that loop."""
+    name = _std_name(call)
+    k = _fresh(f"stl_k{counter}", taken)
+    if name in _STATEMENTS_READ:
+        statement = call.parent if _whole_statement(call) else None
+        loop = _statement_loop(call, name, k, types) if statement is not None else None
+        return (statement, loop, None, "") if statement is not None and loop else None
+    if name in _VALUES:
+        acc = _fresh(f"stl_acc{counter}", taken)
+        value = _value_loop(call, name, (acc, k), types)
+        found = (call, acc, value) if value is not None else None
+    else:
+        found = _extreme(call, name, (_fresh(f"stl_best{counter}", taken), k))
+    statement = _statement(found[0]) if found is not None else None
+    if found is None or statement is None:
+        return None
+    used, text, loop = found
+    return used, text, statement, loop
 
 
 def _within(node: Node, edits: list[tuple[int, int, str]]) -> bool:
@@ -185,23 +203,20 @@ def _value_loop(
     if args is None or first is None:
         return None
     acc, k = names
+    init = args[3] if algorithm == "inner_product" else args[2]
+    kind = _value_type(init)
     if algorithm == "inner_product":
         second = _start(args[2])
-        if second is None:
-            return None
-        update: str | None = f"{acc} + {first.base}[{k}] * {second}[{k}]"
-        init = args[3]
+        update = f"{acc} + {first.base}[{k}] * {second}[{k}]" if second is not None else None
     elif len(args) == 4:
-        init = args[2]
-        known = _value_type(init)
-        accumulator = _Operand(acc, None if known == "auto" else known)
+        accumulator = _Operand(acc, None if kind == "auto" else kind)
         update = _applied(args[3], [accumulator, _element(first.base, k, types)])
     else:
-        update, init = f"{acc} + {first.base}[{k}]", args[2]
+        update = f"{acc} + {first.base}[{k}]"
     if update is None:
         return None
     return (
-        f"{_value_type(init)} {acc} = ({node_text(init)}); "
+        f"{kind} {acc} = ({node_text(init)}); "
         f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {acc} = {update};"
     )
 
@@ -255,7 +270,7 @@ def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -
         out, second, given = _start(args[3]), _start(args[2]), args[4]
         pair = [_element(first.base, k, types), _element(second or "", k, types)]
         value = (_applied(given, pair) or "") if second else ""
-    if out is None or not value or (algorithm != "copy" and _mentions(given, out)):
+    if out is None or not value or (algorithm != "copy" and mentions(given, out)):
         return None  # a value or an operation that reads the output may see it change
     return f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {out}[{k}] = {value};"
 
@@ -377,12 +392,7 @@ def _declared(declarator: Node) -> tuple[str | None, bool]:
     node: Node | None = declarator
     while node is not None and node.type != "identifier":
         indirect |= node.type in ("pointer_declarator", "array_declarator")
-        inner = node.child_by_field_name("declarator")
-        node = (
-            inner
-            if inner is not None
-            else (node.named_children[0] if node.named_child_count else None)
-        )
+        node = inner_declarator(node)
     return (node_text(node) if node is not None else None), indirect
 
 
@@ -406,17 +416,13 @@ def _template_element(kind: Node) -> str | None:
 
 
 def _parameter_name(parameter: Node) -> str | None:
-    """``v`` for ``float v``, ``const float& v`` or ``auto v``."""
-    if parameter.type != "parameter_declaration":
-        return None
+    """``v`` for ``float v``, ``const float& v`` or ``auto v``; None for a pointer or an
+    array parameter, which an element cannot be."""
     declarator = parameter.child_by_field_name("declarator")
-    while declarator is not None and declarator.type == "reference_declarator":
-        declarator = declarator.named_children[0] if declarator.named_child_count else None
-    return (
-        node_text(declarator)
-        if declarator is not None and declarator.type == "identifier"
-        else None
-    )
+    if parameter.type != "parameter_declaration" or declarator is None:
+        return None
+    name, indirect = _declared(declarator)
+    return None if indirect else name
 
 
 def _substituted(expression: Node, operand: Callable[[Node], str | None]) -> str:
@@ -436,10 +442,6 @@ def _substituted(expression: Node, operand: Callable[[Node], str | None]) -> str
 
 _SIMPLE = re.compile(r"[A-Za-z_]\w*(\[[A-Za-z_]\w*\])?")
 """An operand that needs no parentheses anywhere: a name or an element ``v[k]``."""
-
-
-def _mentions(node: Node, name: str) -> bool:
-    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))
 
 
 def _whole_statement(call: Node) -> bool:
@@ -462,12 +464,10 @@ def _value_type(init: Node) -> str:
         node = node.named_children[-1]
     if node.type == "number_literal":
         return _literal_type(node_text(node).replace("'", "").lower()) or "auto"
-    if node.type == "call_expression":  # static_cast<T>(x)
-        function = node.child_by_field_name("function")
-        arguments = function.child_by_field_name("arguments") if function is not None else None
-        name = function.child_by_field_name("name") if function is not None else None
-        if name is not None and node_text(name) == "static_cast" and arguments is not None:
-            return node_text(arguments)[1:-1].strip() or "auto"
+    function = node.child_by_field_name("function") if node.type == "call_expression" else None
+    if function is not None and is_cast(function):  # static_cast<T>(x)
+        arguments = function.child_by_field_name("arguments")
+        return node_text(arguments)[1:-1].strip() or "auto" if arguments is not None else "auto"
     return "auto"
 
 
@@ -495,22 +495,22 @@ def _literal_type(text: str) -> str | None:
 def _range(begin: Node, end: Node) -> _Range | None:
     """``v.begin(), v.end()`` (``cbegin``/``cend``, ``std::begin``/``std::end``) or
     ``p, p + n``."""
-    start = _start(begin)
-    if start is None:
+    opened, closed = _called_on(begin, _BEGINS), _called_on(end, frozenset(_PAIRS))
+    if opened is not None and closed is not None:
+        if opened[0] != closed[0] or _PAIRS[closed[1]] != opened[1]:
+            return None
+        return _Range(opened[0], f"{opened[0]}.size()")
+    if opened is not None or closed is not None:
         return None
-    container = _end_of(end)
-    if container is not None:
-        opened = _method_name(begin)
-        return _Range(start, f"{start}.size()") if container == (start, opened) else None
     if begin.type != "identifier" or end.type != "binary_expression":
         return None
     left, right = end.child_by_field_name("left"), end.child_by_field_name("right")
     operator = end.child_by_field_name("operator")
     if left is None or right is None or operator is None or node_text(operator) != "+":
         return None
-    if node_text(left) != start:
+    if node_text(left) != node_text(begin):
         return None
-    return _Range(start, f"static_cast<std::size_t>({node_text(right)})")
+    return _Range(node_text(begin), f"static_cast<std::size_t>({node_text(right)})")
 
 
 def _start(node: Node) -> str | None:
@@ -520,21 +520,6 @@ def _start(node: Node) -> str | None:
         return node_text(node)
     container = _called_on(node, _BEGINS)
     return container[0] if container is not None else None
-
-
-def _end_of(node: Node) -> tuple[str, str] | None:
-    """``(v, "begin")`` for ``v.end()`` or ``std::end(v)``; ``(v, "cbegin")`` for
-    ``cend``: the container and the begin that pairs with this end."""
-    found = _called_on(node, frozenset(_ENDS.values()))
-    if found is None:
-        return None
-    opening = next(b for b, e in _ENDS.items() if e == found[1])
-    return found[0], opening
-
-
-def _method_name(node: Node) -> str:
-    found = _called_on(node, _BEGINS)
-    return found[1] if found is not None else ""
 
 
 def _called_on(node: Node, methods: frozenset[str]) -> tuple[str, str] | None:
@@ -599,11 +584,11 @@ def _harmless(call: Node) -> bool:
     if function.type == "field_expression":
         field = function.child_by_field_name("field")
         return field is not None and node_text(field) in _PURE_METHODS
+    if is_cast(function):
+        return True
     leaf = function.child_by_field_name("name") if function.type != "identifier" else function
     text = node_text(leaf) if leaf is not None else ""
-    if function.type == "template_function":
-        return text in ("static_cast",)
-    return text in DEVICE_MATH or text in _VALUES
+    return function.type != "template_function" and (text in DEVICE_MATH or text in _VALUES)
 
 
 def _pure(node: Node) -> bool:

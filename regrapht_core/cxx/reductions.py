@@ -23,7 +23,7 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
-__all__ = ["ReductionAnalysis", "complex_part"]
+__all__ = ["ReductionAnalysis", "complex_part", "is_sum_of"]
 
 _MAX_CALLS = frozenset({"fmaxf", "fmax", "max"})
 _MIN_CALLS = frozenset({"fminf", "fmin", "min"})
@@ -60,7 +60,7 @@ def complex_part(kind: str) -> str | None:
     return found.group(1) if found else None
 
 
-def _is_sum_of(value: Node, name: str) -> bool:
+def is_sum_of(value: Node, name: str) -> bool:
     """``name + e``, ``name - e`` or ``e + name`` with ``e`` free of ``name``."""
     if value.type != "binary_expression" or operator_text(value) not in ("+", "-"):
         return False
@@ -138,7 +138,7 @@ class ReductionAnalysis(LoopScope):
         if op != "=":
             raise Refusal(f"`{name}` is combined with `{op}`; only sums, min and max are reduced")
         value = strip_parens(right)
-        if _is_sum_of(value, name):
+        if is_sum_of(value, name):
             return ReductionOp.SUM, write
         extreme = self.extreme_call(value, name)
         if extreme is not None:

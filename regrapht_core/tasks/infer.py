@@ -19,6 +19,7 @@ from regrapht_core.cxx.appends import appending_loop
 from regrapht_core.cxx.loops import FLIPPED, CountedLoop, compared_bound, loop_start
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.reductions import is_sum_of
 from regrapht_core.cxx.syntax import assignment_targets, constructed, strip_parens
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
@@ -573,7 +574,11 @@ class _Analyzer:
         if left is None:
             return
         if self.loop_depth > 0 and left.type == "identifier":
-            self.accumulates |= op in ("+=", "-=") or (op == "=" and _sums_into(left, right))
+            # ``s = s + x`` as well as ``s += x``: what the reduction rewriter calls a sum
+            sums = (
+                op == "=" and right is not None and is_sum_of(strip_parens(right), node_text(left))
+            )
+            self.accumulates |= op in ("+=", "-=") or sums
         ref = _base_identifier(left)
         if ref in self.refs:
             partial = left.type != "identifier"
@@ -1160,22 +1165,6 @@ def infer_usage(fn: Node, params: tuple[Parameter, ...], ctx: FileContext) -> In
             for name, usage in analyzer.tracked.items()
             if usage.grows and not usage.cleared and analyzer.params[name].kind is ParamKind.VECTOR
         ),
-    )
-
-
-def _sums_into(left: Node, right: Node | None) -> bool:
-    """``acc = acc + e`` (or ``e + acc``, ``acc - e``): the spelled-out ``+=``, which is how
-    ``std::accumulate`` is defined and how ``cxx.algorithms`` writes it."""
-    right = strip_parens(right) if right is not None else None
-    if right is None or right.type != "binary_expression":
-        return False
-    operator = node_text(right.child_by_field_name("operator") or right)
-    a, b = right.child_by_field_name("left"), right.child_by_field_name("right")
-    name = node_text(left)
-    if operator == "-":
-        return a is not None and node_text(strip_parens(a)) == name
-    return operator == "+" and any(
-        x is not None and node_text(strip_parens(x)) == name for x in (a, b)
     )
 
 
