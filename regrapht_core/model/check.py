@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from regrapht_core.model.embedded import EMBEDDED, embedded_path
+from regrapht_core.model.llama import LlamaCppModel
 from regrapht_core.model.protocol import ChatMessage, Completion, Sampling, TokenSink
 from regrapht_core.model.resolve import (
     ModelSource,
@@ -46,6 +47,8 @@ class ModelTrial:
     load_s: float
     prompt: str
     completion: Completion
+    runs_on: str
+    """``GPU`` or ``CPU`` for an in-process model, ``server`` for a model server's own."""
 
 
 def locate_model(settings: ModelSettings, env: Mapping[str, str]) -> ModelPlace:
@@ -72,4 +75,5 @@ def try_model(
     llm = load_model(place.source, settings, cache_dir=default_cache_dir(env))
     load_s = time.monotonic() - started
     done = llm.generate([ChatMessage("user", prompt)], sampling, on_token=on_token)
-    return ModelTrial(llm.name, llm.context_tokens, load_s, prompt, done)
+    runs_on = "server" if not isinstance(llm, LlamaCppModel) else "GPU" if llm.on_gpu else "CPU"
+    return ModelTrial(llm.name, llm.context_tokens, load_s, prompt, done, runs_on)

@@ -15,8 +15,6 @@ from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSet
 
 __all__ = ["model"]
 
-_LLAMA = LlamaSettings()
-
 
 @click.group()
 def model() -> None:
@@ -39,7 +37,13 @@ def model() -> None:
     help="Context tokens. Default: the model's own, at most 8192.",
 )
 @click.option("--threads", type=click.IntRange(min=1), default=None, help="Default: llama.cpp's.")
-@click.option("--gpu-layers", type=int, default=_LLAMA.n_gpu_layers, show_default=True)
+@click.option(
+    "--gpu-layers",
+    type=int,
+    default=None,
+    help="Layers on the GPU (-1 as many as fit, 0 none). Default: as many as fit when the "
+    "installed llama.cpp build sees a GPU.",
+)
 @click.option("--prompt", default=CHECK_PROMPT, show_default=True)
 @click.option("--max-tokens", type=click.IntRange(min=1), default=48, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -56,7 +60,7 @@ def check(
     allow_remote: bool,
     n_ctx: int | None,
     threads: int | None,
-    gpu_layers: int,
+    gpu_layers: int | None,
     prompt: str,
     max_tokens: int,
     seed: int,
@@ -93,7 +97,8 @@ def check(
         click.echo(json.dumps(_check_json(place, trial), indent=2))
         return
     click.echo()
-    click.echo(f"model:    {trial.name} (context {trial.context_tokens} tokens)")
+    context = f"context {trial.context_tokens} tokens"
+    click.echo(f"model:    {trial.name} ({context}, on {trial.runs_on})")
     click.echo(f"loaded in {trial.load_s:.2f} s")
     done = trial.completion
     first = "n/a" if done.first_token_s is None else f"{done.first_token_s:.2f} s"
@@ -112,6 +117,7 @@ def _check_json(place: ModelPlace, trial: ModelTrial) -> dict[str, Any]:
         "location": place.location,
         "model": trial.name,
         "contextTokens": trial.context_tokens,
+        "runsOn": trial.runs_on,
         "prompt": trial.prompt,
         "answer": done.text,
         "finishReason": str(done.finish_reason),

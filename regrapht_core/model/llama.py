@@ -25,6 +25,12 @@ also while llama.cpp is still reading a long prompt (when no token comes for sec
 the abandoned call stops at its next chunk. Prompt-reading progress is requested as
 chunks, so "next" is at most one prompt batch (``n_batch`` tokens) away. The model serves
 one call at a time: a later ``generate`` waits until the abandoned call has returned.
+
+On a GPU build with a GPU, the model runs there (``n_gpu_layers`` auto): tens of times
+faster than on the CPU, and the one place a model step pays for itself on the machine that
+times the candidates. Its answers must then never share the GPU with a timing run, so each
+``generate`` first takes the GPU turn it was given (the verifier's lock, which other
+ReGraphT processes on that GPU take too) and keeps it until llama.cpp has stopped computing.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import secrets
 import struct
 import threading
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
@@ -46,6 +53,7 @@ from regrapht_core.model.protocol import (
     ChatMessage,
     Completion,
     FinishReason,
+    GpuTurn,
     Sampling,
     StopWatch,
     TokenSink,
@@ -64,6 +72,9 @@ _log = logging.getLogger(__name__)
 
 _POLL_S = 0.05
 """How often a waiting caller looks at its cancel event and deadline."""
+_DRAIN_S = 1.0
+"""Longest wait, after an interrupted answer, for llama.cpp to stop using the GPU before
+its turn is handed back (it stops at its next chunk: milliseconds on a GPU)."""
 _PROMPT_BATCH = 512
 """Tokens llama.cpp reads per prompt step: an abandoned call stops at the end of one.
 Also its physical batch, so a smaller step costs no prompt speed on a CPU."""
@@ -200,8 +211,9 @@ def read_gguf(path: Path) -> GgufInfo:
     )
 
 
-def _gpu_layers(requested: int) -> int:
-    """``requested`` when this xllamacpp build has a GPU backend, else 0 with a warning."""
+def _gpu_layers(requested: int | None) -> int:
+    """``requested`` when this xllamacpp build sees a GPU, else 0 (with a warning if a
+    number was asked for). Auto (``None``) is as many layers as fit (-1)."""
     if requested == 0:
         return 0
     import xllamacpp
@@ -212,7 +224,9 @@ def _gpu_layers(requested: int) -> int:
     }
     devices = xllamacpp.get_device_info()
     if any(device["type"] in gpu for device in devices):
-        return requested
+        return -1 if requested is None else requested
+    if requested is None:
+        return 0
     _log.warning(
         "n_gpu_layers=%d asks for GPU offload, but this xllamacpp build has no GPU backend "
         "(devices: %s); running on the CPU. Install xllamacpp's CUDA wheel to offload.",
@@ -254,20 +268,32 @@ def _params(path: Path, settings: LlamaSettings, n_ctx: int, api_key: str) -> An
 class LlamaCppModel:
     """A GGUF model served by llama.cpp inside this process (see the module docstring)."""
 
-    def __init__(self, server: Any, name: str, context_tokens: int) -> None:
+    def __init__(
+        self, server: Any, name: str, context_tokens: int, gpu_turn: GpuTurn | None = None
+    ) -> None:
         self._server = server
         self._name = name
         self._context_tokens = context_tokens
+        self._gpu_turn = gpu_turn
+        """Taken around each answer when the model runs on the GPU; ``None`` on the CPU."""
         self._lock = threading.Lock()
         """Held from a call's start until its native call returns, abandoned or not."""
 
     @classmethod
-    def load(cls, path: Path, settings: LlamaSettings, *, name: str | None = None) -> LlamaCppModel:
+    def load(
+        cls,
+        path: Path,
+        settings: LlamaSettings,
+        *,
+        name: str | None = None,
+        gpu_turn: GpuTurn | None = None,
+    ) -> LlamaCppModel:
         """Load ``path`` with its own chat template.
 
         The context is ``settings.n_ctx``, or else the model's training context capped at
         :data:`MAX_AUTO_CONTEXT`. ``name`` defaults to the GGUF's ``general.name``, then the
-        file name.
+        file name. ``gpu_turn`` is what each answer holds while the model is on the GPU
+        (the verifier's GPU lock); without one a GPU model answers whenever asked.
         """
         check_gguf(path)
         info = read_gguf(path)
@@ -288,8 +314,13 @@ class LlamaCppModel:
                 "support: re-download it or upgrade xllamacpp. A large model may also not fit "
                 f"in memory with a context of {n_ctx} tokens: lower the n_ctx setting."
             ) from exc
-        _log.debug("loaded %s (context %d) on %s", path, n_ctx, server.listening_address)
-        return cls(server, name or info.name or path.stem, n_ctx)
+        on_gpu = params.n_gpu_layers != 0
+        _log.debug(
+            "loaded %s (context %d, %s) on %s",
+            path, n_ctx, "GPU" if on_gpu else "CPU", server.listening_address,
+        )  # fmt: skip
+        turn = (gpu_turn or _ALWAYS_OURS) if on_gpu else None
+        return cls(server, name or info.name or path.stem, n_ctx, turn)
 
     @property
     def name(self) -> str:
@@ -298,6 +329,11 @@ class LlamaCppModel:
     @property
     def context_tokens(self) -> int:
         return self._context_tokens
+
+    @property
+    def on_gpu(self) -> bool:
+        """Whether llama.cpp runs (some of) the model's layers on a GPU."""
+        return self._gpu_turn is not None
 
     @property
     def address(self) -> str:
@@ -322,18 +358,26 @@ class LlamaCppModel:
         deadline: Deadline = NO_DEADLINE,
     ) -> Completion:
         watch = StopWatch(on_token=on_token, cancel=cancel, deadline=deadline)
-        while True:
-            early = watch.interrupt()
-            if early is not None:
-                return watch.finish(early)
-            if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
-                break
-        call = _NativeCall(self._server, _request(messages, sampling), self._lock)
-        threading.Thread(target=call.run, name="regrapht-llama", daemon=True).start()
-        try:
-            return self._follow(call, watch)
-        finally:
-            call.abandon()  # an interrupted or failed call stops at its next chunk
+        turn: AbstractContextManager[bool] = (
+            nullcontext(True) if self._gpu_turn is None else self._gpu_turn(deadline, cancel)
+        )
+        with turn as ours:
+            if not ours:
+                return watch.finish(watch.interrupt() or FinishReason.TIMEOUT)
+            while True:
+                early = watch.interrupt()
+                if early is not None:
+                    return watch.finish(early)
+                if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
+                    break
+            call = _NativeCall(self._server, _request(messages, sampling), self._lock)
+            threading.Thread(target=call.run, name="regrapht-llama", daemon=True).start()
+            try:
+                return self._follow(call, watch)
+            finally:
+                call.abandon()  # an interrupted or failed call stops at its next chunk
+                if self._gpu_turn is not None:
+                    call.done.wait(_DRAIN_S)  # the GPU is handed back once llama.cpp is off it
 
     def _follow(self, call: _NativeCall, watch: StopWatch) -> Completion:
         """Pass the call's pieces on until it ends or the caller is interrupted."""
@@ -367,6 +411,14 @@ class LlamaCppModel:
         return ModelError(f"{self._name}: llama.cpp failed ({error.get('message', error)}).")
 
 
+def _always_ours(deadline: Deadline, cancel: threading.Event | None) -> nullcontext[bool]:
+    """The turn of a GPU model given none to share: nothing else here times on its GPU."""
+    return nullcontext(True)
+
+
+_ALWAYS_OURS: GpuTurn = _always_ours
+
+
 def _request(messages: Sequence[ChatMessage], sampling: Sampling) -> dict[str, Any]:
     request: dict[str, Any] = {
         "messages": [{"role": m.role, "content": m.content} for m in messages],
@@ -393,6 +445,8 @@ class _NativeCall:
         self._request = request
         self._lock = lock
         self._abandoned = threading.Event()
+        self.done = threading.Event()
+        """Set once the native call has returned."""
         self.chunks: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
 
     def abandon(self) -> None:
@@ -413,3 +467,4 @@ class _NativeCall:
         finally:
             self.chunks.put(None)
             self._lock.release()
+            self.done.set()

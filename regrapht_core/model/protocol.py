@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal, Protocol
@@ -23,6 +24,7 @@ __all__ = [
     "CodeModel",
     "Completion",
     "FinishReason",
+    "GpuTurn",
     "Sampling",
     "StopWatch",
     "TokenSink",
@@ -33,6 +35,11 @@ Role = Literal["system", "user", "assistant"]
 
 TokenSink = Callable[[str], None]
 """Receives each piece of text as it is generated (streaming)."""
+
+GpuTurn = Callable[[Deadline, "threading.Event | None"], AbstractContextManager[bool]]
+"""Called with the job's deadline and cancel event, a context that holds the GPU and yields
+``True``, or yields ``False`` if the deadline passed or the job was cancelled first. A model
+on the GPU answers inside it, so its answers and the verifier's timing runs take turns."""
 
 
 @dataclass(frozen=True, slots=True)

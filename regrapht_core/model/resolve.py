@@ -21,7 +21,7 @@ from regrapht_core.model.embedded import (
     embedded_path,
 )
 from regrapht_core.model.llama import LlamaCppModel
-from regrapht_core.model.protocol import CodeModel
+from regrapht_core.model.protocol import CodeModel, GpuTurn
 from regrapht_core.model.server import OpenAIServerModel
 from regrapht_core.model.settings import ENV_VAR, ModelSettings
 
@@ -84,14 +84,16 @@ def load_model(
     *,
     cache_dir: Path,
     find_spec: SpecFinder = importlib.util.find_spec,
+    gpu_turn: GpuTurn | None = None,
 ) -> CodeModel:
-    """Open the model; a missing file, a corrupt one or a refused server is a ``ModelError``."""
+    """Open the model; a missing file, a corrupt one or a refused server is a ``ModelError``.
+    ``gpu_turn``: what an in-process model's answers hold if it runs on the GPU."""
     if source.kind is SourceKind.SERVER:
         return OpenAIServerModel.connect(source.location, settings.server)
     if source.kind is SourceKind.EMBEDDED:
         embedded = EMBEDDED[source.location]
         path = embedded_path(embedded, cache_dir=cache_dir, find_spec=find_spec)
-        return LlamaCppModel.load(path, settings.llama, name=embedded.name)
+        return LlamaCppModel.load(path, settings.llama, name=embedded.name, gpu_turn=gpu_turn)
     path = Path(source.location).expanduser()
     if path.suffix.lower() != ".gguf" and not path.exists():
         known = ", ".join(EMBEDDED)
@@ -99,4 +101,4 @@ def load_model(
             f"{path}: no such model file, and not an embedded model name ({known}) nor an "
             "http(s):// server URL. Fix --model / REGRAPHT_MODEL."
         )
-    return LlamaCppModel.load(path, settings.llama)
+    return LlamaCppModel.load(path, settings.llama, gpu_turn=gpu_turn)

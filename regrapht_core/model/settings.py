@@ -1,8 +1,9 @@
 """Model settings, read once at the boundary (CLI flags, editor settings) and then passed in.
 
-Defaults suit a laptop without a GPU: the model's own context but at most 8k tokens (our
-step prompts fit in 4k), llama.cpp's own thread choice, and no GPU offload (the GPU is busy
-timing candidates).
+Defaults suit a laptop with or without a GPU: the model's own context but at most 8k tokens
+(our step prompts fit in 4k), llama.cpp's own thread choice, and the model on the GPU when
+the installed llama.cpp build can use one (its generations then take turns with the
+verifier's timing runs, so a timing never shares the GPU with the model).
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ class LlamaSettings:
     context, capped at 8192 (``llama.MAX_AUTO_CONTEXT``) for a laptop's memory and speed."""
     n_threads: int | None = None
     """``None`` lets llama.cpp pick (physical cores)."""
-    n_gpu_layers: int = 0
-    """Layers offloaded to the GPU; ``-1`` as many as fit, ``-2`` all. Needs a GPU build of
-    xllamacpp: without one it is ignored with a warning."""
+    n_gpu_layers: int | None = None
+    """Layers offloaded to the GPU; ``-1`` as many as fit, ``-2`` all, ``0`` none. ``None``
+    (auto): as many as fit when this xllamacpp build sees a GPU, else none. An explicit
+    number needs a GPU build of xllamacpp: without one it is ignored with a warning."""
 
 
 @dataclass(frozen=True, slots=True)

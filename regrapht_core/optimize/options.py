@@ -45,6 +45,11 @@ def _options(budget: int) -> list[Callable[[_Command], _Command]]:
         ),
         click.option("--server-model", default="", help="Model name on the server (or first)."),
         click.option("--allow-remote", is_flag=True, help="Accept a model server off loopback."),
+        click.option(
+            "--gpu-layers", type=int, default=None,
+            help="Model layers on the GPU (-1 as many as fit, 0 none; default: as many as fit "
+            "when the installed llama.cpp build sees a GPU). Answers take turns with timing.",
+        ),
         click.option("--no-model", is_flag=True, help="Use no language model: rewriters only."),
         click.option(
             "--rewriters/--no-rewriters", default=True, show_default=True,
@@ -69,7 +74,7 @@ def _options(budget: int) -> list[Callable[[_Command], _Command]]:
 
 _NAMES = (
     "budget", "depth_cap", "time_limit_s", "model", "server_model", "allow_remote",
-    "rewriters", "nvcc", "gpu_index", "snapshot", "seed",
+    "gpu_layers", "rewriters", "nvcc", "gpu_index", "snapshot", "seed",
 )  # fmt: skip
 
 

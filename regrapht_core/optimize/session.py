@@ -23,7 +23,7 @@ from regrapht_core.graph.paths import snapshot_path
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.model.protocol import CodeModel
 from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
-from regrapht_core.model.settings import ModelSettings, ServerSettings
+from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
 from regrapht_core.optimize.rewriter_proposer import RewriterProposer
@@ -67,6 +67,7 @@ class JobSettings:
         model: str | None = None,
         server_model: str = "",
         allow_remote: bool = False,
+        gpu_layers: int | None = None,
         use_model: bool = True,
         nvcc: Path | None = None,
         gpu_index: int | None = None,
@@ -83,6 +84,7 @@ class JobSettings:
             search=SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit_s),
             model=ModelSettings(
                 model=model or None,
+                llama=LlamaSettings(n_gpu_layers=gpu_layers),
                 server=ServerSettings(model=server_model, allow_remote=allow_remote),
             )
             if use_model
@@ -115,8 +117,10 @@ class Optimizer:
         self.verifier = verifier or Verifier(settings.verify)
         self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)
+        # A model on the GPU answers in turns with the verifier's timing runs.
+        turn = self.verifier.gpu_lock.hold
         self._load = model_loader or (
-            lambda source, model: load_model(source, model, cache_dir=cache)
+            lambda source, model: load_model(source, model, cache_dir=cache, gpu_turn=turn)
         )
         self._model: CodeModel | None = None
         self._model_lock = threading.Lock()

@@ -9,7 +9,9 @@ file named for the GPU, which the kernel releases when its holder exits or crash
 killed worker never leaves the GPU locked.
 
 Waiting respects the job's deadline: a job whose time runs out while another process holds
-the GPU stops waiting and reports that, instead of hanging the editor.
+the GPU stops waiting and reports that, instead of hanging the editor. A model that runs on
+the same GPU takes the same lock for each answer (``model/llama.py``), passing the job's
+cancel event too, so a cancelled job stops waiting within a poll.
 """
 
 from __future__ import annotations
@@ -61,16 +63,16 @@ class GpuLock:
         """Seconds the GPU was held: with ``waited_s``, how busy sharing workers keep it."""
 
     @contextmanager
-    def hold(self, deadline: Deadline) -> Iterator[bool]:
-        """Yields ``True`` holding the GPU, or ``False`` if ``deadline`` passed first (the
-        caller reports a timeout and must not run anything)."""
+    def hold(self, deadline: Deadline, cancel: threading.Event | None = None) -> Iterator[bool]:
+        """Yields ``True`` holding the GPU, or ``False`` if ``deadline`` passed or ``cancel``
+        was set first (the caller reports that and must not run anything)."""
         began = time.monotonic()
-        if deadline.expired or not self._threads.acquire(timeout=_timeout(deadline)):
+        if not self._acquire_thread(deadline, cancel):
             self.waited_s += time.monotonic() - began
             yield False
             return
         try:
-            fd = self._acquire_file(deadline)
+            fd = self._acquire_file(deadline, cancel)
             got = time.monotonic()
             self.waited_s += got - began
             try:
@@ -82,7 +84,16 @@ class GpuLock:
         finally:
             self._threads.release()
 
-    def _acquire_file(self, deadline: Deadline) -> int | None:
+    def _acquire_thread(self, deadline: Deadline, cancel: threading.Event | None) -> bool:
+        """Without a cancel event one wait up to the deadline; with one, a wait per poll."""
+        if cancel is None:
+            return not deadline.expired and self._threads.acquire(timeout=_timeout(deadline))
+        while not _stopped(deadline, cancel):
+            if self._threads.acquire(timeout=deadline.cap(_POLL_S)):
+                return True
+        return False
+
+    def _acquire_file(self, deadline: Deadline, cancel: threading.Event | None) -> int | None:
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         while True:
@@ -90,10 +101,14 @@ class GpuLock:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return fd
             except BlockingIOError:
-                if deadline.expired:
+                if _stopped(deadline, cancel):
                     os.close(fd)
                     return None
                 time.sleep(_POLL_S)
+
+
+def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:
+    return deadline.expired or (cancel is not None and cancel.is_set())
 
 
 def _timeout(deadline: Deadline) -> float:

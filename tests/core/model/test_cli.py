@@ -23,7 +23,7 @@ def test_check_embedded_default() -> None:
     assert code == 0, out
     assert "source:   embedded (embedded default)" in out
     assert "location: qwen2.5-coder-0.5b: " in out
-    assert "model:    qwen2.5-coder-0.5b (context 512 tokens)" in out
+    assert "model:    qwen2.5-coder-0.5b (context 512 tokens, on CPU)" in out
     assert "first token" in out
     assert "tokens/s" in out
 
