@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Here: split the embedded model's joined GGUF into .dev/1 … .dev/N (git-ignored) for
-# scripts/gpu-stage-model.sh on the GPU machine, and xllamacpp's source release into
-# .dev/xsrc/.
+# scripts/gpu-stage-model.sh on the GPU machine, one folder per back-to-back call
+# (`carry: [".dev/K"]`), and put xllamacpp's source release into .dev/xsrc/.
 #
-# The device tool carries at most 64 MiB per call and Qwen2.5-Coder-0.5B's GGUF is 491 MB,
-# so it travels in parts of 50 MiB (with the checkout and its .git, about 10 MiB, under the cap), one folder per back-to-back call (`carry: [".dev/K"]`).
-# The GPU build of xllamacpp is not downloaded: scripts/build-xllamacpp-cuda.sh makes it
-# from the source release, which this puts into .dev/xsrc/.
+# The device tool carries at most 64 MiB per call, counting the checkout's files and its
+# .git (28 MB at 6080f3c), and Qwen2.5-Coder-0.5B's GGUF is 491 MB: each part is what is
+# left under 62 MiB. Calls must follow each other within the machine's 30 s warm time, or
+# it is given back with the parts already sent.
+#
+# xllamacpp's CUDA build (scripts/build-xllamacpp-cuda.sh) takes 33 minutes on this VM's 2
+# cores and more than 400 s of device time on the GPU machine's 16: build it here, into
+# .dev/xwheel/ (34 MB, a call of its own; scripts/gpu-env.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GGUF=$(.venv/bin/python -c '
@@ -18,7 +22,9 @@ print(embedded_path(EMBEDDED[DEFAULT_EMBEDDED], cache_dir=default_cache_dir(os.e
 rm -rf .dev/[0-9]* .dev/xsrc && mkdir -p .dev/xsrc
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-split -b 50M -d -a 2 "$GGUF" "$TMP/part."
+travelling=$(( $(git ls-files -co --exclude-standard -z | du -cb --files0-from=- | tail -1 | cut -f1) + $(du -sb .git | cut -f1) ))
+part_mib=$(( 62 - travelling / 1048576 ))
+split -b "${part_mib}M" -d -a 2 "$GGUF" "$TMP/part."
 count=0
 for part in "$TMP"/part.*; do
     count=$((count + 1))

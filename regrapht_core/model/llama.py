@@ -30,7 +30,8 @@ On a GPU build with a GPU, the model runs there (``n_gpu_layers`` auto): tens of
 faster than on the CPU, and the one place a model step pays for itself on the machine that
 times the candidates. Its answers must then never share the GPU with a timing run, so each
 ``generate`` first takes the GPU turn it was given (the verifier's lock, which other
-ReGraphT processes on that GPU take too) and keeps it until llama.cpp has stopped computing.
+ReGraphT processes on that GPU take too), and the native call hands it back when llama.cpp
+has stopped computing: an interrupted ``generate`` still returns at once.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import queue
 import secrets
 import struct
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +73,6 @@ _log = logging.getLogger(__name__)
 
 _POLL_S = 0.05
 """How often a waiting caller looks at its cancel event and deadline."""
-_DRAIN_S = 1.0
-"""Longest wait, after an interrupted answer, for llama.cpp to stop using the GPU before
-its turn is handed back (it stops at its next chunk: milliseconds on a GPU)."""
 _PROMPT_BATCH = 512
 """Tokens llama.cpp reads per prompt step: an abandoned call stops at the end of one.
 Also its physical batch, so a smaller step costs no prompt speed on a CPU."""
@@ -361,23 +359,26 @@ class LlamaCppModel:
         turn: AbstractContextManager[bool] = (
             nullcontext(True) if self._gpu_turn is None else self._gpu_turn(deadline, cancel)
         )
-        with turn as ours:
-            if not ours:
-                return watch.finish(watch.interrupt() or FinishReason.TIMEOUT)
-            while True:
-                early = watch.interrupt()
-                if early is not None:
-                    return watch.finish(early)
-                if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
-                    break
-            call = _NativeCall(self._server, _request(messages, sampling), self._lock)
-            threading.Thread(target=call.run, name="regrapht-llama", daemon=True).start()
-            try:
-                return self._follow(call, watch)
-            finally:
-                call.abandon()  # an interrupted or failed call stops at its next chunk
-                if self._gpu_turn is not None:
-                    call.done.wait(_DRAIN_S)  # the GPU is handed back once llama.cpp is off it
+        if not turn.__enter__():
+            turn.__exit__(None, None, None)
+            return watch.finish(watch.interrupt() or FinishReason.TIMEOUT)
+        while True:
+            early = watch.interrupt()
+            if early is not None:
+                turn.__exit__(None, None, None)
+                return watch.finish(early)
+            if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
+                break
+        # The turn ends when llama.cpp has stopped, which an interrupted answer does not
+        # wait for: the native call hands it back itself.
+        call = _NativeCall(
+            self._server, _request(messages, sampling), self._lock, turn_over=turn.__exit__
+        )
+        threading.Thread(target=call.run, name="regrapht-llama", daemon=True).start()
+        try:
+            return self._follow(call, watch)
+        finally:
+            call.abandon()  # an interrupted or failed call stops at its next chunk
 
     def _follow(self, call: _NativeCall, watch: StopWatch) -> Completion:
         """Pass the call's pieces on until it ends or the caller is interrupted."""
@@ -437,16 +438,22 @@ class _NativeCall:
     """One blocking native call on its own thread, whose chunks the caller reads.
 
     The queue ends with ``None``; an exception the binding raises is put before it as an
-    error chunk. The model's lock, taken by the caller, is released when the call returns.
+    error chunk. The model's lock, taken by the caller, is released when the call returns,
+    and then the GPU turn is handed back (``turn_over``, a context manager's ``__exit__``).
     """
 
-    def __init__(self, server: Any, request: dict[str, Any], lock: threading.Lock) -> None:
+    def __init__(
+        self,
+        server: Any,
+        request: dict[str, Any],
+        lock: threading.Lock,
+        turn_over: Callable[[None, None, None], object],
+    ) -> None:
         self._server = server
         self._request = request
         self._lock = lock
+        self._turn_over = turn_over
         self._abandoned = threading.Event()
-        self.done = threading.Event()
-        """Set once the native call has returned."""
         self.chunks: queue.SimpleQueue[dict[str, Any] | None] = queue.SimpleQueue()
 
     def abandon(self) -> None:
@@ -467,4 +474,4 @@ class _NativeCall:
         finally:
             self.chunks.put(None)
             self._lock.release()
-            self.done.set()
+            self._turn_over(None, None, None)

@@ -13,7 +13,10 @@ import sys
 import textwrap
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -23,6 +26,7 @@ from regrapht_core.errors import ModelError
 from regrapht_core.model.llama import MAX_AUTO_CONTEXT, GgufInfo, LlamaCppModel, read_gguf
 from regrapht_core.model.protocol import ChatMessage, FinishReason, Sampling
 from regrapht_core.model.settings import LlamaSettings
+from regrapht_core.verify.gpu_lock import GpuLock
 
 xllamacpp = pytest.importorskip("xllamacpp")  # the GPU machine's `make gpu-check` has no wheel
 
@@ -268,11 +272,7 @@ def test_loading_leaves_signal_handlers_and_a_model_can_be_dropped_at_once(
 
 def test_gpu_layers_follow_the_build(embedded_gguf: Path, caplog: pytest.LogCaptureFixture) -> None:
     """A CPU-only build runs on the CPU and says so once; a GPU build offloads quietly."""
-    kinds = xllamacpp.ggml_backend_dev_type
-    gpu = any(
-        device["type"] in (kinds.GGML_BACKEND_DEVICE_TYPE_GPU, kinds.GGML_BACKEND_DEVICE_TYPE_IGPU)
-        for device in xllamacpp.get_device_info()
-    )
+    gpu = _build_sees_a_gpu()
     with caplog.at_level(logging.WARNING, logger="regrapht_core.model.llama"):
         model = LlamaCppModel.load(
             embedded_gguf, LlamaSettings(n_ctx=256, n_threads=2, n_gpu_layers=-1)
@@ -285,6 +285,135 @@ def test_gpu_layers_follow_the_build(embedded_gguf: Path, caplog: pytest.LogCapt
         assert "no GPU backend" in warnings[0]
         assert "running on the CPU" in warnings[0]
     assert model.generate(ASK, Sampling(2, seed=0)).tokens == 2
+
+
+def test_auto_offload_follows_the_build_without_a_word(
+    embedded_gguf: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The default asks for no number: the GPU if this build sees one, else the CPU quietly."""
+    with caplog.at_level(logging.WARNING, logger="regrapht_core.model.llama"):
+        model = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=256, n_threads=2))
+    assert [r for r in caplog.records if r.levelno == logging.WARNING] == []
+    assert model.on_gpu == _build_sees_a_gpu()
+    if not _build_sees_a_gpu():
+        off = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=256, n_gpu_layers=0))
+        assert not off.on_gpu
+
+
+class _Turn:
+    """A GPU turn that records when it was held and whether llama.cpp had stopped by then."""
+
+    def __init__(self, model: list[LlamaCppModel], grant: bool = True, hold_s: float = 0.0):
+        self.events: list[str] = []
+        self._model = model
+        self._grant = grant
+        self._hold_s = hold_s
+
+    @contextmanager
+    def __call__(self, deadline: Deadline, cancel: threading.Event | None) -> Iterator[bool]:
+        time.sleep(self._hold_s)  # another process's timing run, say
+        self.events.append("taken")
+        try:
+            yield self._grant
+        finally:
+            busy = self._model[0]._lock.locked()  # the native call holds it until it returns
+            self.events.append("handed back while llama.cpp ran" if busy else "handed back")
+
+
+@pytest.fixture
+def as_if_on_a_gpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loads as a GPU build would (-1 layers); llama.cpp with no GPU to fit keeps them on
+    the CPU, so the turn-taking runs against the real native call."""
+    monkeypatch.setattr("regrapht_core.model.llama._gpu_layers", lambda requested: -1)
+
+
+def _turned_model(
+    embedded_gguf: Path, n_ctx: int = 256, **turn: Any
+) -> tuple[LlamaCppModel, _Turn]:
+    holder: list[LlamaCppModel] = []
+    recorder = _Turn(holder, **turn)
+    model = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=n_ctx), gpu_turn=recorder)
+    holder.append(model)
+    return model, recorder
+
+
+@pytest.mark.usefixtures("as_if_on_a_gpu")
+def test_a_gpu_model_answers_inside_its_turn(embedded_gguf: Path) -> None:
+    model, turn = _turned_model(embedded_gguf, hold_s=0.4)
+    assert model.on_gpu
+    done = model.generate(ASK, Sampling(8, seed=0))
+    assert done.tokens == 8
+    assert done.first_token_s is not None and done.first_token_s >= 0.4  # waited its turn
+    assert turn.events == ["taken", "handed back"]
+
+
+@pytest.mark.usefixtures("as_if_on_a_gpu")
+def test_an_interrupted_gpu_answer_keeps_its_turn_until_llama_cpp_stops(
+    embedded_gguf: Path,
+) -> None:
+    """Cancelled while reading a long prompt, the answer returns within a second, and the
+    GPU is handed back only once the native call has stopped using it."""
+    model, turn = _turned_model(embedded_gguf, n_ctx=4096)
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    start = time.monotonic()
+    done = model.generate(LONG_PROMPT, Sampling(64, seed=0), cancel=cancel)
+    assert time.monotonic() - start < 1.5
+    assert done.finish_reason is FinishReason.CANCELLED
+    until = time.monotonic() + 30
+    while len(turn.events) < 2 and time.monotonic() < until:
+        time.sleep(0.05)
+    assert turn.events == ["taken", "handed back"]
+    assert model.generate(ASK, Sampling(2, seed=0)).tokens == 2  # and the next one gets it
+
+
+@pytest.mark.usefixtures("as_if_on_a_gpu")
+@pytest.mark.parametrize(
+    ("interrupt", "reason"),
+    [("cancel", FinishReason.CANCELLED), ("deadline", FinishReason.TIMEOUT)],
+)
+def test_a_gpu_model_refused_its_turn_answers_nothing(
+    embedded_gguf: Path, interrupt: str, reason: FinishReason
+) -> None:
+    model, turn = _turned_model(embedded_gguf, grant=False)
+    cancel = threading.Event()
+    if interrupt == "cancel":
+        cancel.set()
+    deadline = Deadline(at=0.0) if interrupt == "deadline" else Deadline()
+    done = model.generate(ASK, Sampling(8, seed=0), cancel=cancel, deadline=deadline)
+    assert (done.finish_reason, done.tokens, done.text) == (reason, 0, "")
+    assert turn.events == ["taken", "handed back"]
+
+
+@pytest.mark.usefixtures("as_if_on_a_gpu")
+def test_a_gpu_model_waits_for_the_verifiers_lock(embedded_gguf: Path, tmp_path: Path) -> None:
+    """With the verifier's real lock: an answer starts only after a timing run is done."""
+    lock = GpuLock("0", tmp_path)
+    model = LlamaCppModel.load(embedded_gguf, LlamaSettings(n_ctx=256), gpu_turn=lock.hold)
+    timing = threading.Event()
+
+    def time_a_candidate() -> None:
+        with lock.hold(Deadline()) as held:
+            assert held
+            timing.set()
+            time.sleep(0.5)
+
+    runner = threading.Thread(target=time_a_candidate)
+    runner.start()
+    assert timing.wait(10)
+    done = model.generate(ASK, Sampling(4, seed=0))
+    runner.join()
+    assert done.tokens == 4
+    assert done.first_token_s is not None and done.first_token_s > 0.3
+    assert lock.held_s > 0.5  # the run's hold and the answer's
+
+
+def _build_sees_a_gpu() -> bool:
+    kinds = xllamacpp.ggml_backend_dev_type
+    return any(
+        device["type"] in (kinds.GGML_BACKEND_DEVICE_TYPE_GPU, kinds.GGML_BACKEND_DEVICE_TYPE_IGPU)
+        for device in xllamacpp.get_device_info()
+    )
 
 
 def test_missing_file_names_the_path_and_the_fix(tmp_path: Path) -> None:

@@ -124,3 +124,49 @@ def test_an_expired_deadline_takes_nothing(tmp_path: Path) -> None:
         assert not held
     with lock.hold(NO_DEADLINE) as held:
         assert held
+
+
+def _cancelled_after(seconds: float) -> threading.Event:
+    cancel = threading.Event()
+    threading.Timer(seconds, cancel.set).start()
+    return cancel
+
+
+def test_a_cancel_stops_the_wait_for_another_process(tmp_path: Path) -> None:
+    """A model's answer waits for the GPU with no deadline in the editor; a cancel must
+    still end the wait within a poll, not when the other process is done."""
+    holder = _holder(tmp_path, 60)
+    try:
+        start = time.monotonic()
+        with GpuLock("0", tmp_path).hold(NO_DEADLINE, _cancelled_after(0.3)) as held:
+            assert not held
+        assert 0.3 <= time.monotonic() - start < 1.5
+    finally:
+        holder.kill()
+        holder.join()
+
+
+def test_a_cancel_stops_the_wait_for_another_thread(tmp_path: Path) -> None:
+    lock = GpuLock("0", tmp_path)
+    taken = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with lock.hold(NO_DEADLINE) as held:
+            assert held
+            taken.set()
+            release.wait(30)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert taken.wait(10)
+        start = time.monotonic()
+        with lock.hold(NO_DEADLINE, _cancelled_after(0.3)) as held:
+            assert not held
+        assert 0.3 <= time.monotonic() - start < 1.5
+    finally:
+        release.set()
+        holder.join()
+    with lock.hold(NO_DEADLINE, threading.Event()) as held:
+        assert held
