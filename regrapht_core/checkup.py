@@ -60,6 +60,7 @@ class ModelCheck:
             done = self.trial.completion
             report.update(
                 name=self.trial.name,
+                runsOn=self.trial.runs_on,
                 loadSeconds=round(self.trial.load_s, 2),
                 prompt=self.trial.prompt,
                 answer=done.text,
@@ -77,7 +78,8 @@ class ModelCheck:
             lines.append(f"- location: `{self.place.location}`")
         if self.trial is not None:
             done = self.trial.completion
-            lines.append(f"- model: {self.trial.name}, loaded in {self.trial.load_s:.2f} s")
+            trial = self.trial
+            lines.append(f"- model: {trial.name} on {trial.runs_on}, loaded in {trial.load_s:.2f} s")
             lines.append(f"- answer ({done.tokens} tokens in {done.total_s:.2f} s):")
             lines += ["", "```", done.text.strip(), "```"]
         if self.error is not None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pytest
 
 from regrapht_core.checkup import check_setup, graph_summary
 from regrapht_core.optimize.session import JobSettings
@@ -66,3 +69,14 @@ def test_the_graph_summary_counts_examples_per_transition() -> None:
         assert edge["from"] in ids
         assert edge["to"] in ids
         assert edge["examples"] >= 1
+
+
+def test_the_model_check_says_where_the_model_answered() -> None:
+    """The editor's setup check names the processor, so a slow CPU model is no mystery
+    (PyPI's xllamacpp wheel answers on the CPU; a CUDA build with a GPU, on the GPU)."""
+    pytest.importorskip("xllamacpp")
+    result = check_setup(JobSettings.from_options(), env=os.environ).as_json()
+    assert result["model"]["ok"] is True
+    runs_on = result["model"]["runsOn"]
+    assert runs_on in ("CPU", "GPU")
+    assert f"qwen2.5-coder-0.5b on {runs_on}, loaded in" in result["text"]

@@ -67,3 +67,4 @@ def test_check_json_is_one_parsable_document() -> None:
     assert document["tokensPerSecond"] > 0
     assert document["tokens"] >= 1 and isinstance(document["answer"], str)
     assert document["contextTokens"] == 512 and document["loadSeconds"] > 0
+    assert document["runsOn"] == "CPU"  # PyPI's xllamacpp wheel: auto offload finds no GPU
