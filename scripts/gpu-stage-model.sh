@@ -7,7 +7,7 @@
 STAGE=/tmp/regrapht-stage
 export XDG_CACHE_HOME=/tmp/regrapht-cache
 mkdir -p "$STAGE" "$XDG_CACHE_HOME/regrapht/models"
-for folder in .dev/*/; do
+for folder in .dev/[0-9]*/; do
     [ -d "$folder" ] && cp "$folder"* "$STAGE"/
 done
 if [ -f "$STAGE/model.txt" ]; then
