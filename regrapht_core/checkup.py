@@ -77,9 +77,10 @@ class ModelCheck:
             lines.append(f"- source: {self.place.source.kind} ({self.place.source.origin})")
             lines.append(f"- location: `{self.place.location}`")
         if self.trial is not None:
-            done = self.trial.completion
             trial = self.trial
-            lines.append(f"- model: {trial.name} on {trial.runs_on}, loaded in {trial.load_s:.2f} s")
+            done = trial.completion
+            loaded = f"loaded in {trial.load_s:.2f} s"
+            lines.append(f"- model: {trial.name} on {trial.runs_on}, {loaded}")
             lines.append(f"- answer ({done.tokens} tokens in {done.total_s:.2f} s):")
             lines += ["", "```", done.text.strip(), "```"]
         if self.error is not None:

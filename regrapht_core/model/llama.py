@@ -247,6 +247,8 @@ def _params(path: Path, settings: LlamaSettings, n_ctx: int, api_key: str) -> An
     if settings.n_threads is not None:
         params.cpuparams.n_threads = params.cpuparams_batch.n_threads = settings.n_threads
     params.n_gpu_layers = _gpu_layers(settings.n_gpu_layers)
+    params.split_mode = xllamacpp.llama_split_mode.LLAMA_SPLIT_MODE_NONE
+    params.main_gpu = settings.main_gpu
     # Fitting loads the model an extra time (seconds on a laptop) to size what is left
     # unset; only "as many layers as fit" (-1) is, the context is always given.
     params.fit_params = params.n_gpu_layers == -1

@@ -29,6 +29,10 @@ class LlamaSettings:
     """Layers offloaded to the GPU; ``-1`` as many as fit, ``-2`` all, ``0`` none. ``None``
     (auto): as many as fit when this xllamacpp build sees a GPU, else none. An explicit
     number needs a GPU build of xllamacpp: without one it is ignored with a warning."""
+    main_gpu: int = 0
+    """The one GPU, among those this process sees, that holds the model: the verifier's
+    (``--gpu``), so the model's answers take turns with the runs they would slow. Never
+    spread over several GPUs, where it would slow other workers' timing runs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -84,7 +84,7 @@ class JobSettings:
             search=SearchConfig(budget=budget, depth_cap=depth_cap, time_limit_s=time_limit_s),
             model=ModelSettings(
                 model=model or None,
-                llama=LlamaSettings(n_gpu_layers=gpu_layers),
+                llama=LlamaSettings(n_gpu_layers=gpu_layers, main_gpu=gpu_index or 0),
                 server=ServerSettings(model=server_model, allow_remote=allow_remote),
             )
             if use_model

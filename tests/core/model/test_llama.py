@@ -23,7 +23,13 @@ import pytest
 
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.errors import ModelError
-from regrapht_core.model.llama import MAX_AUTO_CONTEXT, GgufInfo, LlamaCppModel, read_gguf
+from regrapht_core.model.llama import (
+    MAX_AUTO_CONTEXT,
+    GgufInfo,
+    LlamaCppModel,
+    _params,
+    read_gguf,
+)
 from regrapht_core.model.protocol import ChatMessage, FinishReason, Sampling
 from regrapht_core.model.settings import LlamaSettings
 from regrapht_core.verify.gpu_lock import GpuLock
@@ -406,6 +412,16 @@ def test_a_gpu_model_waits_for_the_verifiers_lock(embedded_gguf: Path, tmp_path:
     assert done.tokens == 4
     assert done.first_token_s is not None and done.first_token_s > 0.3
     assert lock.held_s > 0.5  # the run's hold and the answer's
+
+
+@pytest.mark.usefixtures("as_if_on_a_gpu")
+def test_a_gpu_model_stays_on_one_gpu(embedded_gguf: Path) -> None:
+    """On a host of several GPUs the model must not spread onto the ones other workers
+    time on: all layers on ``main_gpu``, none split."""
+    params = _params(embedded_gguf, LlamaSettings(main_gpu=1), 256, "key")
+    assert params.n_gpu_layers == -1
+    assert params.split_mode == xllamacpp.llama_split_mode.LLAMA_SPLIT_MODE_NONE
+    assert params.main_gpu == 1
 
 
 def _build_sees_a_gpu() -> bool:

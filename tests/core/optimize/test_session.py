@@ -55,3 +55,9 @@ def test_the_model_takes_turns_with_the_jobs_own_verifier(
     assert optimizer.model() is optimizer.model()  # loaded once
     assert len(loaded) == 1
     assert loaded[0]["gpu_turn"] == optimizer.verifier.gpu_lock.hold
+
+
+def test_the_model_sits_on_the_verifiers_gpu() -> None:
+    job = _settings_from("--gpu", "2")
+    assert job.model is not None and job.verify.gpu_index == 2
+    assert job.model.llama.main_gpu == 2
