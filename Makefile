@@ -5,7 +5,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | sha1sum | cut -c1-12)
 
-.PHONY: demo test lint typecheck unit bench graph gpu-check gpu-bench-verify clean \
+.PHONY: demo test lint typecheck unit bench graph gpu-check gpu-bench-verify gpu-model clean \
 	editor-setup ext-lint ext-unit vsix editor-test
 
 $(STAMP): pyproject.toml
@@ -43,6 +43,19 @@ bench: $(STAMP)
 
 graph: $(STAMP)
 	$(BIN)/regrapht graph build
+
+# The model on the GPU: xllamacpp built with llama.cpp's CUDA backend for this machine's
+# GPUs, from the source release of the pinned version, replacing the CPU wheel in .venv.
+# Needs nvcc and cuBLAS; 33 minutes on the 2-core dev VM, over 400 s on the GPU machine's 16.
+gpu-model: $(STAMP)
+	@echo "Building xllamacpp $$($(BIN)/python -c 'import importlib.metadata as m; print(m.version("xllamacpp"))') with CUDA for this machine's GPUs (minutes; see docs/models.md)."
+	$(BIN)/python -m pip install --quiet 'cython>=3.1' 'setuptools>=61' 'versioneer[toml]' wheel
+	rm -rf build/xsrc build/xwheel
+	$(BIN)/python -m pip download --quiet --no-deps --no-binary=:all: -d build/xsrc \
+		"xllamacpp==$$($(BIN)/python -c 'import importlib.metadata as m; print(m.version("xllamacpp"))')"
+	PATH="$(abspath $(BIN)):$$PATH" scripts/build-xllamacpp-cuda.sh build/xsrc/xllamacpp-*.tar.gz build/xwheel
+	$(BIN)/python -m pip install --quiet --force-reinstall --no-deps build/xwheel/xllamacpp-*.whl
+	$(BIN)/regrapht model check
 
 gpu-check:
 	bash scripts/gpu-check.sh tests

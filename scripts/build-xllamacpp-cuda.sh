@@ -8,8 +8,8 @@
 # Why: PyPI has xllamacpp's CPU wheel only; its CUDA wheels live on its own index, for
 # CUDA 12, and the GPU machine has CUDA 13 and no network. With the model on the GPU an
 # answer takes seconds instead of a minute (docs/models.md). Needs nvcc, cmake, ninja,
-# cython and cuBLAS's headers and libraries (the toolkit's, or the nvidia-cublas wheel's,
-# which are copied into the toolkit when it lacks them: only on a throwaway machine).
+# cython and cuBLAS's headers and libraries (the toolkit's, or with REGRAPHT_PATCH_TOOLKIT=1
+# the nvidia-cublas wheel's, copied into the toolkit: only on a throwaway machine).
 #
 # The CMake switches turn off what would need the network or a driver at build time:
 # llguidance (a Rust crate fetched by cargo), BoringSSL (fetched by CMake; the binding's
@@ -20,6 +20,11 @@ SDIST=$(realpath "$1")
 OUT=$(realpath -m "$2")
 CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc)")")}
 if [ ! -f "$CUDA/include/cublas_v2.h" ]; then
+    if [ "${REGRAPHT_PATCH_TOOLKIT:-}" != 1 ]; then
+        echo "no cuBLAS in $CUDA: install the toolkit's cuBLAS (libcublas-dev), or set" >&2
+        echo "REGRAPHT_PATCH_TOOLKIT=1 to copy the nvidia-cublas wheel's into it" >&2
+        exit 1
+    fi
     wheel_root=$(python3 -c 'import nvidia, pathlib; print(next(p for p in (pathlib.Path(d) / s for d in nvidia.__path__ for s in ("cu13", "cublas")) if (p / "include/cublas_v2.h").exists()))')
     cp "$wheel_root"/include/cublas*.h "$CUDA/include/"
     for lib in "$wheel_root"/lib/libcublas*.so.*; do

@@ -29,6 +29,7 @@ from regrapht_core.contracts.task import Task, TimingMode
 from regrapht_core.cxx.parse import language_for_path
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write, read_source
+from regrapht_core.model.check import runs_on
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn
 from regrapht_core.optimize.proposers import ONE_SHOT_STYLES, OneShotProposer
 from regrapht_core.optimize.session import Optimizer
@@ -251,6 +252,8 @@ def run_suite(
                 continue
             record = _run_one(suite_task, method, optimizer)
             document["runs"].append(record)
+            if optimizer.loaded_model is not None:  # where it answered is part of a result
+                document["model_runs_on"] = runs_on(optimizer.loaded_model)
             document["summary"] = summarise(document["runs"])
             atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
             if on_done is not None:

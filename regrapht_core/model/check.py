@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from regrapht_core.model.embedded import EMBEDDED, embedded_path
 from regrapht_core.model.llama import LlamaCppModel
-from regrapht_core.model.protocol import ChatMessage, Completion, Sampling, TokenSink
+from regrapht_core.model.protocol import ChatMessage, CodeModel, Completion, Sampling, TokenSink
 from regrapht_core.model.resolve import (
     ModelSource,
     SourceKind,
@@ -23,7 +23,7 @@ from regrapht_core.model.resolve import (
 )
 from regrapht_core.model.settings import ModelSettings
 
-__all__ = ["CHECK_PROMPT", "ModelPlace", "ModelTrial", "locate_model", "try_model"]
+__all__ = ["CHECK_PROMPT", "ModelPlace", "ModelTrial", "locate_model", "runs_on", "try_model"]
 
 CHECK_PROMPT = "Write a CUDA kernel that adds two float arrays element-wise."
 _SHORT_ANSWER = Sampling(32, seed=0)
@@ -75,5 +75,11 @@ def try_model(
     llm = load_model(place.source, settings, cache_dir=default_cache_dir(env))
     load_s = time.monotonic() - started
     done = llm.generate([ChatMessage("user", prompt)], sampling, on_token=on_token)
-    runs_on = "server" if not isinstance(llm, LlamaCppModel) else "GPU" if llm.on_gpu else "CPU"
-    return ModelTrial(llm.name, llm.context_tokens, load_s, prompt, done, runs_on)
+    return ModelTrial(llm.name, llm.context_tokens, load_s, prompt, done, runs_on(llm))
+
+
+def runs_on(model: CodeModel) -> str:
+    """``GPU`` or ``CPU`` for an in-process model; ``server`` for a server's own choice."""
+    if not isinstance(model, LlamaCppModel):
+        return "server"
+    return "GPU" if model.on_gpu else "CPU"

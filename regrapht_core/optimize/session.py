@@ -129,6 +129,11 @@ class Optimizer:
     def gpu(self) -> bool:
         return self.verifier.device is not None
 
+    @property
+    def loaded_model(self) -> CodeModel | None:
+        """The model if a job has loaded it; never loads it (nor raises)."""
+        return self._model
+
     def model(self) -> CodeModel | None:
         """The model, loaded on first use; a ``ModelError`` names the file or URL to fix."""
         if self.model_source is None or self.settings.model is None:

@@ -64,6 +64,7 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert document["device"] is None and document["commit"]
     assert document["config"]["budget"] == 3 and document["config"]["model"] is None
     assert document["config"]["timing"] == "task"
+    assert "model_runs_on" not in document  # no model took part
     runs = {(r["task"], r["method"]): r for r in document["runs"]}
     assert len(runs) == 6
     smooth = runs["smooth", "mcgs"]
@@ -79,6 +80,22 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert smooth["copy_floor_ms"] is None, "nothing was timed without a GPU"
     assert smooth["code"] is None and smooth["kernel_ms"] is None, "compiled only: no answer"
     assert runs["missing", "walks"]["code"] is None
+
+
+@pytest.mark.skipif(gpu_present(), reason="the compile-level path needs no GPU")
+def test_a_result_with_the_model_says_where_it_answered(manifest: Path, tmp_path: Path) -> None:
+    """Model seconds differ tenfold between a CPU and a GPU: a result must say which."""
+    pytest.importorskip("xllamacpp")
+    out = tmp_path / "suite.json"
+    result = CliRunner().invoke(
+        main,
+        ["bench", str(manifest), "--only", "smooth", "--no-rewriters", "--budget", "1",
+         "--time-limit", "5", "--json", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    document = json.loads(out.read_text())
+    assert document["model_runs_on"] == "CPU"  # PyPI's xllamacpp wheel
+    assert document["config"]["rewriters"] is False
 
 
 def test_a_run_records_its_answers_code_and_kernel_time() -> None:
