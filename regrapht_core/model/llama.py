@@ -26,12 +26,13 @@ the abandoned call stops at its next chunk. Prompt-reading progress is requested
 chunks, so "next" is at most one prompt batch (``n_batch`` tokens) away. The model serves
 one call at a time: a later ``generate`` waits until the abandoned call has returned.
 
-On a GPU build with a GPU, the model runs there (``n_gpu_layers`` auto): tens of times
-faster than on the CPU, and the one place a model step pays for itself on the machine that
-times the candidates. Its answers must then never share the GPU with a timing run, so each
-``generate`` first takes the GPU turn it was given (the verifier's lock, which other
-ReGraphT processes on that GPU take too), and the native call hands it back when llama.cpp
-has stopped computing: an interrupted ``generate`` still returns at once.
+On a GPU build with a GPU, the model runs there (``n_gpu_layers`` auto): on the machine
+that times the candidates the CPU reads prompts and writes answers slowly enough that the
+model steps cost most of a job's time (docs/models.md). Its answers must then never share
+the GPU with a timing run, so each ``generate`` first takes the GPU turn it was given (the
+verifier's lock, which other ReGraphT processes on that GPU take too), and the native call
+hands it back when llama.cpp has stopped computing: an interrupted ``generate`` still
+returns at once.
 """
 
 from __future__ import annotations
