@@ -46,7 +46,8 @@ graph: $(STAMP)
 
 # The model on the GPU: xllamacpp built with llama.cpp's CUDA backend for this machine's
 # GPUs, from the source release of the pinned version, replacing the CPU wheel in .venv.
-# Needs nvcc and cuBLAS; 33 minutes on the 2-core dev VM, over 400 s on the GPU machine's 16.
+# Needs nvcc and cuBLAS; 33 minutes on the 2-core dev VM, over 400 s on the GPU machine's 16
+# (benchmarks/results/cpu-xllamacpp-cuda-build.json).
 gpu-model: $(STAMP)
 	@echo "Building xllamacpp $$($(BIN)/python -c 'import importlib.metadata as m; print(m.version("xllamacpp"))') with CUDA for this machine's GPUs (minutes; see docs/models.md)."
 	$(BIN)/python -m pip install --quiet 'cython>=3.1' 'setuptools>=61' 'versioneer[toml]' wheel

@@ -44,7 +44,7 @@ import secrets
 import struct
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final
@@ -270,13 +270,20 @@ class LlamaCppModel:
     """A GGUF model served by llama.cpp inside this process (see the module docstring)."""
 
     def __init__(
-        self, server: Any, name: str, context_tokens: int, gpu_turn: GpuTurn | None = None
+        self,
+        server: Any,
+        name: str,
+        context_tokens: int,
+        *,
+        on_gpu: bool = False,
+        gpu_turn: GpuTurn | None = None,
     ) -> None:
         self._server = server
         self._name = name
         self._context_tokens = context_tokens
-        self._gpu_turn = gpu_turn
-        """Taken around each answer when the model runs on the GPU; ``None`` on the CPU."""
+        self._on_gpu = on_gpu
+        self._gpu_turn = gpu_turn if on_gpu else None
+        """Taken around each answer when the model runs on the GPU and shares it."""
         self._lock = threading.Lock()
         """Held from a call's start until its native call returns, abandoned or not."""
 
@@ -320,8 +327,8 @@ class LlamaCppModel:
             "loaded %s (context %d, %s) on %s",
             path, n_ctx, "GPU" if on_gpu else "CPU", server.listening_address,
         )  # fmt: skip
-        turn = (gpu_turn or _ALWAYS_OURS) if on_gpu else None
-        return cls(server, name or info.name or path.stem, n_ctx, turn)
+        name = name or info.name or path.stem
+        return cls(server, name, n_ctx, on_gpu=on_gpu, gpu_turn=gpu_turn)
 
     @property
     def name(self) -> str:
@@ -334,7 +341,7 @@ class LlamaCppModel:
     @property
     def on_gpu(self) -> bool:
         """Whether llama.cpp runs (some of) the model's layers on a GPU."""
-        return self._gpu_turn is not None
+        return self._on_gpu
 
     @property
     def address(self) -> str:
@@ -359,24 +366,21 @@ class LlamaCppModel:
         deadline: Deadline = NO_DEADLINE,
     ) -> Completion:
         watch = StopWatch(on_token=on_token, cancel=cancel, deadline=deadline)
-        turn: AbstractContextManager[bool] = (
-            nullcontext(True) if self._gpu_turn is None else self._gpu_turn(deadline, cancel)
-        )
-        if not turn.__enter__():
-            turn.__exit__(None, None, None)
-            return watch.finish(watch.interrupt() or FinishReason.TIMEOUT)
-        while True:
-            early = watch.interrupt()
-            if early is not None:
-                turn.__exit__(None, None, None)
-                return watch.finish(early)
-            if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
-                break
-        # The turn ends when llama.cpp has stopped, which an interrupted answer does not
-        # wait for: the native call hands it back itself.
-        call = _NativeCall(
-            self._server, _request(messages, sampling), self._lock, turn_over=turn.__exit__
-        )
+        with ExitStack() as turn:
+            if self._gpu_turn is not None and not turn.enter_context(
+                self._gpu_turn(deadline, cancel)
+            ):
+                return watch.finish(watch.interrupt() or FinishReason.TIMEOUT)
+            while True:
+                early = watch.interrupt()
+                if early is not None:
+                    return watch.finish(early)
+                if self._lock.acquire(timeout=watch.wait_s(_POLL_S)):
+                    break
+            # The turn ends when llama.cpp has stopped, which an interrupted answer does
+            # not wait for: the native call hands it back itself.
+            turn_over = turn.pop_all().close
+        call = _NativeCall(self._server, _request(messages, sampling), self._lock, turn_over)
         threading.Thread(target=call.run, name="regrapht-llama", daemon=True).start()
         try:
             return self._follow(call, watch)
@@ -415,14 +419,6 @@ class LlamaCppModel:
         return ModelError(f"{self._name}: llama.cpp failed ({error.get('message', error)}).")
 
 
-def _always_ours(deadline: Deadline, cancel: threading.Event | None) -> nullcontext[bool]:
-    """The turn of a GPU model given none to share: nothing else here times on its GPU."""
-    return nullcontext(True)
-
-
-_ALWAYS_OURS: GpuTurn = _always_ours
-
-
 def _request(messages: Sequence[ChatMessage], sampling: Sampling) -> dict[str, Any]:
     request: dict[str, Any] = {
         "messages": [{"role": m.role, "content": m.content} for m in messages],
@@ -442,7 +438,7 @@ class _NativeCall:
 
     The queue ends with ``None``; an exception the binding raises is put before it as an
     error chunk. The model's lock, taken by the caller, is released when the call returns,
-    and then the GPU turn is handed back (``turn_over``, a context manager's ``__exit__``).
+    and then the GPU turn, if any, is handed back (``turn_over``).
     """
 
     def __init__(
@@ -450,7 +446,7 @@ class _NativeCall:
         server: Any,
         request: dict[str, Any],
         lock: threading.Lock,
-        turn_over: Callable[[None, None, None], object],
+        turn_over: Callable[[], None],
     ) -> None:
         self._server = server
         self._request = request
@@ -477,4 +473,4 @@ class _NativeCall:
         finally:
             self.chunks.put(None)
             self._lock.release()
-            self._turn_over(None, None, None)
+            self._turn_over()

@@ -85,9 +85,6 @@ class GpuLock:
             self._threads.release()
 
     def _acquire_thread(self, deadline: Deadline, cancel: threading.Event | None) -> bool:
-        """Without a cancel event one wait up to the deadline; with one, a wait per poll."""
-        if cancel is None:
-            return not deadline.expired and self._threads.acquire(timeout=_timeout(deadline))
         while not _stopped(deadline, cancel):
             if self._threads.acquire(timeout=deadline.cap(_POLL_S)):
                 return True
@@ -109,8 +106,3 @@ class GpuLock:
 
 def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:
     return deadline.expired or (cancel is not None and cancel.is_set())
-
-
-def _timeout(deadline: Deadline) -> float:
-    left = deadline.remaining()
-    return -1 if left is None else left
