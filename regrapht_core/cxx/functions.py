@@ -16,6 +16,8 @@ from regrapht_core.cxx.parse import Node, node_text
 
 __all__ = [
     "definition_header",
+    "execution_spaces",
+    "file_scope_item",
     "function_declarator",
     "function_definitions",
     "function_name",
@@ -73,6 +75,20 @@ def function_definitions(root: Node) -> Iterator[Node]:
             yield child
         elif child.type == "template_declaration":
             yield from (c for c in child.named_children if c.type == "function_definition")
+
+
+def file_scope_item(definition: Node) -> Node:
+    """The namespace-scope item a definition is: itself, or the template that holds it."""
+    parent = definition.parent
+    return parent if parent is not None and parent.type == "template_declaration" else definition
+
+
+_EXECUTION_SPACES = frozenset({"__global__", "__device__", "__host__"})
+
+
+def execution_spaces(definition: Node) -> frozenset[str]:
+    """The CUDA execution space keywords a definition is declared with (none: host only)."""
+    return frozenset(c.type for c in definition.children if c.type in _EXECUTION_SPACES)
 
 
 def is_kernel(definition: Node) -> bool:

@@ -7,7 +7,8 @@ compile errors (``identifier "DeviceBuffer" is undefined``) although the code me
 the example's helper. So a name the answer uses and declares nowhere, which an example
 defines at file scope, gets that definition (and the definitions it needs in turn), copied
 verbatim after the answer's includes. The copied code is the examples' verified code; the
-verifier still checks the whole candidate.
+verifier still checks the whole candidate. The task's own code is a source too, first: its
+helpers, made callable on the device (:func:`device_callable`).
 """
 
 from __future__ import annotations
@@ -16,11 +17,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from regrapht_core.cxx.declared import declared_names
-from regrapht_core.cxx.functions import function_name
+from regrapht_core.cxx.functions import (
+    execution_spaces,
+    file_scope_item,
+    function_definitions,
+    function_name,
+)
 from regrapht_core.cxx.parse import Node, node_text, parse_isolated, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["Borrowed", "borrow_definitions"]
+__all__ = ["Borrowed", "borrow_definitions", "device_callable"]
 
 _NAMES = frozenset({"identifier", "type_identifier", "namespace_identifier"})
 
@@ -61,6 +68,24 @@ def borrow_definitions(code: str, examples: Sequence[str]) -> Borrowed:
         return Borrowed(code)
     names = tuple(sorted({n for item in chosen for n in item.names}))
     return Borrowed(result, names)
+
+
+def device_callable(code: str, *, entry: str) -> str:
+    """``code`` with its plain functions other than ``entry`` marked ``__host__ __device__``.
+
+    An answer's kernel often calls the task's own helper (``gelu_tanh(x[i])``) without
+    copying its definition: borrowed from the task's code, the helper must run on the device.
+    Functions with an execution space already keep it."""
+    source = code.encode("utf-8")
+    root = parse_isolated(source).root_node
+    if root.has_error:
+        return code
+    edits = [
+        Edit.insert(file_scope_item(definition).start_byte, "__host__ __device__ ")
+        for definition in function_definitions(root)
+        if function_name(definition) != entry and not execution_spaces(definition)
+    ]
+    return apply_edits(source, edits)
 
 
 def _library(examples: Sequence[str]) -> dict[str, _Item]:

@@ -85,6 +85,9 @@ class ParsedCode:
 @dataclass(frozen=True, slots=True)
 class NoCode:
     reason: str
+    code: str = ""
+    """The answer's (repaired) code when its only fault is that it does not define the entry
+    function: a caller that can write the host side around its kernels may still use it."""
 
 
 def build_step_prompt(
@@ -381,7 +384,9 @@ def parse_response(
     if not functions:
         return NoCode("the code defines no function")
     if entry_name is not None and entry_name not in functions:
-        return NoCode(f"the code does not define the entry function {entry_name!r}")
+        return NoCode(f"the code does not define the entry function {entry_name!r}", code)
+    if entry_name is not None and _kernel_named(code, entry_name):
+        return NoCode(f"the entry function {entry_name!r} is a kernel, not a host function", code)
     return ParsedCode(code.strip() + "\n", functions, repaired.fixes)
 
 
@@ -390,6 +395,12 @@ def defined_functions(code: str) -> tuple[str, ...]:
     bare = _STRINGS_AND_COMMENTS.sub(" ", code)
     names = [m.group(1) for m in _FUNC_DEF.finditer(bare) if m.group(1) not in _NOT_FUNCTIONS]
     return tuple(dict.fromkeys(names))
+
+
+def _kernel_named(code: str, name: str) -> bool:
+    """``code`` defines ``name`` as a ``__global__`` kernel (the host cannot call it)."""
+    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
+    return re.search(rf"__global__[^;{{}}()]*\b{re.escape(name)}\s*\(", bare) is not None
 
 
 def answer_code(text: str, entry_name: str | None = None) -> str:

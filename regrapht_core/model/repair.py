@@ -18,7 +18,9 @@ verifier's driver, which has its own) although the code says unambiguously what 
   refuses the name;
 - a function called before its definition gets a prototype before its first caller;
 - an unmatched ``}`` at file scope is removed, and a single missing ``}`` at the very end is
-  added when the tree and the indentation both show it closes the last function.
+  added when the tree and the indentation both show it closes the last function;
+- in an answer cut at the token limit, the definition the cut fell in is dropped when whole
+  definitions come before it.
 
 Includes are never added: nvcc includes the CUDA runtime itself. Everything else stays byte
 for byte. When the code has any other syntax error, or a result would not parse cleanly or
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 
 from regrapht_core.cxx.declarators import declarator_name
 from regrapht_core.cxx.declared import declared_names, declared_types
-from regrapht_core.cxx.functions import function_name, signature_text
+from regrapht_core.cxx.functions import execution_spaces, function_name, signature_text
 from regrapht_core.cxx.parse import Node, node_text, parse_isolated, walk
 from regrapht_core.cxx.signatures import Signature, signature_of
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block
@@ -65,7 +67,6 @@ class _Parsed:
     source: bytes
 
 
-_EXECUTION_SPACES = frozenset({"__global__", "__device__", "__host__"})
 _NOT_REPEATABLE = frozenset(
     {"comment", "optional_parameter_declaration", "optional_type_parameter_declaration"}
 )
@@ -166,10 +167,6 @@ def _name(definition: Node) -> str | None:
     return name if name is not None and name.isidentifier() else None
 
 
-def _spaces(definition: Node) -> frozenset[str]:
-    return frozenset(c.type for c in definition.children if c.type in _EXECUTION_SPACES)
-
-
 def _template_parameters(owner: Node) -> str:
     params = (
         owner.child_by_field_name("parameters") if owner.type == "template_declaration" else None
@@ -240,9 +237,27 @@ def _balance(code: str, truncated: bool) -> tuple[str, list[str]] | None:
     elif not truncated and len(errors) == 1 and _missing_last_brace(errors[0], parsed):
         fixed = code.rstrip() + "\n}\n"
         fixes = ["added the missing `}` that ends the last function"]
+    elif truncated and (kept := _before_cut(parsed, errors)) is not None:
+        fixed = kept
+        fixes = ["dropped the last definition, cut off at the token limit"]
     else:
         return None
     return (fixed, fixes) if _clean(fixed) is not None else None
+
+
+def _before_cut(parsed: _Parsed, errors: list[Node]) -> str | None:
+    """The file-scope items before the one the token limit cut, when at least one function
+    is complete before it: a small model stuck in a loop writes the same kernel until the
+    limit, and what came before the cut is whole."""
+    first = min(n.start_byte for n in errors)
+    items = [c for c in parsed.root.children if c.start_byte <= first]
+    if len(items) < 2:
+        return None
+    kept = parsed.source[: items[-1].start_byte].decode("utf-8", "replace").rstrip() + "\n"
+    whole = _clean(kept)
+    if whole is None or not any(_definition_of(c) for c in whole.root.named_children):
+        return None
+    return kept
 
 
 def _stray_brace(node: Node, root: Node) -> bool:
@@ -345,7 +360,7 @@ def _drop_duplicates(parsed: _Parsed) -> _Fix:
         signature = signature_of(definition, source)
         if name is None or signature is None:
             continue
-        key = (name, signature, _spaces(definition), _template_parameters(owner))
+        key = (name, signature, execution_spaces(definition), _template_parameters(owner))
         earlier = seen.get(key)
         if earlier is not None:
             edits.append(_line_span(earlier, source))

@@ -17,13 +17,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
-from regrapht_core.contracts.techniques import PARALLELIZATION
+from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_step_examples
 from regrapht_core.graph.taxonomy import display_name, technique
-from regrapht_core.model.borrow import borrow_definitions
+from regrapht_core.model.borrow import borrow_definitions, device_callable
 from regrapht_core.model.prompts import (
     NoCode,
     StepPrompt,
@@ -35,7 +35,7 @@ from regrapht_core.model.prompts import (
 from regrapht_core.model.protocol import CodeModel, Completion, FinishReason, Sampling
 from regrapht_core.optimize.rewriter_proposer import NO_REWRITER, RewriterProposer
 from regrapht_core.rewrite.protocol import RewriteContext
-from regrapht_core.rewrite.scaffold import fill, parallel_scaffold
+from regrapht_core.rewrite.scaffold import fill, launch_kernels, parallel_scaffold
 
 __all__ = [
     "ONE_SHOT_STYLES",
@@ -90,12 +90,19 @@ class ModelProposer:
             entry_name=request.task.entry,
             truncated=answer.finish_reason is FinishReason.LENGTH,
         )
+        fixes: tuple[str, ...] = ()
         if isinstance(parsed, NoCode):
-            return self._none(parsed.reason)
-        borrowed = borrow_definitions(parsed.code, [e.after for e in examples])
+            code = _launched(request, parsed)
+            if code is None:
+                return self._none(parsed.reason)
+            fixes = ("the entry function written around the answer's kernel",)
+        else:
+            code, fixes = parsed.code, parsed.fixes
+        own = device_callable(request.code, entry=request.task.entry)
+        borrowed = borrow_definitions(code, [own, *(e.after for e in examples)])
         think = f"{name} ({prompt.examples_used} examples shown)"
-        if parsed.fixes:
-            think += "; repaired: " + "; ".join(parsed.fixes)
+        if fixes:
+            think += "; repaired: " + "; ".join(fixes)
         if borrowed.names:
             think += "; the examples' definitions of " + ", ".join(borrowed.names) + " added"
         return Proposal(borrowed.code, think=think, producer=self.producer)
@@ -137,6 +144,18 @@ class ModelProposer:
     def _none(self, reason: str) -> Proposal:
         _log.info("model proposed nothing: %s", reason)
         return Proposal(None, producer=self.producer, message=reason)
+
+
+def _launched(request: ProposeRequest, parsed: NoCode) -> str | None:
+    """The answer's kernels launched from the entry (:func:`launch_kernels`) when the answer
+    lacks only the entry function and the current code is the sequential loop."""
+    if not parsed.code or request.from_technique != SEQUENTIAL:
+        return None
+    try:
+        return launch_kernels(request.code, RewriteContext(request.task), parsed.code)
+    except Refusal as refusal:
+        _log.info("the answer's kernels cannot be launched: %s", refusal.reason)
+        return None
 
 
 class HoleProposer(ModelProposer):

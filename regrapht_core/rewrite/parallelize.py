@@ -15,7 +15,8 @@ Parameters: ``block_size`` (1-D threads per block, default 256).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from regrapht_core.contracts.task import LoopSelection, Task
 from regrapht_core.cxx.affine import affine
@@ -48,10 +49,12 @@ from regrapht_core.rewrite.sequential import (
 
 __all__ = [
     "GRID_Y_MAX",
+    "Launch1D",
     "Parallelize",
     "block_size",
     "candidate_1d",
     "kernel_1d",
+    "launch_1d",
     "two_dimensional",
 ]
 
@@ -174,18 +177,41 @@ def candidate_1d(
     names = NameAllocator(found.root)
     buffers, interface = found.interface(names)
     kernel_name = names.fresh(f"{found.task.entry}_kernel")
+    kernel = kernel_1d(found, kernel_name, interface.parameters, body)
+    launch = Launch1D(kernel_name, interface.arguments, block, after)
+    return launch_1d(found, names, buffers, kernel, launch)
+
+
+@dataclass(frozen=True, slots=True)
+class Launch1D:
+    """A kernel launched with one thread per iteration of the entry's loop."""
+
+    kernel: str
+    arguments: Sequence[str]
+    block: int = 256
+    after: Callable[[list[DeviceBuffer], HostNames, NameAllocator], list[str]] | None = None
+    """The host lines that follow the launch (see :func:`candidate_1d`)."""
+
+
+def launch_1d(
+    found: SequentialLoop,
+    names: NameAllocator,
+    buffers: list[DeviceBuffer],
+    kernels: str,
+    launch: Launch1D,
+) -> str:
+    """The entry with ``kernels`` before it and its loop replaced by ``launch`` over the
+    device ``buffers``: allocation, copies, a grid of ``ceil(trip count / block)`` blocks."""
     host = HostNames.allocate(names)
-    launch = [
-        f"const int {host.block} = {block};",
+    lines = [
+        f"const int {host.block} = {launch.block};",
         f"const unsigned int {host.grid} = "
         f"static_cast<unsigned int>(({host.count} + {host.block} - 1) / {host.block});",
-        f"{kernel_name}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
+        f"{launch.kernel}<<<{host.grid}, {host.block}>>>({', '.join(launch.arguments)});",
         f"{host.err} = cudaGetLastError();",
-        *(after(buffers, host, names) if after is not None else ()),
+        *(launch.after(buffers, host, names) if launch.after is not None else ()),
     ]
-    lines = gpu_block(found.entry.loop.trip_count(), buffers, launch, host)
-    kernel = kernel_1d(found, kernel_name, interface.parameters, body)
-    return found.candidate(kernel, lines)
+    return found.candidate(kernels, gpu_block(found.entry.loop.trip_count(), buffers, lines, host))
 
 
 def _candidate_2d(found: SequentialLoop, inner: CountedLoop) -> str:

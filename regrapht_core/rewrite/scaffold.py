@@ -9,20 +9,27 @@ rewrite a few statements. So the rewriter builds everything else exactly as
 index, bounds guard, allocation, transfers, launch, error checks -- leaves the loop body as a
 hole, and :func:`fill` splices the model's statements in after checking they are only
 statements. The verifier then judges the result like any candidate.
+
+The other way round, :func:`launch_kernels` keeps a model's whole answer when the model
+wrote the kernel but not the host function around it (the entry missing, or the entry
+itself turned into the kernel): the rewriter's host code launches the model's kernel.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from regrapht_core.cxx.functions import file_scope_item, function_definitions, function_name
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.syntax import parse
-from regrapht_core.rewrite.parallelize import candidate_1d
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import NameAllocator, parse
+from regrapht_core.rewrite.kernels import Kernel, kernels
+from regrapht_core.rewrite.parallelize import Launch1D, candidate_1d, launch_1d
 from regrapht_core.rewrite.protocol import RewriteContext
-from regrapht_core.rewrite.sequential import map_loop
+from regrapht_core.rewrite.sequential import SequentialLoop, map_loop
 
-__all__ = ["HOLE", "Scaffold", "fill", "parallel_scaffold"]
+__all__ = ["HOLE", "Scaffold", "fill", "launch_kernels", "parallel_scaffold"]
 
 HOLE = "    /* regrapht: hole -- the loop body for one iteration */"
 
@@ -95,3 +102,104 @@ def _declares(loop: Node, var: str) -> bool:
     return initializer is not None and any(
         n.type == "identifier" and node_text(n) == var for n in walk(initializer)
     )
+
+
+def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
+    """``answer``'s definitions before the entry of ``code``, whose loop becomes a launch
+    of the answer's kernel with one thread per iteration; a :class:`Refusal` says why not.
+
+    For an answer that defines no host entry: a small model often writes a right kernel
+    and then a ``main`` of its own, or nothing, or gives the entry itself ``__global__``.
+    The kernel to launch takes only names the wrapper can pass -- the entry's scalar
+    parameters and initialised locals as they are, its pointers as their device copies --
+    and the one named ``<entry>`` or ``<entry>_kernel`` wins over the others. The answer's
+    other definitions stay as written: its kernel may call them.
+    """
+    found = map_loop(code, context, prove_ownership=False)
+    root = parse(answer).root_node
+    names = NameAllocator(found.root)
+    for node in walk(root):
+        if node.type == "identifier":
+            names.fresh(node_text(node))
+    buffers, _ = found.interface(names)
+    passed = _passable(found, {b.param.name: b.device for b in buffers})
+    entry = found.task.entry
+    usable = [k for k in kernels(root) if all(n in passed for n in k.param_names())]
+    if not usable:
+        raise Refusal("no kernel of the answer takes only the entry's parameters and locals")
+    chosen = min(usable, key=lambda k: k.name not in (entry, f"{entry}_kernel"))
+    root = parse(_used_by(chosen, root, answer)).root_node
+    chosen = next(k for k in kernels(root) if k.name == chosen.name)
+    name, answer = _renamed_entry(chosen, root, node_text(root), entry, names)
+    launch = Launch1D(name, [passed[n] for n in chosen.param_names()])
+    return launch_1d(found, names, buffers, answer.strip() + "\n", launch)
+
+
+def _passable(found: SequentialLoop, device: dict[str, str]) -> dict[str, str]:
+    """What the wrapper can pass for each name in scope at the loop."""
+    entry = found.entry
+    passed = {p.name: p.name for p in entry.params if p.name and not p.pointers and not p.container}
+    passed |= {v.name: v.name for v in entry.locals.values() if v.scalar and v.initialised}
+    return passed | device
+
+
+_IO_HEADERS = frozenset({"iostream", "cstdio", "stdio.h", "fstream", "sstream", "iomanip"})
+"""What an answer includes for the ``main`` and error printing it should not have written;
+a kernel cannot use them, and the verifier's gate refuses I/O."""
+
+
+def _used_by(chosen: Kernel, root: Node, answer: str) -> str:
+    """``answer`` without the functions ``chosen`` does not call (directly or through
+    another), their prototypes, and its I/O includes. The rest of a small model's answer is
+    often a ``main``, an error printer, or the same kernel again under the entry's name."""
+    functions = {
+        name: definition
+        for definition in function_definitions(root)
+        if (name := function_name(definition)) is not None
+    }
+    needed, todo = {chosen.name}, [chosen.definition]
+    while todo:
+        for node in walk(todo.pop()):
+            name = node_text(node)
+            if node.type == "identifier" and name in functions and name not in needed:
+                needed.add(name)
+                todo.append(functions[name])
+    dropped = set(functions) - needed
+    edits = [Edit.replace(file_scope_item(functions[name]), "") for name in dropped]
+    edits += [
+        Edit.replace(item, "")
+        for item in root.named_children
+        if (item.type == "preproc_include" and _included(item) in _IO_HEADERS)
+        or (item.type == "declaration" and _declared_function(item) in dropped)
+    ]
+    return apply_edits(answer.encode("utf-8"), edits)
+
+
+def _included(include: Node) -> str:
+    path = include.child_by_field_name("path")
+    return node_text(path).strip('<>"') if path is not None else ""
+
+
+def _declared_function(declaration: Node) -> str | None:
+    """The name a prototype declares (``__global__ void k(float*);``), else ``None``."""
+    declarator = declaration.child_by_field_name("declarator")
+    if declarator is None or declarator.type != "function_declarator":
+        return None
+    name = declarator.child_by_field_name("declarator")
+    return node_text(name) if name is not None else None
+
+
+def _renamed_entry(
+    chosen: Kernel, root: Node, answer: str, entry: str, names: NameAllocator
+) -> tuple[str, str]:
+    """The kernel's name and the answer, with a kernel that took the entry's name renamed
+    (every use of the name: the answer has no host function of that name)."""
+    if chosen.name != entry:
+        return chosen.name, answer
+    name = names.fresh(f"{entry}_kernel")
+    edits = [
+        Edit.replace(node, name)
+        for node in walk(root)
+        if node.type == "identifier" and node_text(node) == entry
+    ]
+    return name, apply_edits(answer.encode("utf-8"), edits)

@@ -352,6 +352,18 @@ def test_a_missing_brace_is_not_added_to_a_truncated_answer() -> None:
     assert repair(code, entry_name="f", truncated=True) == Repaired(code)
 
 
+def test_the_definition_a_token_limit_cut_is_dropped_after_whole_ones() -> None:
+    whole = "__global__ void k(float* y) {\n    y[0] = 1;\n}\n"
+    code = whole + "\n" + whole + "\n__global__ void k(float* y) {\n    y[0] ="
+    fixed = repair(code, entry_name="f", truncated=True)
+    assert fixed.code.strip() == whole.strip()
+    assert fixed.fixes == (
+        "dropped the last definition, cut off at the token limit",
+        "removed an earlier definition of k",
+    )
+    assert repair(code, entry_name="f") == Repaired(code), "only at the token limit"
+
+
 def test_an_unmatched_closing_brace_at_file_scope_is_removed() -> None:
     code = """\
 template <typename T> void g(T* y) { y[0] = 0; }
@@ -447,7 +459,9 @@ def test_real_answers_are_repaired_as_recorded(answer: Answer) -> None:
     if fixed.fixes:
         assert parses(fixed.code)
         had_entry = answer.entry in defined_functions(answer_code(answer.text, answer.entry))
-        assert (answer.entry in defined_functions(fixed.code)) == had_entry
+        cut = any("cut off at the token limit" in fix for fix in fixed.fixes)
+        # An entry the token limit cut is gone with the cut; any other stays.
+        assert (answer.entry in defined_functions(fixed.code)) == had_entry or cut
 
 
 def nvcc_compiles(code: str, tmp_path: Path) -> bool:

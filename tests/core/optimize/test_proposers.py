@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
-from regrapht_core.contracts.task import LoopSelection, Task, TimingMode
+from regrapht_core.contracts.task import LoopSelection, Role, Task, TimingMode
 from regrapht_core.datatypes import EdgeExample
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import shipped_snapshot
@@ -125,6 +125,35 @@ def test_feedback_reaches_the_prompt_on_a_retry() -> None:
 def test_prose_without_code_is_a_refusal_with_the_reason() -> None:
     proposal = ModelProposer(ScriptedModel("I cannot do that."), graph_with_example())(request())
     assert proposal.code is None and proposal.message
+
+
+GELU = cases.make_task(
+    "gelu",
+    "static float gelu_tanh(float x) { return 0.5f * x * (1.0f + tanhf(x)); }\n"
+    "void gelu(int n, const float* x, float* y) {\n"
+    "  for (int i = 0; i < n; ++i) y[i] = gelu_tanh(x[i]);\n}\n",
+    "void gelu(int n, const float* x, float* y)",
+    (cases._scalar("n"), cases._pointer("x"), cases._pointer("y", Role.OUT)),
+)
+GELU_KERNEL = """__global__ void gelu_kernel(int n, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = gelu_tanh(x[i]);
+}
+int main() { return 0; }"""
+
+
+def test_a_kernel_without_its_entry_is_launched_with_the_tasks_helper_on_the_device() -> None:
+    """The 0.5B model's commonest near miss on the H200: a right kernel, a ``main`` instead of
+    the entry, and a call to the task's helper it did not copy."""
+    model = ScriptedModel(f"```cuda\n{GELU_KERNEL}\n```")
+    step = ProposeRequest(GELU, "sequential", "parallelization", GELU.source)
+    proposal = ModelProposer(model, ReGraph())(step)
+    assert proposal.code is not None, proposal.message
+    assert "gelu_kernel<<<" in proposal.code and "int main" not in proposal.code
+    assert "__host__ __device__ static float gelu_tanh" in proposal.code
+    assert "entry function written around the answer's kernel" in proposal.think
+    later = dataclasses.replace(step, from_technique="parallelization", technique="tiling")
+    assert ModelProposer(model, ReGraph())(later).code is None, "only from the sequential code"
 
 
 def test_cancelled_generation_is_a_refusal() -> None:

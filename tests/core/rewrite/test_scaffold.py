@@ -9,7 +9,7 @@ import pytest
 from regrapht_core.contracts.task import Role, Task
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.rewrite.protocol import RewriteContext
-from regrapht_core.rewrite.scaffold import HOLE, fill, parallel_scaffold
+from regrapht_core.rewrite.scaffold import HOLE, fill, launch_kernels, parallel_scaffold
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu
 
@@ -88,3 +88,70 @@ def test_a_filled_scaffold_compiles(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_filled_scaffold_with_atomics_computes_the_histogram(tmp_path: Path) -> None:
     assert run_on_cpu(cases.HISTOGRAM, histogram_scaffold(), tmp_path) == "PASS"
+
+
+SAXPY_KERNEL = """#include <cuda_runtime.h>
+__device__ float scaled(float a, float v) { return a * v; }
+__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = scaled(a, x[i]) + y[i];
+}
+"""
+
+
+def saxpy_launched(answer: str = SAXPY_KERNEL) -> str:
+    return launch_kernels(cases.SAXPY.source, RewriteContext(cases.SAXPY), answer)
+
+
+def test_a_kernel_without_its_host_function_is_launched_from_the_entry() -> None:
+    code = saxpy_launched()
+    assert "void saxpy(int n, float a, const float* x, float* y)" in code
+    assert "__device__ float scaled" in code, "the answer's helpers stay"
+    launch = next(line for line in code.splitlines() if "<<<" in line)
+    assert launch.strip().startswith("saxpy_kernel<<<")
+    assert launch.strip().endswith("(n, a, d_x, d_y);"), "pointers pass as device copies"
+    assert "cudaMemcpy(y, d_y" in code
+
+
+def test_an_entry_written_as_a_kernel_is_renamed_and_launched() -> None:
+    code = saxpy_launched(SAXPY_KERNEL.replace("saxpy_kernel", "saxpy"))
+    assert "__global__ void saxpy_kernel(" in code
+    assert "void saxpy(int n, float a, const float* x, float* y)" in code
+    assert "saxpy_kernel<<<" in code
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ("__device__ float f(float v) { return v; }", "no kernel"),
+        ("__global__ void k(int n, float* w) { w[0] = n; }", "no kernel"),
+    ],
+    ids=["no-kernel", "unknown-parameter"],
+)
+def test_kernels_the_wrapper_cannot_call_are_refused(answer: str, reason: str) -> None:
+    with pytest.raises(Refusal, match=reason):
+        saxpy_launched(answer)
+
+
+@pytest.mark.slow
+def test_a_launched_kernel_computes_the_entry(tmp_path: Path) -> None:
+    assert run_on_cpu(cases.SAXPY, saxpy_launched(), tmp_path) == "PASS"
+
+
+@requires_nvcc
+def test_a_launched_kernel_compiles(tmp_path: Path) -> None:
+    compile_cuda(saxpy_launched(), tmp_path)
+
+
+def test_only_what_the_launched_kernel_calls_is_kept_of_the_answer() -> None:
+    answer = (
+        "#include <iostream>\n"
+        "__global__ void saxpy(int n, float a, const float* x, float* y);\n"
+        + SAXPY_KERNEL
+        + "void check(cudaError_t e) { if (e) std::cerr << cudaGetErrorString(e); }\n"
+        "__global__ void saxpy(int n, float a, const float* x, float* y) { y[0] = a; }\n"
+    )
+    code = saxpy_launched(answer)
+    for gone in ("iostream", "check(", "y[0] = a", "__global__ void saxpy("):
+        assert gone not in code
+    assert "__device__ float scaled" in code and "saxpy_kernel<<<" in code
