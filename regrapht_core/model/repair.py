@@ -15,7 +15,7 @@ verifier's driver, which has its own) although the code says unambiguously what 
 - of two definitions of one function (same name, execution space, template parameters and
   parameter types), the earlier is removed: the model echoed the code, then rewrote it;
 - an ``int main`` is removed: the harness links its own driver, and the static gate
-  refuses the name;
+  refuses the name; so are includes of I/O headers, which the gate refuses too;
 - a function called before its definition gets a prototype before its first caller;
 - an unmatched ``}`` at file scope is removed, and a single missing ``}`` at the very end is
   added when the tree and the indentation both show it closes the last function;
@@ -92,6 +92,7 @@ def repair(code: str, *, entry_name: str | None = None, truncated: bool = False)
         _hoist_nested,  # first: a moved kernel may be an echo, or the only thing main held
         _drop_duplicates,
         lambda parsed: _drop_main(parsed, entry_name),
+        _drop_io_includes,
         _declare_early,  # last: removals move first uses after definitions
     )
     for step in steps:
@@ -369,7 +370,29 @@ def _drop_duplicates(parsed: _Parsed) -> _Fix:
     return edits, fixes
 
 
-# --- (f) The model's own main ------------------------------------------------------------------
+# --- (f) The model's own main, and what it included for it -------------------------------------
+
+
+_IO_HEADERS = frozenset({"iostream", "cstdio", "stdio.h", "fstream", "sstream", "iomanip"})
+"""What an answer includes for the ``main`` or the error printing it should not have written.
+The verifier's gate refuses a candidate that includes them (I/O is the harness's job)."""
+
+
+def _drop_io_includes(parsed: _Parsed) -> _Fix:
+    """Remove includes of I/O headers. Code that uses them is refused anyway, so this only
+    keeps a candidate that includes one and prints nothing."""
+    root, source = parsed.root, parsed.source
+    includes = [n for n in root.named_children if n.type == "preproc_include"]
+    dropped = [n for n in includes if _included(n) in _IO_HEADERS]
+    return (
+        [_line_span(n, source) for n in dropped],
+        [f"removed #include <{_included(n)}>: a candidate does no I/O" for n in dropped],
+    )
+
+
+def _included(include: Node) -> str:
+    path = include.child_by_field_name("path")
+    return node_text(path).strip('<>"') if path is not None else ""
 
 
 def _drop_main(parsed: _Parsed, entry_name: str | None) -> _Fix:

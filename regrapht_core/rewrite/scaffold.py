@@ -143,15 +143,10 @@ def _passable(found: SequentialLoop, device: dict[str, str]) -> dict[str, str]:
     return passed | device
 
 
-_IO_HEADERS = frozenset({"iostream", "cstdio", "stdio.h", "fstream", "sstream", "iomanip"})
-"""What an answer includes for the ``main`` and error printing it should not have written;
-a kernel cannot use them, and the verifier's gate refuses I/O."""
-
-
 def _used_by(chosen: Kernel, root: Node, answer: str) -> str:
     """``answer`` without the functions ``chosen`` does not call (directly or through
-    another), their prototypes, and its I/O includes. The rest of a small model's answer is
-    often a ``main``, an error printer, or the same kernel again under the entry's name."""
+    another) and their prototypes. The rest of a small model's answer is often an error
+    printer or the same kernel again under the entry's name."""
     functions = {
         name: definition
         for definition in function_definitions(root)
@@ -169,15 +164,9 @@ def _used_by(chosen: Kernel, root: Node, answer: str) -> str:
     edits += [
         Edit.replace(item, "")
         for item in root.named_children
-        if (item.type == "preproc_include" and _included(item) in _IO_HEADERS)
-        or (item.type == "declaration" and _declared_function(item) in dropped)
+        if item.type == "declaration" and _declared_function(item) in dropped
     ]
     return apply_edits(answer.encode("utf-8"), edits)
-
-
-def _included(include: Node) -> str:
-    path = include.child_by_field_name("path")
-    return node_text(path).strip('<>"') if path is not None else ""
 
 
 def _declared_function(declaration: Node) -> str | None:

@@ -284,6 +284,13 @@ int main(int argc, char** argv) {
     assert fixed.code == "void f(int n, float* y) { y[0] = n; }\n\n"
 
 
+def test_io_includes_are_removed_with_the_main_they_served() -> None:
+    code = "#include <iostream>\n#include <cmath>\nvoid f(float* y) { y[0] = sqrtf(2.0f); }\n"
+    fixed = repair(code, entry_name="f")
+    assert fixed.code == "#include <cmath>\nvoid f(float* y) { y[0] = sqrtf(2.0f); }\n"
+    assert fixed.fixes == ("removed #include <iostream>: a candidate does no I/O",)
+
+
 def test_main_is_kept_when_it_is_the_entry() -> None:
     unchanged("int main() { return 0; }\n", entry="main")
 
