@@ -127,7 +127,12 @@ class NameAllocator:
     """Fresh identifiers that collide with nothing in the file (or handed out before)."""
 
     def __init__(self, root: Node) -> None:
-        self._taken = {
+        self._taken: set[str] = set()
+        self.reserve(root)
+
+    def reserve(self, root: Node) -> None:
+        """Also avoid every name of ``root`` (code that will be spliced in beside the file)."""
+        self._taken |= {
             node_text(n)
             for n in walk(root)
             if n.type in ("identifier", "type_identifier", "field_identifier")

@@ -118,9 +118,7 @@ def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
     found = map_loop(code, context, prove_ownership=False)
     root = parse(answer).root_node
     names = NameAllocator(found.root)
-    for node in walk(root):
-        if node.type == "identifier":
-            names.fresh(node_text(node))
+    names.reserve(root)
     buffers, _ = found.interface(names)
     passed = _passable(found, {b.param.name: b.device for b in buffers})
     entry = found.task.entry
