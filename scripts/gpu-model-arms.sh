@@ -7,8 +7,13 @@
 # Needs, from earlier calls of the same lease (each within 30 s of the last): xllamacpp's
 # CUDA build installed (a call carrying .dev/xwheel that sources scripts/gpu-env.sh) and
 # the model staged (scripts/pack-device-model.sh parts, scripts/gpu-stage-model.sh). The
-# three arms run at once, so they share the machine alike; the GPU lock keeps every timing
-# run alone on the GPU, the model's answers included:
+# arms run at once, so they share the machine alike; the GPU lock keeps every timing run
+# alone on the GPU, the model's answers included.
+#
+# ARMS (or the file ARMS_FILE) names the arms, one per line: a name, then `regrapht bench
+# run` arguments (the manifest first); every arm also gets --budget, --time-limit and
+# --json. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
+# issue-19 comparison:
 #   model-only       the whole suite, model alone (--no-rewriters)
 #   model-rewriters  the 20 tasks of the earlier comparison, model where no rewriter acts
 #   rewriters        the same 20 tasks, rewriters alone (--no-model)
@@ -16,12 +21,21 @@ set -uo pipefail
 BUDGET=${BUDGET:-4}
 LIMIT=${LIMIT:-60}
 BENCH=/tmp/bench
-SUBSET="map_relu map_axpby map_clamp trans_sigmoid trans_gelu_tanh reduce_sum reduce_max reduce_dot
- stencil_3pt stencil_fir33 stencil_jacobi2d dense_gemv dense_sgemm dense_transpose hist_u8
- scan_inclusive sparse_spmv_csr allpairs_potential image_box_blur rows_softmax"
+SUITE=benchmarks/tasks/manifest.toml
+SUBSET=""
+for task in map_relu map_axpby map_clamp trans_sigmoid trans_gelu_tanh reduce_sum reduce_max \
+    reduce_dot stencil_3pt stencil_fir33 stencil_jacobi2d dense_gemv dense_sgemm dense_transpose \
+    hist_u8 scan_inclusive sparse_spmv_csr allpairs_potential image_box_blur rows_softmax; do
+    SUBSET+=" --only $task"
+done
+if [ -n "${ARMS_FILE:-}" ]; then
+    ARMS=$(sed -e "s|\$SUITE|$SUITE|g" -e "s|\$SUBSET|$SUBSET|g" -e '/^#/d' "$ARMS_FILE")
+fi
+ARMS=${ARMS:-"model-only $SUITE --no-rewriters
+model-rewriters $SUITE $SUBSET
+rewriters $SUITE $SUBSET --no-model"}
 source scripts/gpu-env.sh || exit 1
 source scripts/gpu-stage-model.sh
-manifest=benchmarks/tasks/manifest.toml
 running() {
     local pid
     for pid in $(cat "$BENCH/pids" 2>/dev/null); do kill -0 "$pid" 2>/dev/null && return 0; done
@@ -38,25 +52,23 @@ start)
     # The arms are about the model on the GPU: stop here if this xllamacpp cannot put it there.
     python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runsOn"] != "GPU")' \
         "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
-    only=()
-    for task in $SUBSET; do only+=(--only "$task"); done
-    common=(bench run "$manifest" --budget "$BUDGET" --time-limit "$LIMIT")
-    setsid nohup python3 -m regrapht_core "${common[@]}" --no-rewriters \
-        --json "$BENCH/model-only.json" >"$BENCH/model-only.log" 2>&1 </dev/null &
-    echo $! >"$BENCH/pids"
-    setsid nohup python3 -m regrapht_core "${common[@]}" "${only[@]}" \
-        --json "$BENCH/model-rewriters.json" >"$BENCH/model-rewriters.log" 2>&1 </dev/null &
-    echo $! >>"$BENCH/pids"
-    setsid nohup python3 -m regrapht_core "${common[@]}" "${only[@]}" --no-model \
-        --json "$BENCH/rewriters.json" >"$BENCH/rewriters.log" 2>&1 </dev/null &
-    echo $! >>"$BENCH/pids"
+    : >"$BENCH/pids"
+    : >"$BENCH/arms"
+    while read -r arm args; do
+        [ -n "$arm" ] || continue
+        # shellcheck disable=SC2086  # the arm's arguments are words on purpose
+        setsid nohup python3 -m regrapht_core bench run $args --budget "$BUDGET" \
+            --time-limit "$LIMIT" --json "$BENCH/$arm.json" >"$BENCH/$arm.log" 2>&1 </dev/null &
+        echo $! >>"$BENCH/pids"
+        echo "$arm" >>"$BENCH/arms"
+    done <<<"$ARMS"
     ;;
 wait)
     end=$((SECONDS + ${WAIT_S:-540}))
     while running && [ $SECONDS -lt $end ]; do sleep 10; done
     ;;
 esac
-for arm in model-only model-rewriters rewriters; do
+for arm in $(sort -u "$BENCH/arms" 2>/dev/null); do
     [ -f "$BENCH/$arm.log" ] && cp "$BENCH/$arm.log" "$OUT/" && tail -n 2 "$BENCH/$arm.log"
     [ -f "$BENCH/$arm.json" ] && cp "$BENCH/$arm.json" "$OUT/"
 done

@@ -15,7 +15,8 @@ verifier's driver, which has its own) although the code says unambiguously what 
 - of two definitions of one function (same name, execution space, template parameters and
   parameter types), the earlier is removed: the model echoed the code, then rewrote it;
 - an ``int main`` is removed: the harness links its own driver, and the static gate
-  refuses the name; so are includes of I/O headers, which the gate refuses too;
+  refuses the name; so are includes of I/O headers, which the gate refuses too, and of
+  headers that cannot exist (an example's identifier in angle brackets, ``<kBlockSize>``);
 - a function called before its definition gets a prototype before its first caller;
 - an unmatched ``}`` at file scope is removed, and a single missing ``}`` at the very end is
   added when the tree and the indentation both show it closes the last function;
@@ -92,7 +93,7 @@ def repair(code: str, *, entry_name: str | None = None, truncated: bool = False)
         _hoist_nested,  # first: a moved kernel may be an echo, or the only thing main held
         _drop_duplicates,
         lambda parsed: _drop_main(parsed, entry_name),
-        _drop_io_includes,
+        _drop_includes,
         _declare_early,  # last: removals move first uses after definitions
     )
     for step in steps:
@@ -378,16 +379,31 @@ _IO_HEADERS = frozenset({"iostream", "cstdio", "stdio.h", "fstream", "sstream", 
 The verifier's gate refuses a candidate that includes them (I/O is the harness's job)."""
 
 
-def _drop_io_includes(parsed: _Parsed) -> _Fix:
-    """Remove includes of I/O headers. Code that uses them is refused anyway, so this only
-    keeps a candidate that includes one and prints nothing."""
+def _drop_includes(parsed: _Parsed) -> _Fix:
+    """Remove includes of I/O headers and of headers no toolkit has. Code that uses an I/O
+    header is refused anyway, so this only keeps a candidate that includes one and prints
+    nothing; a header that does not exist only stops the compile."""
     root, source = parsed.root, parsed.source
-    includes = [n for n in root.named_children if n.type == "preproc_include"]
-    dropped = [n for n in includes if _included(n) in _IO_HEADERS]
-    return (
-        [_line_span(n, source) for n in dropped],
-        [f"removed #include <{_included(n)}>: a candidate does no I/O" for n in dropped],
-    )
+    edits: list[Edit] = []
+    fixes: list[str] = []
+    for include in (n for n in root.named_children if n.type == "preproc_include"):
+        header = _included(include)
+        if header in _IO_HEADERS:
+            fixes.append(f"removed #include <{header}>: a candidate does no I/O")
+        elif _invented(header):
+            fixes.append(f"removed #include <{header}>: no such header")
+        else:
+            continue
+        edits.append(_line_span(include, source))
+    return edits, fixes
+
+
+def _invented(header: str) -> bool:
+    """A header name no toolkit has: one identifier with a capital letter and no file
+    extension. The C++ standard headers are lower-case words (``<cmath>``), the CUDA, CUB
+    and Thrust ones have an extension or a folder; the 0.5B model writes an example's
+    constant or class in angle brackets (``<kBlockSize>``, ``<DeviceBuffer>``)."""
+    return header.isidentifier() and not header.islower()
 
 
 def _included(include: Node) -> str:

@@ -291,6 +291,25 @@ def test_io_includes_are_removed_with_the_main_they_served() -> None:
     assert fixed.fixes == ("removed #include <iostream>: a candidate does no I/O",)
 
 
+def test_includes_of_an_examples_names_are_removed() -> None:
+    """The 0.5B model's answer for trans_gelu_erf (seed graph, CPU): two names from the
+    shown example in angle brackets. Standard, CUDA and library headers stay."""
+    code = (
+        "#include <cmath>\n#include <kBlockSize>\n#include <DeviceBuffer>\n"
+        "#include <cuda_runtime.h>\n#include <cub/cub.cuh>\n"
+        "void f(float* y) { y[0] = sqrtf(2.0f); }\n"
+    )
+    fixed = repair(code, entry_name="f")
+    assert fixed.code == (
+        "#include <cmath>\n#include <cuda_runtime.h>\n#include <cub/cub.cuh>\n"
+        "void f(float* y) { y[0] = sqrtf(2.0f); }\n"
+    )
+    assert fixed.fixes == (
+        "removed #include <kBlockSize>: no such header",
+        "removed #include <DeviceBuffer>: no such header",
+    )
+
+
 def test_main_is_kept_when_it_is_the_entry() -> None:
     unchanged("int main() { return 0; }\n", entry="main")
 
