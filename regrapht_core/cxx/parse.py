@@ -24,6 +24,7 @@ __all__ = [
     "QueryCursor",
     "Tree",
     "grammar",
+    "included_header",
     "language_for_path",
     "node_text",
     "parse_isolated",
@@ -91,6 +92,13 @@ def parse_isolated(code: bytes, language: SourceLanguage = SourceLanguage.CUDA) 
 
 def node_text(node: tree_sitter.Node) -> str:
     return (node.text or b"").decode("utf-8", errors="replace")
+
+
+def included_header(include: tree_sitter.Node) -> str:
+    """The header a ``preproc_include`` names, without its ``<>`` or quotes (``""`` for a
+    computed include)."""
+    path = include.child_by_field_name("path")
+    return node_text(path).strip('<>"') if path is not None else ""
 
 
 def walk(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

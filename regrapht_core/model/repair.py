@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from regrapht_core.cxx.declarators import declarator_name
 from regrapht_core.cxx.declared import declared_names, declared_types
 from regrapht_core.cxx.functions import execution_spaces, function_name, signature_text
-from regrapht_core.cxx.parse import Node, node_text, parse_isolated, walk
+from regrapht_core.cxx.parse import Node, included_header, node_text, parse_isolated, walk
 from regrapht_core.cxx.signatures import Signature, signature_of
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block
 
@@ -387,7 +387,7 @@ def _drop_includes(parsed: _Parsed) -> _Fix:
     edits: list[Edit] = []
     fixes: list[str] = []
     for include in (n for n in root.named_children if n.type == "preproc_include"):
-        header = _included(include)
+        header = included_header(include)
         if header in _IO_HEADERS:
             fixes.append(f"removed #include <{header}>: a candidate does no I/O")
         elif _invented(header):
@@ -404,11 +404,6 @@ def _invented(header: str) -> bool:
     and Thrust ones have an extension or a folder; the 0.5B model writes an example's
     constant or class in angle brackets (``<kBlockSize>``, ``<DeviceBuffer>``)."""
     return header.isidentifier() and not header.islower()
-
-
-def _included(include: Node) -> str:
-    path = include.child_by_field_name("path")
-    return node_text(path).strip('<>"') if path is not None else ""
 
 
 def _drop_main(parsed: _Parsed, entry_name: str | None) -> _Fix:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from regrapht_core.cxx.dependence import LoopFacts
 from regrapht_core.cxx.entry import EntryFunction
-from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.parse import Node, included_header, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
 from regrapht_core.cxx.syntax import identifiers
@@ -129,11 +129,7 @@ def assemble(
         *_host_induction_variable(entry),
     ]
     result = apply_edits(code.encode("utf-8"), edits)
-    includes = {
-        node_text(n.child_by_field_name("path") or n).strip('<>"')
-        for n in root.named_children
-        if n.type == "preproc_include"
-    }
+    includes = {included_header(n) for n in root.named_children if n.type == "preproc_include"}
     if "cuda_runtime.h" not in includes:
         result = "#include <cuda_runtime.h>\n" + result
     return result

@@ -12,7 +12,15 @@ from functools import cached_property
 
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.functions import function_name, unqualified
-from regrapht_core.cxx.parse import Node, QueryCursor, node_text, parse_source, query, walk
+from regrapht_core.cxx.parse import (
+    Node,
+    QueryCursor,
+    included_header,
+    node_text,
+    parse_source,
+    query,
+    walk,
+)
 
 __all__ = ["reference_unit"]
 
@@ -189,9 +197,6 @@ def reference_unit(root: Node, entry: Node, language: SourceLanguage) -> tuple[s
 
 def _includes_cuda(node: Node) -> bool:
     for n in walk(node):
-        if n.type == "preproc_include":
-            path = n.child_by_field_name("path")
-            name = node_text(path).strip('<>"') if path is not None else ""
-            if name.startswith(_CUDA_HEADERS):
-                return True
+        if n.type == "preproc_include" and included_header(n).startswith(_CUDA_HEADERS):
+            return True
     return False
