@@ -29,7 +29,8 @@ class Status(StrEnum):
     NONDETERMINISTIC = "nondeterministic"
     SANITIZER_ERROR = "sanitizer_error"
     IMPLAUSIBLE = "implausible"
-    """Faster than the roofline allows, or the event timer disagrees with the wall clock."""
+    """Faster than the roofline allows, the event timer disagrees with the wall clock, work
+    ran on other CPU threads, or no call launched a kernel (not a CUDA version)."""
     NOT_RUN = "not_run"
     """Passed the static gate and compiled; no GPU to run it. Never labelled verified."""
     VERIFIED = "verified"

@@ -105,6 +105,7 @@ from regrapht_core.verify.timing import (
     Adaptive,
     clock_disagreement,
     cpu_elsewhere,
+    no_gpu_work,
     parse_kernel_samples,
     summarize,
 )
@@ -689,7 +690,7 @@ class Verifier:
     ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
         """Labelled timings from the samples, unless a clock or the roofline objects."""
         assert self._limits_found is not None
-        objection = clock_disagreement(samples) or cpu_elsewhere(samples)
+        objection = no_gpu_work(samples) or clock_disagreement(samples) or cpu_elsewhere(samples)
         if objection is not None:
             return Verdict(Status.IMPLAUSIBLE, objection)
         limits = self._limits_found

@@ -25,6 +25,7 @@ __all__ = [
     "clock_disagreement",
     "cpu_elsewhere",
     "median_interval",
+    "no_gpu_work",
     "parse_kernel_samples",
     "spread",
     "summarize",
@@ -137,6 +138,25 @@ def cpu_elsewhere(samples: Sequence[CallSample]) -> str | None:
     return (
         f"the calls used {used:.2f} ms of CPU time in {wall:.2f} ms: work in other CPU "
         "threads is not GPU work and is not accepted"
+    )
+
+
+def no_gpu_work(samples: Sequence[CallSample]) -> str | None:
+    """Why the calls are not a CUDA version, if no timed call launched a kernel.
+
+    Every launch API is wrapped (or refused by the object check), so a call that launched
+    nothing did its work on the host: the sequential code again, perhaps beside kernels it
+    never launches. It is checked and timed like any candidate and can come out a few
+    percent "faster" by timing noise alone (the 0.5B model's copy of a 3-D stencil with
+    two unused example kernels, 1.07x end to end on the H200,
+    ``gpu-h200-corpus-refused-model-rewriters-b8-1adc444.json``); an optimizer that
+    returns it as faster CUDA misleads its user.
+    """
+    if any(s.launches for s in samples):
+        return None
+    return (
+        "no timed call launched a kernel: the work stayed on the host, so this is not a CUDA "
+        "version of the code (launch the loop's work on the GPU)"
     )
 
 

@@ -64,11 +64,14 @@ def test_corpus_covers_every_task_and_the_runtime_statuses() -> None:
         Status.CRASH,
         Status.NONDETERMINISTIC,
         Status.SANITIZER_ERROR,
+        Status.IMPLAUSIBLE,
         Status.VERIFIED,
     } <= expected
     assert sum(c.honest for c in CORPUS) >= 6
     kernels = [c for c in CORPUS if c.task.mode is TaskMode.KERNEL_TO_KERNEL]
-    assert {s for c in kernels for s in c.expect} >= expected - {Status.NONDETERMINISTIC}
+    # The runner launches a kernel candidate itself, so it cannot leave the work on the host.
+    host_only = {Status.NONDETERMINISTIC, Status.IMPLAUSIBLE}
+    assert {s for c in kernels for s in c.expect} >= expected - host_only
     assert sum(c.stage == "sanitizer" for c in CORPUS) >= 2
     assert all(c.expect == {Status.VERIFIED} for c in CORPUS if c.honest)
 

@@ -6,7 +6,7 @@ import pytest
 
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.verify.driver import CallSample
-from regrapht_core.verify.timing import HOST_WORK_ALLOWANCE_MS, summarize
+from regrapht_core.verify.timing import HOST_WORK_ALLOWANCE_MS, no_gpu_work, summarize
 
 
 def _samples(kernel_ms: float, host_work_ms: float, launches: int = 1) -> list[CallSample]:
@@ -34,3 +34,17 @@ def test_end_to_end_time_is_the_host_clock_whatever_the_split() -> None:
 
 def test_kernel_only_time_is_unavailable_when_a_call_launched_nothing() -> None:
     assert summarize(_samples(0.0, 2.0, launches=0), [2.0] * 5, TimingMode.KERNEL_ONLY) is None
+
+
+def test_calls_that_launched_no_kernel_are_not_a_cuda_version() -> None:
+    """The sequential loop again, beside kernels it never launches."""
+    objection = no_gpu_work(_samples(0.0, 9.0, launches=0))
+    assert objection is not None and "no timed call launched a kernel" in objection
+
+
+def test_a_call_that_launched_a_kernel_is_gpu_work() -> None:
+    """One launching call is enough: a candidate that skips calls is caught by fresh inputs
+    and checked outputs, not by this rule."""
+    samples = [*_samples(0.0, 9.0, launches=0)[:4], *_samples(0.5, 0.0, launches=1)[:1]]
+    assert no_gpu_work(samples) is None
+    assert no_gpu_work(_samples(0.5, 0.0, launches=2)) is None
