@@ -52,6 +52,11 @@ _ELISION = re.compile(
     r"|above)|existing code|your code here)\b)",
     re.IGNORECASE | re.MULTILINE,
 )
+_LAUNCH = re.compile(r"<<<|\bcudaLaunch\w*\s*\(|\b(?:thrust|cub)::|\bcublas\w*\s*\(")
+"""What puts work on the GPU in code: a launch, the launch API, Thrust, CUB or cuBLAS. The
+0.5B model often answers with the sequential loop unchanged beside kernels copied from the
+examples that nothing launches: the verifier rejects that (``no_gpu_work``) after a build
+and a run, and the kernels may still be worth launching (``rewrite.scaffold.launch_kernels``)."""
 _STRINGS_AND_COMMENTS = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
 )
@@ -86,8 +91,9 @@ class ParsedCode:
 class NoCode:
     reason: str
     code: str = ""
-    """The answer's (repaired) code when its only fault is that it does not define the entry
-    function: a caller that can write the host side around its kernels may still use it."""
+    """The answer's (repaired) code when its only fault is its host side (no entry function,
+    a kernel in its place, an entry that launches nothing): a caller that can write the host
+    side around its kernels may still use it."""
 
 
 def build_step_prompt(
@@ -354,7 +360,7 @@ def _omitted(count: int, more: str = "") -> str:
 
 
 def parse_response(
-    text: str, *, entry_name: str | None = None, truncated: bool = False
+    text: str, *, entry_name: str | None = None, truncated: bool = False, host_entry: bool = False
 ) -> ParsedCode | NoCode:
     """Extract the candidate source from a model answer.
 
@@ -363,6 +369,9 @@ def parse_response(
     that add functions it lacks (kernels or helpers written separately). The syntax slips
     small models make are repaired before the checks (``truncated``: the answer hit its
     token limit, so a missing last brace is where it was cut, not a slip).
+
+    ``host_entry``: the entry is a host function that must put the work on the GPU (a C/C++
+    loop's task); ``False`` for a kernel→kernel task, whose entry is the kernel itself.
     """
     if not text.strip():
         return NoCode("the model returned an empty answer")
@@ -385,8 +394,12 @@ def parse_response(
         return NoCode("the code defines no function")
     if entry_name is not None and entry_name not in functions:
         return NoCode(f"the code does not define the entry function {entry_name!r}", code)
-    if entry_name is not None and _kernel_named(code, entry_name):
-        return NoCode(f"the entry function {entry_name!r} is a kernel, not a host function", code)
+    if host_entry and entry_name is not None:
+        if _kernel_named(code, entry_name):
+            reason = f"the entry function {entry_name!r} is a kernel, not a host function"
+            return NoCode(reason, code)
+        if not _LAUNCH.search(_STRINGS_AND_COMMENTS.sub(" ", code)):
+            return NoCode("the code launches no kernel: the work stays on the host", code)
     return ParsedCode(code.strip() + "\n", functions, repaired.fixes)
 
 

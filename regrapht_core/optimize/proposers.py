@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
+from regrapht_core.contracts.task import TaskMode
 from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.datatypes import EdgeExample
@@ -89,6 +90,7 @@ class ModelProposer:
             answer.text,
             entry_name=request.task.entry,
             truncated=answer.finish_reason is FinishReason.LENGTH,
+            host_entry=request.task.mode is TaskMode.SEQUENTIAL_TO_CUDA,
         )
         fixes: tuple[str, ...] = ()
         if isinstance(parsed, NoCode):
@@ -147,8 +149,9 @@ class ModelProposer:
 
 
 def _launched(request: ProposeRequest, parsed: NoCode) -> str | None:
-    """The answer's kernels launched from the entry (:func:`launch_kernels`) when the answer
-    lacks only the entry function and the current code is the sequential loop."""
+    """The answer's kernels launched from the entry (:func:`launch_kernels`) when only the
+    answer's host side is wrong (no entry, a kernel in its place, an entry that launches
+    nothing) and the current code is the sequential loop."""
     if not parsed.code or request.from_technique != SEQUENTIAL:
         return None
     try:

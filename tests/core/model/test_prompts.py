@@ -340,3 +340,44 @@ def test_defined_functions_skip_control_flow_and_calls() -> None:
         "template <int N>\n__device__ float h(const float* p) { return p[0]; }"
     )
     assert defined_functions(code) == ("f", "h")
+
+
+SEQUENTIAL_WITH_DEAD_KERNEL = """```cuda
+__global__ void scale_kernel(int n, float* x) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] *= 2.0f;
+}
+void scale(int n, float* x) {
+  for (int i = 0; i < n; ++i) x[i] *= 2.0f;  // scale_kernel<<<1, 1>>> would do it
+}
+```"""
+
+
+def test_a_host_entry_that_launches_nothing_is_no_code_that_keeps_its_kernels() -> None:
+    parsed = parse_response(SEQUENTIAL_WITH_DEAD_KERNEL, entry_name="scale", host_entry=True)
+    assert isinstance(parsed, NoCode)
+    assert parsed.reason == "the code launches no kernel: the work stays on the host"
+    assert "__global__ void scale_kernel" in parsed.code
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "scale_kernel<<<(n + 255) / 256, 256>>>(n, x);",
+        "cudaLaunchKernel((const void*)scale_kernel, 1, 1, nullptr, 0, 0);",
+        "thrust::transform(thrust::device, x, x + n, x, twice());",
+    ],
+    ids=["chevrons", "launch-api", "thrust"],
+)
+def test_any_way_of_putting_work_on_the_gpu_counts_as_a_launch(call: str) -> None:
+    answer = SEQUENTIAL_WITH_DEAD_KERNEL.replace("for (int i = 0; i < n; ++i) x[i] *= 2.0f;", call)
+    parsed = parse_response(answer, entry_name="scale", host_entry=True)
+    assert isinstance(parsed, ParsedCode), parsed
+
+
+def test_a_kernel_tasks_entry_may_be_a_kernel() -> None:
+    """``host_entry=False``: a kernel→kernel task, whose entry is the kernel itself."""
+    answer = "```cuda\n__global__ void k(int n, float* x) { x[0] = n; }\n```"
+    assert isinstance(parse_response(answer, entry_name="k"), ParsedCode)
+    refused = parse_response(answer, entry_name="k", host_entry=True)
+    assert isinstance(refused, NoCode) and "is a kernel, not a host function" in refused.reason

@@ -474,7 +474,7 @@ RECORDED = [
 
 def candidate(text: str, entry: str) -> str | None:
     """What the proposer would send to the verifier: parse_response's code, if any."""
-    parsed = parse_response(text, entry_name=entry)
+    parsed = parse_response(text, entry_name=entry, host_entry=True)
     return parsed.code if isinstance(parsed, ParsedCode) else None
 
 

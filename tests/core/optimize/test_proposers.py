@@ -32,6 +32,7 @@ from regrapht_core.search.config import SearchConfig
 from tests.core.rewrite import cases
 from tests.core.rewrite.support import first_step
 from tests.core.search.test_mcgs import TASK
+from tests.data.candidates.tasks import SAXPY_KERNEL
 
 KERNEL = """__global__ void k(int n, float* x) { int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] *= 2; }
@@ -154,6 +155,38 @@ def test_a_kernel_without_its_entry_is_launched_with_the_tasks_helper_on_the_dev
     assert "entry function written around the answer's kernel" in proposal.think
     later = dataclasses.replace(step, from_technique="parallelization", technique="tiling")
     assert ModelProposer(model, ReGraph())(later).code is None, "only from the sequential code"
+
+
+def test_a_kernel_tasks_answer_is_its_rewritten_kernel() -> None:
+    """A kernel→kernel task's entry is the kernel itself: the model's rewrite of it is code
+    (2da0b7f took any ``__global__`` entry for a host entry written as a kernel, and so
+    refused every answer on a kernel task)."""
+    task = SAXPY_KERNEL
+    rewritten = task.source.replace("const float* x", "const float* __restrict__ x")
+    model = ScriptedModel(f"```cuda\n{rewritten}```")
+    step = ProposeRequest(task, "parallelization", "read_only_cache", task.source)
+    proposal = ModelProposer(model, graph_with_example())(step)
+    assert proposal.code is not None, proposal.message
+    assert "__restrict__ x" in proposal.code
+
+
+SEQUENTIAL_BESIDE_A_KERNEL = f"""```cuda
+{GELU_KERNEL}
+void gelu(int n, const float* x, float* y) {{
+    for (int i = 0; i < n; ++i) y[i] = gelu_tanh(x[i]);
+}}
+```"""
+
+
+def test_an_entry_that_launches_nothing_has_its_kernel_launched() -> None:
+    """The 0.5B model's answer that the H200 passed at 1.29x by noise: the sequential loop
+    again beside a kernel nothing launches. The kernel is launched from the entry instead."""
+    model = ScriptedModel(SEQUENTIAL_BESIDE_A_KERNEL)
+    step = ProposeRequest(GELU, "sequential", "parallelization", GELU.source)
+    proposal = ModelProposer(model, ReGraph())(step)
+    assert proposal.code is not None, proposal.message
+    assert "gelu_kernel<<<" in proposal.code
+    assert "entry function written around the answer's kernel" in proposal.think
 
 
 def test_cancelled_generation_is_a_refusal() -> None:
