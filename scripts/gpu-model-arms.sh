@@ -2,7 +2,7 @@
 # On the GPU machine: the embedded model on the GPU against the rewriters, in one lease.
 #
 #   scripts/gpu-model-arms.sh start   # install, time the model on GPU and CPU, start the arms
-#   scripts/gpu-model-arms.sh wait    # wait (up to WAIT_S) and copy the results into $OUT
+#   scripts/gpu-model-arms.sh wait    # wait (up to WAIT_S), the arms' logs and JSON in $OUT/arms.tgz
 #
 # Needs, from earlier calls of the same lease (each within 30 s of the last): xllamacpp's
 # CUDA build installed (a call carrying .dev/xwheel that sources scripts/gpu-env.sh) and
@@ -68,8 +68,9 @@ wait)
     while running && [ $SECONDS -lt $end ]; do sleep 10; done
     ;;
 esac
+# One archive: a call brings back only a few files, and every arm has a log and a JSON.
 for arm in $(sort -u "$BENCH/arms" 2>/dev/null); do
-    [ -f "$BENCH/$arm.log" ] && cp "$BENCH/$arm.log" "$OUT/" && tail -n 2 "$BENCH/$arm.log"
-    [ -f "$BENCH/$arm.json" ] && cp "$BENCH/$arm.json" "$OUT/"
+    [ -f "$BENCH/$arm.log" ] && echo "$arm: $(tail -n 2 "$BENCH/$arm.log" | tr '\n' ' ')"
 done
+(cd "$BENCH" && ls ./*.log ./*.json >/dev/null 2>&1 && tar czf "$OUT/arms.tgz" ./*.log ./*.json)
 if running; then echo "arms still running"; else echo "arms done"; fi
