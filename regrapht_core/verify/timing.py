@@ -150,7 +150,10 @@ def no_gpu_work(samples: Sequence[CallSample]) -> str | None:
     percent "faster" by timing noise alone (the 0.5B model's copy of a 3-D stencil with
     two unused example kernels, 1.07x end to end on the H200,
     ``gpu-h200-corpus-refused-model-rewriters-b8-1adc444.json``); an optimizer that
-    returns it as faster CUDA misleads its user.
+    returns it as faster CUDA misleads its user. Copies and memsets are not launches:
+    copying the inputs to the GPU computes nothing there. The honest case this misses is a
+    layout change done by the copy engine alone (``cudaMemcpy2D`` between device buffers);
+    no answer in the suite's or the corpus's runs so far was one.
     """
     if any(s.launches for s in samples):
         return None
