@@ -147,7 +147,7 @@ def no_gpu_work(samples: Sequence[CallSample]) -> str | None:
     Every launch API is wrapped (or refused by the object check), so a call that launched
     nothing did its work on the host: the sequential code again, perhaps beside kernels it
     never launches. It is checked and timed like any candidate and can come out a few
-    percent "faster" by timing noise alone (the 0.5B model's copy of a 3-D stencil with
+    percent "faster" on timing alone (the 0.5B model's copy of a 3-D stencil with
     two unused example kernels, 1.07x end to end on the H200,
     ``gpu-h200-corpus-refused-model-rewriters-b8-1adc444.json``); an optimizer that
     returns it as faster CUDA misleads its user. Copies and memsets are not launches:

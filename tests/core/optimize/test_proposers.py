@@ -179,7 +179,7 @@ void gelu(int n, const float* x, float* y) {{
 
 
 def test_an_entry_that_launches_nothing_has_its_kernel_launched() -> None:
-    """The 0.5B model's answer that the H200 passed at 1.29x by noise: the sequential loop
+    """The 0.5B model's answer that the H200 passed at 1.29x on timing alone: the sequential loop
     again beside a kernel nothing launches. The kernel is launched from the entry instead."""
     model = ScriptedModel(SEQUENTIAL_BESIDE_A_KERNEL)
     step = ProposeRequest(GELU, "sequential", "parallelization", GELU.source)

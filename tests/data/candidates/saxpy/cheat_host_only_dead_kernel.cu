@@ -1,5 +1,5 @@
 // cheat: the sequential loop again, beside a kernel it never launches (the 0.5B model's
-// cheat: answer for a 3-D stencil passed so at 1.07x, by timing noise)
+// cheat: answer for a 3-D stencil passed so at 1.07x end to end, on timing alone)
 // expect: implausible
 // defense: no timed call launched a kernel, so it is not a CUDA version
 #include <cuda_runtime.h>
