@@ -5,7 +5,10 @@ cost seconds per task (a 512^3 matrix product, 2^24-element maps); they used to 
 for every candidate. A :class:`TimingSet` is built once per task and session: the base
 inputs from a secret seed, a pool of variants (:mod:`regrapht_core.verify.variants`) with
 the reference's outputs for each, and the reference's own time on the base inputs, all
-computed in a reference process the candidates never run in. Candidates then get the base
+computed in a reference process the candidates never run in. The reference's timed calls
+run holding the GPU lock, as every candidate's do: timed while another process's candidate
+or model answer kept the cores busy, the reference came out slow, and unchanged host code
+"beat" it by up to 1.29x on the H200 (docs/verification-design.md). Candidates then get the base
 inputs and, call by call, variants: pool ones (whose answers are known, so the call can be
 checked) mixed with fresh ones the verifier draws on the spot, in an order they cannot
 see.
@@ -16,6 +19,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,9 +71,12 @@ def build_timing_set(
     harness: Harness,
     *,
     adaptive: Adaptive,
-) -> TimingSet:
+    turn: AbstractContextManager[bool],
+) -> TimingSet | None:
     """Ask the reference ``harness`` (running in ``folder``, where :func:`stage_base` put
-    ``case``) for the answers and its time; it raises ``HarnessStopped``."""
+    ``case``) for the answers, then, inside ``turn`` (the GPU lock, held while it yields
+    ``True``), for its time; ``None`` if the turn was not granted (the deadline passed).
+    Raises ``HarnessStopped``."""
     rng = np.random.default_rng(secrets.randbits(64))
     pool = tuple(draw_variant(task, case.arrays, rng) for _ in range(POOL_SIZE))
     harness.load(BASE_FOLDER)
@@ -80,9 +87,13 @@ def build_timing_set(
         answers.append(harness.dump().outputs)
     harness.use(())
     times: list[float] = []
-    while not adaptive.enough(times):
-        times.append(harness.call(flush=True).host_ms)
-        harness.skip()
+    with turn as held:
+        if not held:
+            harness.quit()
+            return None
+        while not adaptive.enough(times):
+            times.append(harness.call(flush=True).host_ms)
+            harness.skip()
     harness.quit()
     base, expected = answers[0], tuple(answers[1:])
     telling = tuple(

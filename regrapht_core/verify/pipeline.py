@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -369,10 +370,13 @@ class Verifier:
             return Evaluation(Status.COMPILE_ERROR, code_hash, _trim(str(error)))
         return Built(task, code_hash, work, check, timing, original)
 
-    def _task_build(self, task: Task, deadline: Deadline) -> _TaskBuild | None:
+    def _task_build(
+        self, task: Task, deadline: Deadline, *, gpu_held: bool = False
+    ) -> _TaskBuild | None:
         """Harness builds, the reference and its timing-size data, made once per task and
         session; ``None`` when the deadline stopped them (nothing is kept, a later job
-        makes them again).
+        makes them again). ``gpu_held``: the caller holds the GPU lock, which the
+        reference's timing would otherwise take (it is not reentrant).
 
         A lock per task keeps concurrent builds of one task's candidates from doing this
         side by side; the units themselves compile in parallel.
@@ -382,13 +386,13 @@ class Verifier:
             lock = self._task_locks.setdefault(key, threading.Lock())
         with lock:
             if key not in self._tasks:
-                made = self._make_task(task, deadline)
+                made = self._make_task(task, deadline, gpu_held=gpu_held)
                 if made is None:
                     return None
                 self._tasks[key] = made
             return self._tasks[key]
 
-    def _make_task(self, task: Task, deadline: Deadline) -> _TaskBuild | None:
+    def _make_task(self, task: Task, deadline: Deadline, *, gpu_held: bool) -> _TaskBuild | None:
         objects = self._compile_task(task, deadline)
         if objects is None or task.mode is TaskMode.KERNEL_TO_KERNEL:
             return None if objects is None else _TaskBuild(objects)
@@ -418,12 +422,13 @@ class Verifier:
                 data,
                 Harness(session, task),
                 adaptive=self._adaptive,
+                turn=nullcontext(True) if gpu_held else self.gpu_lock.hold(deadline),
             )
         except HarnessStopped:
             _reference_stopped(task, session, deadline, "on the timing-size inputs")
             return None
         session.close()
-        return _TaskBuild(objects, reference, timing)
+        return None if timing is None else _TaskBuild(objects, reference, timing)
 
     def _compile_task(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
         compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object
@@ -626,7 +631,7 @@ class Verifier:
     ) -> Verdict | tuple[Timing, tuple[Timing, ...]]:
         """The candidate's one process: small cases, then the timed, partly checked calls."""
         task = built.task
-        prepared = self._task_build(task, deadline)
+        prepared = self._task_build(task, deadline, gpu_held=True)
         if prepared is None or prepared.timing is None:
             return Verdict(Status.TIMEOUT, f"{_LATE} while the task's data was prepared")
         timing = prepared.timing

@@ -6,11 +6,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.gpu_lock import GpuLock
-from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
 from tests.core.verify.tasks_fixture import (
     MATMUL,
@@ -63,6 +64,24 @@ def test_honest_candidates_verify(verifier: Verifier, task: Task, source: str) -
         assert (floor is not None and 0.0 < floor < timing.candidate_ms) == (
             timing.mode == "end_to_end"
         ), timing
+
+
+def test_the_reference_is_timed_in_its_turn_on_the_gpu(verifier: Verifier) -> None:
+    """Timed while another process's candidates or model answers held the GPU and kept
+    the cores busy, the reference came out slow: unchanged host code "beat" it by up to
+    1.29x on the H200. Now its timing waits for the GPU lock, as a candidate's does:
+    another holder of the lock keeps a task's first build waiting until its deadline."""
+    fresh = Verifier(verifier.config)
+    other = GpuLock("unused")
+    other.path = fresh.gpu_lock.path  # the same file: another process's hold
+    with other.hold(Deadline.after(5.0)) as held:
+        assert held
+        waited = fresh.build(SAXPY, SAXPY_CUDA, deadline=Deadline.after(20.0))
+    assert not isinstance(waited, Built)
+    assert waited.status is Status.TIMEOUT, waited.feedback
+    assert "while the harness compiled" in waited.feedback
+    result = fresh.verify(SAXPY, SAXPY_CUDA)
+    assert result.status is Status.VERIFIED, result.feedback
 
 
 def test_a_saxpy_is_copy_bound_end_to_end(verifier: Verifier) -> None:
