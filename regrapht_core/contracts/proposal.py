@@ -56,6 +56,10 @@ class Proposal:
     retryable: bool = True
     """``False`` when asking again for this step cannot give a different answer (a
     deterministic proposer's refusal): the search then spends no budget on a retry."""
+    technique: str | None = None
+    """The technique the code applies, where the proposer found it is not the one asked
+    for (a model asked for a library call that wrote a plain kernel: its parallelization);
+    the trace records this one, and the step asked for beside it."""
 
 
 ProposeFn = Callable[[ProposeRequest], Proposal]
@@ -74,6 +78,8 @@ class Candidate:
     parent: int | None
     """Index of the candidate this one was derived from; ``None`` for the sequential code."""
     technique: str
+    """The technique the candidate applies: the step the search asked for, unless the
+    proposer said its code applies another (then ``asked`` names the step)."""
     phase: str
     """``expand`` (a state's first batch), ``widen`` (another variant of a step),
     ``rollout`` or ``retry``."""
@@ -81,6 +87,13 @@ class Candidate:
     code: str
     think: str
     result: Evaluation
+    asked: str = ""
+    """The step the search asked for, where it is not ``technique``; empty otherwise."""
+
+    @property
+    def step(self) -> str:
+        """The step the search asked for: what the search's tree and a replay follow."""
+        return self.asked or self.technique
 
 
 @dataclass(frozen=True, slots=True)

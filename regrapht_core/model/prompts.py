@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from regrapht_core.datatypes import EdgeExample
+from regrapht_core.model.evidence import bare
 from regrapht_core.model.protocol import ChatMessage, approx_token_count
 from regrapht_core.model.repair import repair
 
@@ -57,9 +58,6 @@ _LAUNCH = re.compile(r"<<<|\bcudaLaunch\w*\s*\(|\b(?:thrust|cub)::|\bcublas\w*\s
 0.5B model often answers with the sequential loop unchanged beside kernels copied from the
 examples that nothing launches: the verifier rejects that (``no_gpu_work``) after a build
 and a run, and the kernels may still be worth launching (``rewrite.scaffold.launch_kernels``)."""
-_STRINGS_AND_COMMENTS = re.compile(
-    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,22 +396,22 @@ def parse_response(
         if _kernel_named(code, entry_name):
             reason = f"the entry function {entry_name!r} is a kernel, not a host function"
             return NoCode(reason, code)
-        if not _LAUNCH.search(_STRINGS_AND_COMMENTS.sub(" ", code)):
+        if not _LAUNCH.search(bare(code)):
             return NoCode("the code launches no kernel: the work stays on the host", code)
     return ParsedCode(code.strip() + "\n", functions, repaired.fixes)
 
 
 def defined_functions(code: str) -> tuple[str, ...]:
     """Names of functions with a body in ``code`` (comments and strings ignored)."""
-    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
-    names = [m.group(1) for m in _FUNC_DEF.finditer(bare) if m.group(1) not in _NOT_FUNCTIONS]
+    text = bare(code)
+    names = [m.group(1) for m in _FUNC_DEF.finditer(text) if m.group(1) not in _NOT_FUNCTIONS]
     return tuple(dict.fromkeys(names))
 
 
 def _kernel_named(code: str, name: str) -> bool:
     """``code`` defines ``name`` as a ``__global__`` kernel (the host cannot call it)."""
-    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
-    return re.search(rf"__global__[^;{{}}()]*\b{re.escape(name)}\s*\(", bare) is not None
+    text = bare(code)
+    return re.search(rf"__global__[^;{{}}()]*\b{re.escape(name)}\s*\(", text) is not None
 
 
 def answer_code(text: str, entry_name: str | None = None) -> str:
@@ -469,5 +467,5 @@ def _bare_code(text: str) -> str:
 
 
 def _brace_balance(code: str) -> int:
-    bare = _STRINGS_AND_COMMENTS.sub(" ", code)
-    return bare.count("{") - bare.count("}")
+    text = bare(code)
+    return text.count("{") - text.count("}")

@@ -25,6 +25,7 @@ from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.retrieval import rank_all_examples, rank_step_examples
 from regrapht_core.graph.taxonomy import display_name, technique
 from regrapht_core.model.borrow import borrow_definitions, device_callable
+from regrapht_core.model.evidence import missing, shows
 from regrapht_core.model.prompts import (
     NoCode,
     StepPrompt,
@@ -107,7 +108,15 @@ class ModelProposer:
             think += "; repaired: " + "; ".join(fixes)
         if borrowed.names:
             think += "; the examples' definitions of " + ", ".join(borrowed.names) + " added"
-        return Proposal(borrowed.code, think=think, producer=self.producer)
+        applied = None
+        if shows(request.technique, request.code, borrowed.code) is False:
+            lacks = missing(request.technique)
+            if request.from_technique != SEQUENTIAL:
+                return self._none(f"the answer does not apply {name}: {lacks}")
+            # A kernel of the loop without the technique asked for is its parallelization.
+            applied = PARALLELIZATION
+            think += f"; {lacks}: recorded as {display_name(PARALLELIZATION)}"
+        return Proposal(borrowed.code, think=think, producer=self.producer, technique=applied)
 
     def _generate(self, prompt: StepPrompt, request: ProposeRequest) -> Completion | Proposal:
         """The model's answer, or a proposal without code saying why there is none.

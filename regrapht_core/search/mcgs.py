@@ -412,15 +412,17 @@ class _Search:
             result = Evaluation(Status.NO_CODE, code_hash(""), feedback=proposal.message)
         else:
             result = self.results[code_hash(proposal.code)]
+        applied = proposal.technique or request.technique
         candidate = Candidate(
             index=len(self.trace),
             parent=parent,
-            technique=request.technique,
+            technique=applied,
             phase=phase,
             producer=proposal.producer,
             code=proposal.code or "",
             think=proposal.think,
             result=result,
+            asked="" if applied == request.technique else request.technique,
         )
         self.trace.append(candidate)
         if proposal.code is None and not proposal.retryable:

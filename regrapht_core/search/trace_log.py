@@ -81,11 +81,18 @@ def replay_fns(candidates: list[Candidate]) -> tuple[ProposeFn, EvaluateFn]:
 
     def propose(request: ProposeRequest) -> Proposal:
         recorded = next(proposals, None)
-        if recorded is None or recorded.technique != request.technique:
+        if recorded is None or recorded.step != request.technique:
             raise TraceError(f"replay diverged at technique {request.technique!r}")
         code = recorded.code or None
         message = recorded.result.feedback if code is None else ""
-        return Proposal(code, think=recorded.think, producer=recorded.producer, message=message)
+        applied = recorded.technique if recorded.asked else None
+        return Proposal(
+            code,
+            think=recorded.think,
+            producer=recorded.producer,
+            message=message,
+            technique=applied,
+        )
 
     def evaluate(code: str) -> Evaluation:
         if code not in results:

@@ -123,6 +123,38 @@ def test_feedback_reaches_the_prompt_on_a_retry() -> None:
     assert "error: undeclared d_x" in model.prompts[0]
 
 
+def test_a_first_kernel_without_the_library_asked_for_is_recorded_as_parallelization() -> None:
+    """The 0.5B model, asked for a library call, wrote a plain kernel in 10 of its 17
+    verified suite answers at 753e058: the code is kept, under the technique it applies."""
+    model = ScriptedModel(f"```cuda\n#include <cub/cub.cuh>\n{KERNEL}\n```")
+    proposal = ModelProposer(model, graph_with_example())(request("library_call"))
+    assert proposal.code is not None
+    assert proposal.technique == "parallelization"
+    assert "recorded as Parallelization" in proposal.think
+
+
+def test_a_library_call_asked_for_and_made_keeps_its_label() -> None:
+    thrust = KERNEL.replace("k<<<(n + 255) / 256, 256>>>(n, d);", "thrust::fill(d, d + n, 0.0f);")
+    model = ScriptedModel(f"```cuda\n{thrust}\n```")
+    proposal = ModelProposer(model, graph_with_example())(request("library_call"))
+    assert proposal.code is not None and proposal.technique is None
+
+
+def test_a_later_step_that_does_not_apply_its_technique_is_refused_with_what_it_lacks() -> None:
+    """After parallelization there is no other label to give it: the model's retry is
+    told what the answer lacks."""
+    step = ProposeRequest(TASK, "parallelization", "shared_memory_tiling", KERNEL)
+    unchanged = KERNEL.replace("x[i] *= 2;", "x[i] = x[i] * 2;")
+    refused = ModelProposer(ScriptedModel(f"```cuda\n{unchanged}\n```"), ReGraph())(step)
+    assert refused.code is None and refused.retryable
+    assert (
+        refused.message == "the answer does not apply Shared-memory tiling: no `__shared__` array"
+    )
+    tiled = KERNEL.replace("int i =", "__shared__ float t[256]; int i =")
+    kept = ModelProposer(ScriptedModel(f"```cuda\n{tiled}\n```"), ReGraph())(step)
+    assert kept.code is not None and kept.technique is None
+
+
 def test_prose_without_code_is_a_refusal_with_the_reason() -> None:
     proposal = ModelProposer(ScriptedModel("I cannot do that."), graph_with_example())(request())
     assert proposal.code is None and proposal.message
@@ -325,7 +357,8 @@ def test_where_a_rewriter_acts_the_model_is_not_asked_and_the_refusal_is_free() 
 
 def test_where_no_rewriter_acts_the_model_takes_the_step() -> None:
     step = after_parallelization(cases.SAXPY, "async_streams")
-    model = ScriptedModel(f"```cuda\n{step.code}\n```")
+    streamed = "static cudaStream_t s;\nstatic int made = cudaStreamCreate(&s);\n" + step.code
+    model = ScriptedModel(f"```cuda\n{streamed}\n```")
     graph = parallel_graph()
     propose = RewritersFirst(RewriterProposer(registry_of(())), model_step(model), graph.successors)
     proposal = propose(step)
