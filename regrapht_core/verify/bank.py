@@ -32,7 +32,14 @@ from regrapht_core.verify.driver import Harness
 from regrapht_core.verify.timing import Adaptive
 from regrapht_core.verify.variants import Variant, draw_variant
 
-__all__ = ["BASE_FOLDER", "TimingSet", "build_timing_set", "link_base", "stage_base"]
+__all__ = [
+    "BASE_FOLDER",
+    "TimingSet",
+    "build_timing_set",
+    "link_base",
+    "stage_base",
+    "time_reference",
+]
 
 BASE_FOLDER = "base"
 POOL_SIZE = 12
@@ -85,16 +92,10 @@ def build_timing_set(
         harness.use(variant)
         harness.call(flush=False)
         answers.append(harness.dump().outputs)
-    harness.use(())
-    times: list[float] = []
-    with turn as held:
-        if not held:
-            harness.quit()
-            return None
-        while not adaptive.enough(times):
-            times.append(harness.call(flush=True).host_ms)
-            harness.skip()
+    times = time_reference(harness, adaptive=adaptive, turn=turn)
     harness.quit()
+    if times is None:
+        return None
     base, expected = answers[0], tuple(answers[1:])
     telling = tuple(
         k
@@ -106,7 +107,23 @@ def build_timing_set(
         )
     )
     _read_only(folder / BASE_FOLDER)
-    return TimingSet(case, folder / BASE_FOLDER, pool, expected, telling, tuple(times))
+    return TimingSet(case, folder / BASE_FOLDER, pool, expected, telling, times)
+
+
+def time_reference(
+    harness: Harness, *, adaptive: Adaptive, turn: AbstractContextManager[bool]
+) -> tuple[float, ...] | None:
+    """The reference ``harness``'s times on the base inputs (loaded), caches flushed before
+    each call, inside ``turn``; ``None`` if the turn was not granted. The caller quits."""
+    harness.use(())
+    times: list[float] = []
+    with turn as held:
+        if not held:
+            return None
+        while not adaptive.enough(times):
+            times.append(harness.call(flush=True).host_ms)
+            harness.skip()
+    return tuple(times)
 
 
 def _read_only(folder: Path) -> None:

@@ -84,6 +84,23 @@ def test_the_reference_is_timed_in_its_turn_on_the_gpu(verifier: Verifier) -> No
     assert result.status is Status.VERIFIED, result.feedback
 
 
+def test_the_reference_is_timed_again_for_an_answers_second_measurement(
+    verifier: Verifier,
+) -> None:
+    """Two sessions' times of one reference differed by up to 1.65x on the H200: the
+    answer's second measurement is compared with a reference timed in the same minute."""
+    first = verifier.verify(SUM, SUM_CUDA)
+    assert first.status is Status.VERIFIED, first.feedback
+    assert first.timing is not None
+    assert verifier.retime_reference(SUM)
+    second = verifier.verify(SUM, SUM_CUDA)
+    assert second.status is Status.VERIFIED, second.feedback
+    assert second.timing is not None
+    assert second.timing.reference_ms != first.timing.reference_ms  # a new series of calls
+    assert 0.5 < second.timing.reference_ms / first.timing.reference_ms < 2.0
+    assert not Verifier(verifier.config).retime_reference(SUM)  # not prepared there: no
+
+
 def test_a_saxpy_is_copy_bound_end_to_end(verifier: Verifier) -> None:
     """2^20 floats in and out: the copies outlast one CPU core's pass over them."""
     result = verifier.verify(SAXPY, SAXPY_CUDA)
