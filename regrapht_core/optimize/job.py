@@ -253,7 +253,7 @@ def retimed(
     fresh = (
         result.best is not None
         and not deadline.expired
-        and verifier.retime_reference(task, deadline=deadline)
+        and verifier.retime_reference(task, deadline=deadline) is not None
     )
     which = "re-timed for the answer, its reference too" if fresh else "re-timed for the answer"
     while (best := result.best) is not None and best.index not in again and not deadline.expired:

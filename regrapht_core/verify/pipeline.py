@@ -441,26 +441,28 @@ class Verifier:
         session.close()
         return None if timing is None else _TaskBuild(objects, reference, timing)
 
-    def retime_reference(self, task: Task, *, deadline: Deadline = NO_DEADLINE) -> bool:
+    def retime_reference(
+        self, task: Task, *, deadline: Deadline = NO_DEADLINE
+    ) -> tuple[float, ...] | None:
         """Time ``task``'s reference again, in its turn on the GPU, for what follows.
 
         The reference is timed once per session, and two sessions' times of one reference
         on the H200 differed by 0.70x to 1.65x (docs/models.md): what else the machine was
         doing moves a one-thread, memory-bound loop. A job's answer is measured a second
         time before it is reported (``optimize.job.retimed``); timing the reference just
-        before it puts both measurements in the same minute. ``False`` (the earlier times
-        kept) for a kernel task, without a GPU, before the task was prepared, or when the
-        deadline or the reference stopped the timing.
+        before it puts both measurements in the same minute. The new times, or ``None``
+        (the earlier ones kept) for a kernel task, without a GPU, before the task was
+        prepared, or when the deadline or the reference stopped the timing.
         """
-        if self.device is None or task.mode is TaskMode.KERNEL_TO_KERNEL:
-            return False
+        if self.device is None or task.mode is TaskMode.KERNEL_TO_KERNEL or deadline.expired:
+            return None
         key = _task_key(task)
         with self._objects_lock:
             lock = self._task_locks.setdefault(key, threading.Lock())
         with lock:
             made = self._tasks.get(key)
             if made is None or made.timing is None or made.reference is None:
-                return False
+                return None
             timing = made.timing
             limits = self._limits(deadline.cap(self.config.timing_timeout_s), [timing.case])
             with scratch("reference-") as root:
@@ -474,12 +476,12 @@ class Verifier:
                 except HarnessStopped:
                     outcome = session.close()
                     log.warning("%s: the reference stopped: %s", task.name, outcome.describe())
-                    return False
+                    return None
                 session.close()
             if times is None:
-                return False
+                return None
             self._tasks[key] = replace(made, timing=replace(timing, reference_ms=times))
-            return True
+            return times
 
     def _compile_task(self, task: Task, deadline: Deadline) -> dict[str, Path] | None:
         compile_cuda, compile_host = self.compiler.cuda_object, self.compiler.host_object

@@ -196,9 +196,9 @@ class Retiming:
         self.asked.append(code)
         return verified(self.second[code])
 
-    def retime_reference(self, task: Task, *, deadline: Deadline) -> bool:
+    def retime_reference(self, task: Task, *, deadline: Deadline) -> tuple[float, ...]:
         self.asked.append("reference")
-        return True
+        return (10.0,)
 
 
 def test_the_answer_reports_a_second_measurement_and_gives_way_if_it_falls() -> None:

@@ -92,13 +92,13 @@ def test_the_reference_is_timed_again_for_an_answers_second_measurement(
     first = verifier.verify(SUM, SUM_CUDA)
     assert first.status is Status.VERIFIED, first.feedback
     assert first.timing is not None
-    assert verifier.retime_reference(SUM)
+    assert verifier.retime_reference(SUM) is not None
     second = verifier.verify(SUM, SUM_CUDA)
     assert second.status is Status.VERIFIED, second.feedback
     assert second.timing is not None
     assert second.timing.reference_ms != first.timing.reference_ms  # a new series of calls
     assert 0.5 < second.timing.reference_ms / first.timing.reference_ms < 2.0
-    assert not Verifier(verifier.config).retime_reference(SUM)  # not prepared there: no
+    assert Verifier(verifier.config).retime_reference(SUM) is None  # not prepared there
 
 
 def test_a_saxpy_is_copy_bound_end_to_end(verifier: Verifier) -> None:

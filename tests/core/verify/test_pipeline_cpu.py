@@ -11,7 +11,7 @@ import pytest
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status
 from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.programs import gpu_python_missing
 from tests.core.verify.tasks_fixture import SAXPY, SAXPY_CUDA
 from tests.data.candidates.corpus import CORPUS_DIR
@@ -112,3 +112,16 @@ def test_a_candidate_the_deadline_cuts_is_a_timeout_value(cache: Path) -> None:
     assert late.status is Status.TIMEOUT and "time limit" in late.feedback
     never = verifier.verify(SAXPY, SAXPY_CUDA + "\n// other\n", deadline=deadline)
     assert never.status is Status.TIMEOUT and "before this candidate was built" in never.feedback
+
+
+def test_the_reference_is_timed_again_in_a_run_directory_of_its_own(cache: Path) -> None:
+    """For a job's answer (``optimize.job.retimed``). The reference runs on the host, so
+    this needs no GPU, only a device said to exist for the task's timing data to be made."""
+    stand_in = DeviceInfo("stand-in", "", "", "sm_90")
+    verifier = Verifier(VerifyConfig(cache_dir=cache), device=stand_in)
+    assert verifier.retime_reference(SAXPY) is None  # nothing prepared yet
+    assert isinstance(verifier.build(SAXPY, SAXPY_CUDA), Built)
+    times = verifier.retime_reference(SAXPY)
+    assert times is not None and len(times) >= verifier.config.min_timed_runs
+    assert all(ms > 0.0 for ms in times)
+    assert verifier.retime_reference(SAXPY, deadline=Deadline.after(0.0)) is None
