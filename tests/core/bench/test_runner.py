@@ -19,7 +19,7 @@ from regrapht_core.bench.runner import (
     summarise,
 )
 from regrapht_core.cli import EXIT_USER_ERROR, main
-from regrapht_core.contracts.evaluation import Timing
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError
 from tests.conftest import gpu_present
@@ -113,6 +113,29 @@ def test_a_run_records_its_answers_code_and_kernel_time() -> None:
 
     slower = _record(suite_task, "mcgs", outcome([candidate(2, verified(0.5))], gpu=True))
     assert not slower["passed"] and slower["code"] is None and slower["kernel_ms"] is None
+
+
+def test_a_run_counts_why_proposals_had_no_code_and_which_steps_were_relabelled() -> None:
+    """The statuses say 130 of 300 model candidates had no code; the reasons say why, with
+    names and numbers blanked so that one reason is one row."""
+    empty = [
+        candidate(k, Evaluation(Status.NO_CODE, "h", feedback=message))
+        for k, message in enumerate(
+            (
+                "the code does not define the entry function 'scale'",
+                "the code does not define the entry function 'other'\nmore",
+                "the answer does not apply Shared-memory tiling: no `__shared__` array",
+            )
+        )
+    ]
+    relabelled = replace(candidate(3, verified(2.0)), asked="library_call")
+    suite_task = SuiteTask("scale", Path("scale.cpp"), "scale", "elementwise")
+    record = _record(suite_task, "mcgs", outcome([*empty, relabelled], gpu=True))
+    assert record["no_code"] == {
+        "the code does not define the entry function …": 2,
+        "the answer does not apply Shared-memory tiling: no … array": 1,
+    }
+    assert record["relabelled"] == 1
 
 
 def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
