@@ -207,9 +207,10 @@ def optimize_task(
         evaluate_many_fn=evaluate_many,
     )
     start = clock()
-    result = retimed(task, result, verifier, deadline)
-    if verifier.config.sanitizer:
-        result = sanitized(task, result, verifier, deadline)
+    if not result.cancelled:  # a cancelled job's answer is not delivered: confirm nothing
+        result = retimed(task, result, verifier, deadline, cancel=cancel)
+        if verifier.config.sanitizer:
+            result = sanitized(task, result, verifier, deadline, cancel=cancel)
     wall.run += clock() - start
     wall.total = clock() - began
     return OptimizeOutcome(task, result, model, gpu=verifier.device is not None, wall=wall)
@@ -236,7 +237,12 @@ class _RunTimed:
 
 
 def retimed(
-    task: Task, result: SearchResult, verifier: Verifier, deadline: Deadline
+    task: Task,
+    result: SearchResult,
+    verifier: Verifier,
+    deadline: Deadline,
+    *,
+    cancel: threading.Event | None = None,
 ) -> SearchResult:
     """``result`` with its answer's speedup measured again, by a verification of its own.
 
@@ -247,16 +253,21 @@ def retimed(
     candidate is measured again in turn, until the fastest is one measured twice. The
     reference is timed again first, so that the answer and the time it is compared with
     are measured in the same minute, not the session's first (``Verifier.retime_reference``).
+    A ``cancel`` stops it between measurements.
     """
     trace = list(result.candidates)
     again: set[int] = set()
     fresh = (
         result.best is not None
-        and not deadline.expired
+        and not _stopped(deadline, cancel)
         and verifier.retime_reference(task, deadline=deadline) is not None
     )
     which = "re-timed for the answer, its reference too" if fresh else "re-timed for the answer"
-    while (best := result.best) is not None and best.index not in again and not deadline.expired:
+    while (
+        (best := result.best) is not None
+        and best.index not in again
+        and not _stopped(deadline, cancel)
+    ):
         second = verifier.verify(task, best.code, deadline=deadline)
         first = best.result.speedup
         note = f"{which}: {first:.2f}x at first" if first else which
@@ -267,7 +278,12 @@ def retimed(
 
 
 def sanitized(
-    task: Task, result: SearchResult, verifier: Verifier, deadline: Deadline
+    task: Task,
+    result: SearchResult,
+    verifier: Verifier,
+    deadline: Deadline,
+    *,
+    cancel: threading.Event | None = None,
 ) -> SearchResult:
     """``result`` with its answer confirmed by compute-sanitizer (memcheck, racecheck).
 
@@ -276,7 +292,7 @@ def sanitized(
     fastest verified candidate is tried, until one is clean or none is left.
     """
     trace = list(result.candidates)
-    while result.best is not None and not deadline.expired:
+    while result.best is not None and not _stopped(deadline, cancel):
         best = result.best
         report = verifier.sanitize(task, best.code, deadline=deadline)
         if report.clean:
@@ -288,3 +304,7 @@ def sanitized(
         trace[best.index] = replace(best, result=failed)
         result = answer_of(trace, result.stop_reason)
     return result
+
+
+def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:
+    return deadline.expired or (cancel is not None and cancel.is_set())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -222,3 +223,46 @@ def test_nothing_is_measured_again_once_the_deadline_has_passed() -> None:
     late = Deadline.after(0.0)
     result = retimed(TASK, answer_of(trace, StopReason.BUDGET), verifier, late)  # type: ignore[arg-type]
     assert verifier.asked == [] and result.best is not None and result.best.result.speedup == 5.0
+
+
+class Confirming(Retiming, Sanitizing):
+    """Records every confirmation of an answer: its second timing, the reference's, the
+    sanitizer's run."""
+
+    device = H100
+    config = VerifyConfig(sanitizer=True)
+
+    def __init__(self) -> None:
+        Retiming.__init__(self, {"// code 0": 5.0})
+        self.racy = ""
+
+
+def test_a_cancelled_search_has_its_answer_confirmed_by_nothing() -> None:
+    """A cancel ends the job within a second; the answer's second timing, the reference's
+    and compute-sanitizer take seconds to minutes, and a cancelled job's answer is not
+    delivered anyway."""
+
+    def cancelled_search(*_args: object, **_kwargs: object) -> SearchResult:
+        return answer_of([candidate(0, verified(5.0))], StopReason.CANCELLED)
+
+    verifier = Confirming()
+    done = optimize_task(
+        TASK,
+        Line(),
+        propose_fn=lambda _: Proposal(None),
+        verifier=verifier,  # type: ignore[arg-type]
+        config=SearchConfig(budget=1),
+        model="m",  # type: ignore[arg-type]
+        search_fn=cancelled_search,  # type: ignore[arg-type]
+    )
+    assert done.search.cancelled and verifier.asked == []
+
+
+def test_a_cancel_during_the_confirmation_stops_it_between_measurements() -> None:
+    trace = [candidate(0, verified(5.0))]
+    verifier = Retiming({"// code 0": 3.0})
+    cancel = threading.Event()
+    cancel.set()
+    result = answer_of(trace, StopReason.BUDGET)
+    again = retimed(TASK, result, verifier, Deadline.after(60.0), cancel=cancel)  # type: ignore[arg-type]
+    assert verifier.asked == [] and again.best is not None and again.best.result.speedup == 5.0
