@@ -112,6 +112,9 @@ class SearchProgress:
     budget: int
     technique: str
     best_speedup: float | None
+    confirming: bool = False
+    """The search has ended and its best candidate is being confirmed before it is offered:
+    timed again, its reference too, and run under compute-sanitizer (seconds to minutes)."""
 
 
 class StopReason(StrEnum):

@@ -263,7 +263,11 @@ def _run_with_progress(console: Console, job: _Job, budget: int) -> OptimizeOutc
             bar.update(
                 row,
                 completed=progress.evaluations,
-                description=display_name(progress.technique),
+                description=(
+                    "confirming the best"
+                    if progress.confirming
+                    else display_name(progress.technique)
+                ),
                 best=f"best: {best}",
             )
 

@@ -208,6 +208,10 @@ def optimize_task(
     )
     start = clock()
     if not result.cancelled:  # a cancelled job's answer is not delivered: confirm nothing
+        if progress_fn is not None and (best := result.best) is not None:
+            spent = sum(1 for c in result.candidates if c.code)
+            speedup = best.result.speedup
+            progress_fn(SearchProgress(spent, config.budget, best.technique, speedup, True))
         result = retimed(task, result, verifier, deadline, cancel=cancel)
         if verifier.config.sanitizer:
             result = sanitized(task, result, verifier, deadline, cancel=cancel)

@@ -84,6 +84,9 @@ class JobProgress:
     """``None`` until the job has the optimizer (and knows); ``False``: compiled, not run."""
     stop_reason: str | None = None
     """Why the search stopped (``budget``, ``time limit``, ``cancelled``…), once it has."""
+    confirming: bool = False
+    """The search has ended; its best candidate is being confirmed (timed again, run under
+    compute-sanitizer) before it is offered."""
 
     def as_json(self) -> dict[str, object]:
         return asdict(self, dict_factory=camel_keys)
@@ -100,6 +103,7 @@ class JobProgress:
             best_speedup=update.best_speedup,
             technique=update.technique,
             technique_name=display_name(update.technique),
+            confirming=update.confirming,
         )
 
     def cancelling(self) -> JobProgress:
@@ -111,6 +115,7 @@ class JobProgress:
             state=JobState.CANCELLED if search.cancelled else JobState.DONE,
             evaluations=len(search.candidates),
             stop_reason=str(search.stop_reason),
+            confirming=False,
         )
 
     def failed(self) -> JobProgress:
@@ -130,6 +135,9 @@ def describe(progress: JobProgress) -> str:
             return "starting"
         case JobState.RUNNING if progress.technique is None:
             return "searching" if progress.gpu else "searching (no GPU: compiled, not run)"
+        case JobState.RUNNING if progress.confirming:
+            best = "" if progress.best_speedup is None else f" ({progress.best_speedup:.2f}x)"
+            return f"confirming the best candidate{best} before it is offered"
         case JobState.RUNNING:
             if progress.best_speedup is not None:
                 best = f"best {progress.best_speedup:.2f}x"

@@ -36,8 +36,18 @@ def test_the_payload_has_camel_case_keys_and_plain_json_values() -> None:
         "techniqueName": "Shared-memory tiling",
         "gpu": True,
         "stopReason": None,
+        "confirming": False,
     }
     assert json.loads(json.dumps(payload)) == payload
+
+
+def test_once_the_search_ends_the_best_candidate_is_said_to_be_confirmed() -> None:
+    """Its second timing and compute-sanitizer take seconds to minutes after the last
+    candidate: the progress says so instead of standing still at the last one."""
+    update = SearchProgress(8, 8, "parallelization", 2.5, confirming=True)
+    progress = searched(gpu=True, update=update)
+    assert progress.as_json()["confirming"] is True
+    assert describe(progress) == "confirming the best candidate (2.50x) before it is offered"
 
 
 def test_progress_says_how_far_and_how_good() -> None:

@@ -29,6 +29,8 @@ export interface JobProgress {
   /** null until the server knows; false: candidates are compiled, not run. */
   gpu: boolean | null;
   stopReason: string | null;
+  /** The search has ended; its best candidate is being confirmed (timed again, compute-sanitizer). */
+  confirming: boolean;
 }
 
 export function isOver(state: JobState): boolean {
@@ -63,6 +65,10 @@ export function describe(progress: JobProgress): string {
   }
   if (progress.technique === null) {
     return progress.gpu ? "searching" : "searching (no GPU: compiled, not run)";
+  }
+  if (progress.confirming) {
+    const best = progress.bestSpeedup === null ? "" : ` (${progress.bestSpeedup.toFixed(2)}x)`;
+    return `confirming the best candidate${best} before it is offered`;
   }
   const parts = [`${progress.evaluations}/${progress.budget} candidates tried`];
   if (progress.bestSpeedup !== null) {

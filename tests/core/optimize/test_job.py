@@ -12,6 +12,7 @@ from regrapht_core.contracts.proposal import (
     Candidate,
     Proposal,
     ProposeRequest,
+    SearchProgress,
     SearchResult,
     StepRecord,
     StopReason,
@@ -266,3 +267,21 @@ def test_a_cancel_during_the_confirmation_stops_it_between_measurements() -> Non
     result = answer_of(trace, StopReason.BUDGET)
     again = retimed(TASK, result, verifier, Deadline.after(60.0), cancel=cancel)  # type: ignore[arg-type]
     assert verifier.asked == [] and again.best is not None and again.best.result.speedup == 5.0
+
+
+def test_the_progress_says_when_the_search_is_over_and_its_best_is_being_confirmed() -> None:
+    def searched(*_args: object, **_kwargs: object) -> SearchResult:
+        return answer_of([candidate(0, verified(5.0))], StopReason.BUDGET)
+
+    seen: list[SearchProgress] = []
+    optimize_task(
+        TASK,
+        Line(),
+        propose_fn=lambda _: Proposal(None),
+        verifier=Confirming(),  # type: ignore[arg-type]
+        config=SearchConfig(budget=4),
+        model="m",  # type: ignore[arg-type]
+        progress_fn=seen.append,
+        search_fn=searched,  # type: ignore[arg-type]
+    )
+    assert seen == [SearchProgress(1, 4, "parallelization", 5.0, confirming=True)]

@@ -16,6 +16,7 @@ function payload(fields: Partial<JobProgress> = {}): JobProgress {
     techniqueName: null,
     gpu: true,
     stopReason: null,
+    confirming: false,
     ...fields,
   };
 }
@@ -50,6 +51,11 @@ group("describe", () => {
     expect(describe(payload({ state: "failed" }))).toBe("failed");
     expect(["queued", "running", "cancelling"].map((s) => isOver(s as JobProgress["state"]))).toEqual([false, false, false]);
     expect(["done", "failed", "cancelled"].map((s) => isOver(s as JobProgress["state"]))).toEqual([true, true, true]);
+  });
+
+  it("says when the search is over and its best candidate is being confirmed", () => {
+    const report = payload({ evaluations: 8, budget: 8, bestSpeedup: 2.5, confirming: true, ...tiling });
+    expect(describe(report)).toBe("confirming the best candidate (2.50x) before it is offered");
   });
 
   it("shows the technique id when the payload has no name for it", () => {
