@@ -8,13 +8,14 @@ without a GPU the deepest compiled candidate is offered as "compiled only", neve
 from __future__ import annotations
 
 import random
+import statistics
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
-from regrapht_core.contracts.evaluation import Evaluation, Status
+from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.proposal import (
     Candidate,
     Proposal,
@@ -37,6 +38,7 @@ from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
+from regrapht_core.verify.timing import spread
 
 __all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "retimed", "sanitized"]
 
@@ -256,17 +258,22 @@ def retimed(
     reported. If it puts the answer below another candidate's first measurement, that
     candidate is measured again in turn, until the fastest is one measured twice. The
     reference is timed again first, so that the answer and the time it is compared with
-    are measured in the same minute, not the session's first (``Verifier.retime_reference``).
-    A ``cancel`` stops it between measurements.
+    are measured in the same minute, not the session's first (``Verifier.retime_reference``),
+    and every first measurement is rebased on it: compared against a reference that moved,
+    they would all look slower or faster than the second measurements at once. A ``cancel``
+    stops it between measurements.
     """
     trace = list(result.candidates)
     again: set[int] = set()
-    fresh = (
-        result.best is not None
-        and not _stopped(deadline, cancel)
-        and verifier.retime_reference(task, deadline=deadline) is not None
+    times = (
+        None
+        if result.best is None or _stopped(deadline, cancel)
+        else verifier.retime_reference(task, deadline=deadline)
     )
-    which = "re-timed for the answer, its reference too" if fresh else "re-timed for the answer"
+    if times is not None:
+        trace = [_rebased(candidate, times) for candidate in trace]
+        result = answer_of(trace, result.stop_reason)
+    which = "re-timed for the answer, its reference too" if times else "re-timed for the answer"
     while (
         (best := result.best) is not None
         and best.index not in again
@@ -308,6 +315,20 @@ def sanitized(
         trace[best.index] = replace(best, result=failed)
         result = answer_of(trace, result.stop_reason)
     return result
+
+
+def _rebased(candidate: Candidate, reference_ms: Sequence[float]) -> Candidate:
+    """``candidate`` with its timings against the reference's new times (its own kept)."""
+    result = candidate.result
+    if result.timing is None:
+        return candidate
+    median, width = statistics.median(reference_ms), spread(reference_ms)
+
+    def rebase(timing: Timing) -> Timing:
+        return replace(timing, reference_ms=median, reference_spread_ms=width)
+
+    timings = tuple(rebase(timing) for timing in result.timings)
+    return replace(candidate, result=replace(result, timing=rebase(result.timing), timings=timings))
 
 
 def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:

@@ -188,19 +188,22 @@ def test_an_answer_the_sanitizer_rejects_gives_way_to_the_next_fastest() -> None
 
 
 class Retiming:
-    """A second measurement per code, as a fresh verification gives it."""
+    """A second measurement per code, as a fresh verification gives it; the reference
+    timed again in ``reference`` (``None``: it could not be)."""
 
-    def __init__(self, second: dict[str, float]) -> None:
-        self.second = second
+    def __init__(
+        self, second: dict[str, float], reference: tuple[float, ...] | None = None
+    ) -> None:
+        self.second, self.reference = second, reference
         self.asked: list[str] = []
 
     def verify(self, task: Task, code: str, *, deadline: Deadline) -> Evaluation:
         self.asked.append(code)
         return verified(self.second[code])
 
-    def retime_reference(self, task: Task, *, deadline: Deadline) -> tuple[float, ...]:
+    def retime_reference(self, task: Task, *, deadline: Deadline) -> tuple[float, ...] | None:
         self.asked.append("reference")
-        return (10.0,)
+        return self.reference
 
 
 def test_the_answer_reports_a_second_measurement_and_gives_way_if_it_falls() -> None:
@@ -213,9 +216,30 @@ def test_the_answer_reports_a_second_measurement_and_gives_way_if_it_falls() -> 
     assert verifier.asked == ["reference", "// code 0", "// code 1"]  # the reference first
     assert result.best is not None and result.best.index == 1
     assert result.best.result.speedup == 4.5
-    flag = "re-timed for the answer, its reference too: 4.00x at first"
-    assert result.best.result.flags[-1] == flag
+    assert result.best.result.flags[-1] == "re-timed for the answer: 4.00x at first"
     assert result.candidates[0].result.speedup == 3.0  # measured again, and kept so
+
+
+def test_first_measurements_are_rebased_on_the_reference_timed_again() -> None:
+    """The reference measured 62.5 ms now and 50 ms at the session's start: the answer's
+    second measurement is compared with first ones that share its reference, not with
+    ones all deflated at once."""
+    first = verified(5.0)
+    assert first.timing is not None
+    slower = replace(first.timing, candidate_ms=12.5)  # 4x against 50 ms
+    trace = [
+        candidate(0, first),
+        candidate(1, replace(first, timing=slower, timings=(slower,))),
+    ]
+    verifier = Retiming({"// code 0": 6.0}, reference=(60.0, 62.5, 65.0))
+    result = retimed(TASK, answer_of(trace, StopReason.BUDGET), verifier, Deadline.after(60.0))  # type: ignore[arg-type]
+    assert verifier.asked == ["reference", "// code 0"]  # 6.0 stays above the other's 5.0
+    assert result.best is not None and result.best.result.speedup == 6.0
+    flag = "re-timed for the answer, its reference too: 6.25x at first"
+    assert result.best.result.flags[-1] == flag
+    other = result.candidates[1].result
+    assert other.speedup == 5.0 and other.timing is not None
+    assert other.timing.reference_ms == 62.5 and other.timing.candidate_ms == 12.5
 
 
 def test_nothing_is_measured_again_once_the_deadline_has_passed() -> None:
@@ -234,7 +258,7 @@ class Confirming(Retiming, Sanitizing):
     config = VerifyConfig(sanitizer=True)
 
     def __init__(self) -> None:
-        Retiming.__init__(self, {"// code 0": 5.0})
+        Retiming.__init__(self, {"// code 0": 5.0}, reference=(50.0,))
         self.racy = ""
 
 
