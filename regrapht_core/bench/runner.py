@@ -154,7 +154,7 @@ def _no_code_reasons(candidates: Iterable[Candidate]) -> dict[str, int]:
     for candidate in candidates:
         if candidate.result.status is Status.NO_CODE:
             first = (candidate.result.feedback.strip().splitlines() or ["(none given)"])[0]
-            reasons[_PARTICULARS.sub("…", first)[:120]] += 1
+            reasons[_PARTICULARS.sub("…", first)[:200]] += 1
     return dict(reasons.most_common())
 
 

@@ -98,6 +98,8 @@ class ModelProposer:
             code = _launched(request, parsed)
             if code is None:
                 return self._none(parsed.reason)
+            if isinstance(code, Refusal):  # both reasons: the bench counts them together
+                return self._none(f"{parsed.reason}; its kernels cannot be launched: {code.reason}")
             fixes = ("the entry function written around the answer's kernel",)
         else:
             code, fixes = parsed.code, parsed.fixes
@@ -157,17 +159,17 @@ class ModelProposer:
         return Proposal(None, producer=self.producer, message=reason)
 
 
-def _launched(request: ProposeRequest, parsed: NoCode) -> str | None:
+def _launched(request: ProposeRequest, parsed: NoCode) -> str | Refusal | None:
     """The answer's kernels launched from the entry (:func:`launch_kernels`) when only the
     answer's host side is wrong (no entry, a kernel in its place, an entry that launches
-    nothing) and the current code is the sequential loop."""
+    nothing) and the current code is the sequential loop; the :class:`Refusal` that says
+    why they cannot be; ``None`` where launching is not tried."""
     if not parsed.code or request.from_technique != SEQUENTIAL:
         return None
     try:
         return launch_kernels(request.code, RewriteContext(request.task), parsed.code)
     except Refusal as refusal:
-        _log.info("the answer's kernels cannot be launched: %s", refusal.reason)
-        return None
+        return refusal
 
 
 class HoleProposer(ModelProposer):

@@ -122,7 +122,10 @@ def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
     buffers, _ = found.interface(names)
     passed = _passable(found, {b.param.name: b.device for b in buffers})
     entry = found.task.entry
-    usable = [k for k in kernels(root) if all(n in passed for n in k.param_names())]
+    written = kernels(root)
+    if not written:
+        raise Refusal("the answer defines no kernel")
+    usable = [k for k in written if all(n in passed for n in k.param_names())]
     if not usable:
         raise Refusal("no kernel of the answer takes only the entry's parameters and locals")
     chosen = min(usable, key=lambda k: k.name not in (entry, f"{entry}_kernel"))

@@ -189,6 +189,24 @@ def test_a_kernel_without_its_entry_is_launched_with_the_tasks_helper_on_the_dev
     assert ModelProposer(model, ReGraph())(later).code is None, "only from the sequential code"
 
 
+def test_an_answer_whose_kernels_cannot_be_launched_says_both_reasons() -> None:
+    """A results file counts proposals without code by their reason: "no entry function"
+    alone hid whether the answer had no kernel or a loop the launcher refuses."""
+    step = ProposeRequest(cases.SUM, "sequential", "parallelization", cases.SUM.source)
+    kernel = "__global__ void k(const float* x, int n, float* out) { atomicAdd(out, x[0]); }"
+    refused = ModelProposer(ScriptedModel(f"```cuda\n{kernel}\n```"), ReGraph())(step)
+    assert refused.code is None
+    assert refused.message.startswith("the code does not define the entry function 'sum'; ")
+    assert "its kernels cannot be launched: the loop accumulates into `s`" in refused.message
+    loop = cases.SAXPY.source
+    saxpy = ProposeRequest(cases.SAXPY, "sequential", "parallelization", loop)
+    host_only = ModelProposer(ScriptedModel(f"```cuda\n{loop}\n```"), ReGraph())(saxpy)
+    assert host_only.message == (
+        "the code launches no kernel: the work stays on the host; "
+        "its kernels cannot be launched: the answer defines no kernel"
+    )
+
+
 def test_a_kernel_tasks_answer_is_its_rewritten_kernel() -> None:
     """A kernel→kernel task's entry is the kernel itself: the model's rewrite of it is code
     (2da0b7f took any ``__global__`` entry for a host entry written as a kernel, and so
