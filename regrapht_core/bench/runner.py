@@ -9,6 +9,7 @@ own device probe, never from the caller.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -44,6 +45,7 @@ __all__ = [
     "SuiteTask",
     "applied_techniques",
     "current_commit",
+    "engine_fingerprint",
     "load_manifest",
     "merge_results",
     "run_suite",
@@ -188,7 +190,13 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """pass@1 (a verified, faster answer) and speedup@1 statistics per method, how many
     tasks got any candidate compiled (on a machine without a GPU, the most it can say), and
     how many are copy-bound: their arguments take longer to copy over the bus than the
-    sequential code takes to run, so no per-call CUDA version can pass them here."""
+    sequential code takes to run, so no per-call CUDA version can pass them here.
+
+    Two geomeans: of the passed answers' speedups, and over every task with 1.0 where no
+    faster answer came (the user keeps the sequential code). Only the second compares
+    methods that pass different tasks: one that passes three easy tasks fast has the higher
+    geomean of passed speedups than one that passes those three and ten harder ones less
+    fast, yet gives its user less."""
     by_method: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         by_method.setdefault(record["method"], []).append(record)
@@ -204,17 +212,20 @@ def summarise(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
             ),
             "passed": len(speedups),
             "pass_at_1": round(len(speedups) / len(rows), 4),
-            "geomean_speedup_passed": (
-                round(math.exp(statistics.fmean(math.log(s) for s in speedups)), 3)
-                if speedups
-                else None
-            ),
+            "geomean_speedup_passed": _geomean(speedups) if speedups else None,
             "median_speedup_passed": round(statistics.median(speedups), 3) if speedups else None,
+            "geomean_speedup_all": _geomean(
+                row["speedup"] if row["passed"] else 1.0 for row in rows
+            ),
             "techniques_passed": sorted(
                 {t for row in rows if row["passed"] for t in applied_techniques(row)}
             ),
         }
     return summary
+
+
+def _geomean(values: Iterable[float]) -> float:
+    return round(math.exp(statistics.fmean(math.log(v) for v in values)), 3)
 
 
 def applied_techniques(record: dict[str, Any]) -> list[str]:
@@ -240,6 +251,30 @@ def current_commit() -> str:
     return probe.stdout.strip() or "unknown"
 
 
+_REPORT_ONLY = frozenset({"bench/report.py"})
+"""Package files that only read results, left out of the engine's fingerprint."""
+
+
+_PACKAGE = Path(__file__).resolve().parents[1]
+
+
+def engine_fingerprint(package: Path = _PACKAGE) -> str:
+    """SHA-256 over every file of the package that decides what a run measures (its modules,
+    the bundled snapshot; not the report's module), by path and content.
+
+    A suite run with all methods is longer than one GPU lease: its parts resume and merge
+    across commits when their fingerprints agree, i.e. when only docs, tests, scripts or
+    the report changed between them, and are refused when the engine itself did."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*")):
+        name = path.relative_to(package).as_posix()
+        if not path.is_file() or "__pycache__" in path.parts or name in _REPORT_ONLY:
+            continue
+        digest.update(name.encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
 def run_suite(
     tasks: list[SuiteTask],
     methods: list[str],
@@ -262,6 +297,7 @@ def run_suite(
         _check_resumable(resume, document, out)
         document["runs"] = list(resume["runs"])
         document["started"] = resume.get("started", document["started"])
+        document["commits"] = _commits(resume, document)
         earlier = resume["config"]["methods"]
         document["config"]["methods"] = [*earlier, *(m for m in methods if m not in earlier)]
     done = {(run["task"], run["method"]) for run in document["runs"]}
@@ -270,6 +306,8 @@ def run_suite(
             if (suite_task.name, method) in done:
                 continue
             record = _run_one(suite_task, method, optimizer)
+            record["commit"] = document["commit"]  # a resumed file's runs span commits
+            record["source_sha256"] = _source_sha256(suite_task.file)
             document["runs"].append(record)
             if optimizer.loaded_model is not None:  # where it answered is part of a result
                 document["model_runs_on"] = runs_on(optimizer.loaded_model)
@@ -313,15 +351,28 @@ def merge_results(parts: list[dict[str, Any]], names: list[str], command: str) -
             merged["runs"].append(run)
     merged["config"] = {**first["config"], "methods": methods}
     merged["command"] = command
+    merged["commits"] = _commits(*parts)
     merged["parts"] = [
-        {key: part.get(key) for key in ("command", "host", "started")} for part in parts
+        {key: part.get(key) for key in ("command", "host", "started", "commit", "engine")}
+        for part in parts
     ]
     merged["summary"] = summarise(merged["runs"])
     return merged
 
 
+def _commits(*documents: dict[str, Any]) -> list[str]:
+    """Every commit the documents' runs were made at, in order (one engine: see
+    ``engine_fingerprint``)."""
+    seen: dict[str, None] = {}
+    for document in documents:
+        for commit in document.get("commits") or [document.get("commit")]:
+            seen.setdefault(str(commit), None)
+    return list(seen)
+
+
 def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) -> None:
-    """Runs of one file must differ only by method: same settings, code and GPU."""
+    """Runs of one file must differ only by method: same settings, engine and GPU. Results
+    without an engine fingerprint (older than it) must share the commit."""
     config = earlier.get("config")
     if not isinstance(config, dict) or not isinstance(config.get("methods"), list):
         raise ConfigError(f"{out} has no settings to resume from")
@@ -333,7 +384,11 @@ def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) ->
                 for k, v in now["config"].items()
                 if k != "methods"
             ),
-            ("commit", earlier.get("commit"), now["commit"]),
+            (
+                ("engine", earlier["engine"], now.get("engine"))
+                if earlier.get("engine")
+                else ("commit", earlier.get("commit"), now["commit"])
+            ),
             ("device", earlier.get("device"), now["device"]),
         )
         if theirs != ours
@@ -344,6 +399,15 @@ def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) ->
             f"{out} was written with {key} = {theirs!r}, not {ours!r}: "
             "resume with the same settings, or write a new file"
         )
+
+
+def _source_sha256(path: Path) -> str | None:
+    """The task file as run: an engine fingerprint says the code is the same, this that the
+    task is."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 def _run_one(suite_task: SuiteTask, method: str, optimizer: Optimizer) -> dict[str, Any]:
@@ -377,6 +441,7 @@ def _document(
         "nvcc": device.nvcc if device else None,
         "arch": device.arch if device else None,
         "commit": current_commit(),
+        "engine": engine_fingerprint(),
         "command": " ".join(["regrapht", *sys.argv[1:]]),
         "host": platform.node(),
         "cpus": os.cpu_count(),

@@ -9,6 +9,7 @@ capped by what is left), so a job ends within seconds of its limit.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +39,11 @@ class Deadline:
     @property
     def expired(self) -> bool:
         return self.at is not None and self.clock() >= self.at
+
+    def stops(self, cancel: threading.Event | None) -> bool:
+        """Whether work must stop now: this deadline passed or the job was cancelled (what
+        every wait and every step between measurements checks)."""
+        return self.expired or (cancel is not None and cancel.is_set())
 
     @overload
     def cap(self, timeout_s: float) -> float: ...

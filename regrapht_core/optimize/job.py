@@ -267,7 +267,7 @@ def retimed(
     again: set[int] = set()
     times = (
         None
-        if result.best is None or _stopped(deadline, cancel)
+        if result.best is None or deadline.stops(cancel)
         else verifier.retime_reference(task, deadline=deadline)
     )
     if times is not None:
@@ -275,9 +275,7 @@ def retimed(
         result = answer_of(trace, result.stop_reason)
     which = "re-timed for the answer, its reference too" if times else "re-timed for the answer"
     while (
-        (best := result.best) is not None
-        and best.index not in again
-        and not _stopped(deadline, cancel)
+        (best := result.best) is not None and best.index not in again and not deadline.stops(cancel)
     ):
         second = verifier.verify(task, best.code, deadline=deadline)
         first = best.result.speedup
@@ -303,7 +301,7 @@ def sanitized(
     fastest verified candidate is tried, until one is clean or none is left.
     """
     trace = list(result.candidates)
-    while result.best is not None and not _stopped(deadline, cancel):
+    while result.best is not None and not deadline.stops(cancel):
         best = result.best
         report = verifier.sanitize(task, best.code, deadline=deadline)
         if report.clean:
@@ -329,7 +327,3 @@ def _rebased(candidate: Candidate, reference_ms: Sequence[float]) -> Candidate:
 
     timings = tuple(rebase(timing) for timing in result.timings)
     return replace(candidate, result=replace(result, timing=rebase(result.timing), timings=timings))
-
-
-def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:
-    return deadline.expired or (cancel is not None and cancel.is_set())

@@ -85,7 +85,7 @@ class GpuLock:
             self._threads.release()
 
     def _acquire_thread(self, deadline: Deadline, cancel: threading.Event | None) -> bool:
-        while not _stopped(deadline, cancel):
+        while not deadline.stops(cancel):
             if self._threads.acquire(timeout=deadline.cap(_POLL_S)):
                 return True
         return False
@@ -98,11 +98,7 @@ class GpuLock:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 return fd
             except BlockingIOError:
-                if _stopped(deadline, cancel):
+                if deadline.stops(cancel):
                     os.close(fd)
                     return None
                 time.sleep(_POLL_S)
-
-
-def _stopped(deadline: Deadline, cancel: threading.Event | None) -> bool:
-    return deadline.expired or (cancel is not None and cancel.is_set())

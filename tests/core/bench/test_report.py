@@ -135,7 +135,7 @@ def test_summary_by_groups_the_suites_own_summary(document: dict[str, Any]) -> N
     assert stencil["mcgs"] == {
         "tasks": 2, "compiled": 2, "copy_bound": 0, "passed": 1, "pass_at_1": 0.5,
         "geomean_speedup_passed": 12.948, "median_speedup_passed": 12.948,
-        "techniques_passed": ["loop_unrolling", "parallelization"],
+        "geomean_speedup_all": 3.598, "techniques_passed": ["loop_unrolling", "parallelization"],
     }  # fmt: skip
     assert stencil["walks"]["geomean_speedup_passed"] == round(_geomean(3.0, 1.5), 3)
     assert stencil["plain"]["passed"] == 0 and stencil["plain"]["tasks"] == 1
@@ -186,13 +186,14 @@ def test_report_states_provenance_and_every_number(
         "| **budget** | 30 |",
         "| **started** | 2026-11-24T03:46:12Z |",
         # overall: mcgs passed relu, fir, gemm of 5
-        "| mcgs | 5 | 3 | 0 | 0.60 | 6.77x | 8.00x |",  # geomean of 3, 12.9478 and 8
-        "| plain | 4 | 0 | 0 | 0.00 | — | — |",
+        # geomean (all) of 3, 12.9478, 8, 1 and 1; (passed) of the first three
+        "| mcgs | 5 | 3 | 0 | 0.60 | 3.15x | 6.77x | 8.00x |",
+        "| plain | 4 | 0 | 0 | 0.00 | 1.00x | — | — |",
         # per tier, in order of difficulty
-        "| hard | 1 | 1.00 | 8.00x | 1.00 | 5.00x | 0.00 | — |",
-        "| unsolved | 1 | 0.00 | — | 0.00 | — | 0.00 | — |",
+        "| hard | 1 | 1.00 | 8.00x | 8.00x | 1.00 | 5.00x | 5.00x | 0.00 | 1.00x | — |",
+        "| unsolved | 1 | 0.00 | 1.00x | — | 0.00 | 1.00x | — | 0.00 | 1.00x | — |",
         # per family: blur has no plain run, so plain's stencil row counts fir alone
-        "| stencil | 2 | 0.50 | 12.95x | 1.00 | 2.12x | 0.00 | — |",
+        "| stencil | 2 | 0.50 | 3.60x | 12.95x | 1.00 | 2.12x | 2.12x | 0.00 | 1.00x | — |",
         # per task
         f"| relu | elementwise | easy | 3.00x (1) | 2.00x (2) | {plain} |",
         f"| fir | stencil | medium | 12.95x (4) | 3.00x (1) | {plain} |",

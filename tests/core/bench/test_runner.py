@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from dataclasses import replace
@@ -13,6 +14,7 @@ from click.testing import CliRunner
 from regrapht_core.bench.runner import (
     SuiteTask,
     _record,
+    engine_fingerprint,
     load_manifest,
     merge_results,
     shard,
@@ -75,7 +77,7 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert document["summary"]["mcgs"] == {
         "tasks": 2, "compiled": 1, "copy_bound": 0, "passed": 0, "pass_at_1": 0.0,
         "geomean_speedup_passed": None, "median_speedup_passed": None,
-        "techniques_passed": [],
+        "geomean_speedup_all": 1.0, "techniques_passed": [],
     }  # fmt: skip
     assert smooth["copy_floor_ms"] is None, "nothing was timed without a GPU"
     assert smooth["code"] is None and smooth["kernel_ms"] is None, "compiled only: no answer"
@@ -167,7 +169,9 @@ def test_summary_is_pass_rate_and_speedups_of_passed_tasks() -> None:
     assert summary["mcgs"]["copy_bound"] == 1 and summary["walks"]["copy_bound"] == 0
     assert summary["mcgs"]["pass_at_1"] == round(2 / 3, 4)
     assert summary["mcgs"]["geomean_speedup_passed"] == 4.0
-    assert summary["walks"]["passed"] == 0
+    # Over every task, a failure counted as the sequential code kept: (2 * 8 * 1) ** (1/3).
+    assert summary["mcgs"]["geomean_speedup_all"] == round(16 ** (1 / 3), 3)
+    assert summary["walks"]["passed"] == 0 and summary["walks"]["geomean_speedup_all"] == 1.0
 
 
 def test_a_timing_override_replaces_each_tasks_mode(manifest: Path) -> None:
@@ -204,6 +208,10 @@ def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
     assert result.exit_code == 0, result.stderr
     document = json.loads(out.read_text())
     assert document["runs"][0] == kept  # not run again
+    # Each run names its commit and the task file it ran (resumed files span commits).
+    smooth_sha = hashlib.sha256((manifest.parent / "smooth.cpp").read_bytes()).hexdigest()
+    assert kept["source_sha256"] == smooth_sha and kept["commit"] == first["commit"]
+    assert document["engine"] == first["engine"] == engine_fingerprint()
     assert {"code", "kernel_ms"} <= set(kept), "a resumed file keeps the recorded answers"
     assert sorted((r["task"], r["method"]) for r in document["runs"]) == [
         ("missing", "mcgs"), ("missing", "walks"), ("smooth", "mcgs"), ("smooth", "walks")
@@ -248,11 +256,43 @@ def test_shards_take_every_nth_task_and_cover_the_suite_once(tmp_path: Path) -> 
         shard(tasks, 4, 3)
 
 
-def _part(tasks: list[str], **config: object) -> dict[str, object]:
+def test_the_engine_fingerprint_follows_the_code_not_the_report(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "bench").mkdir(parents=True)
+    (package / "search.py").write_text("DEPTH = 5\n")
+    (package / "bench" / "report.py").write_text("TITLE = 'a'\n")
+    before = engine_fingerprint(package)
+    (package / "bench" / "report.py").write_text("TITLE = 'b'\n")
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "search.cpython-312.pyc").write_bytes(b"\0")
+    assert engine_fingerprint(package) == before, "reporting and bytecode do not count"
+    (package / "search.py").write_text("DEPTH = 6\n")
+    assert engine_fingerprint(package) != before
+    (package / "search.py").write_text("DEPTH = 5\n")
+    (package / "graph.msgpack").write_bytes(b"\x90")
+    assert engine_fingerprint(package) != before, "the bundled snapshot counts"
+
+
+def test_parts_at_two_commits_merge_only_with_one_engine() -> None:
+    """A suite too long for one GPU lease runs over several: its parts may come from
+    commits that changed docs or tests, never from two engines."""
+    one, two = _part(["a"], engine="e1"), _part(["b"], engine="e1")
+    two["commit"] = "def"
+    merged = merge_results([one, two], ["one.json", "two.json"], "m")
+    assert merged["commits"] == ["abc", "def"]
+    assert [p["commit"] for p in merged["parts"]] == ["abc", "def"]
+    with pytest.raises(ConfigError, match="engine = 'e2', not 'e1'"):
+        merge_results([one, _part(["b"], engine="e2")], ["one.json", "two.json"], "m")
+    with pytest.raises(ConfigError, match="commit = 'def', not 'abc'"):
+        merge_results([_part(["a"]), two | {"engine": None}], ["one.json", "two.json"], "m")
+
+
+def _part(tasks: list[str], engine: str | None = None, **config: object) -> dict[str, object]:
     runs = [{"task": t, "method": "mcgs", "passed": True, "speedup": 2.0} for t in tasks]
     return {
         "device": "NVIDIA H200",
         "commit": "abc",
+        "engine": engine,
         "command": f"regrapht bench run m.toml --only {tasks[0]}",
         "host": "vm",
         "started": "2026-11-28T00:00:00Z",

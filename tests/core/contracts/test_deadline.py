@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 
 
@@ -23,3 +25,16 @@ def test_no_deadline_never_expires_and_leaves_timeouts_alone() -> None:
     assert Deadline.after(None) == NO_DEADLINE
     assert NO_DEADLINE.remaining() is None and not NO_DEADLINE.expired
     assert NO_DEADLINE.cap(120.0) == 120.0 and NO_DEADLINE.cap(None) is None
+
+
+def test_work_stops_when_the_deadline_passes_or_the_job_is_cancelled() -> None:
+    now = [0.0]
+    deadline = Deadline.after(5.0, clock=lambda: now[0])
+    cancel = threading.Event()
+    assert not deadline.stops(None)
+    assert not deadline.stops(cancel)
+    cancel.set()
+    assert deadline.stops(cancel)
+    now[0] = 5.0
+    assert deadline.stops(None)
+    assert not NO_DEADLINE.stops(threading.Event())
