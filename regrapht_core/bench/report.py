@@ -297,7 +297,8 @@ def _provenance(document: dict[str, Any]) -> Iterator[str]:
         ("driver", document.get("driver")),
         ("nvcc", document.get("nvcc")),
         ("model", config.get("model") or "none (rewriters only)"),
-        ("commit", document.get("commit")),
+        ("commit", ", ".join(document.get("commits") or [str(document.get("commit"))])),
+        ("engine", document.get("engine") or "not recorded"),
         ("command", f"`{document.get('command')}`"),
         ("budget", config.get("budget")),
         ("started", document.get("started")),
@@ -323,7 +324,7 @@ def _overall(runs: list[Run], methods: list[str]) -> Iterator[str]:
     )
     yield ""
     header = ["method", "tasks", "passed", "copy-bound", "pass@1", "geomean (all)"]
-    header += ["geomean (passed)", "median (passed)"]
+    header += ["geomean (passed)", "median (passed)", "passed with ≥ 2 techniques"]
     rows = [
         [
             method,
@@ -334,11 +335,23 @@ def _overall(runs: list[Run], methods: list[str]) -> Iterator[str]:
             _speedup(stats["geomean_speedup_all"]),
             _speedup(stats["geomean_speedup_passed"]),
             _speedup(stats["median_speedup_passed"]),
+            _share(_multi_step(runs, method), stats["passed"]),
         ]
         for method in methods
         if (stats := summary.get(method)) is not None
     ]
     yield from _table(header, rows)
+
+
+def _multi_step(runs: list[Run], method: str) -> int:
+    """Passed answers whose path applied two techniques or more: the search's own claim
+    (the paper's) is that it takes many correct steps, not one."""
+    mine = (run for run in runs if run["method"] == method and run["passed"])
+    return sum(1 for run in mine if len(run["techniques"]) >= 2)
+
+
+def _share(count: int, total: int) -> str:
+    return f"{count} ({count / total:.0%})" if total else "—"
 
 
 def _grouped(

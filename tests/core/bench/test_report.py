@@ -182,13 +182,15 @@ def test_report_states_provenance_and_every_number(
         "| **nvcc** | 13.0.88 |",
         "| **model** | none (rewriters only) |",
         "| **commit** | d8689b1 |",
+        "| **engine** | not recorded |",
         f"| **command** | `{document['command']}` |",
         "| **budget** | 30 |",
         "| **started** | 2026-11-24T03:46:12Z |",
         # overall: mcgs passed relu, fir, gemm of 5
         # geomean (all) of 3, 12.9478, 8, 1 and 1; (passed) of the first three
-        "| mcgs | 5 | 3 | 0 | 0.60 | 3.15x | 6.77x | 8.00x |",
-        "| plain | 4 | 0 | 0 | 0.00 | 1.00x | — | — |",
+        # and 2 of the 3 passed answers applied more than one technique (fir, gemm)
+        "| mcgs | 5 | 3 | 0 | 0.60 | 3.15x | 6.77x | 8.00x | 2 (67%) |",
+        "| plain | 4 | 0 | 0 | 0.00 | 1.00x | — | — | — |",
         # per tier, in order of difficulty
         "| hard | 1 | 1.00 | 8.00x | 8.00x | 1.00 | 5.00x | 5.00x | 0.00 | 1.00x | — |",
         "| unsolved | 1 | 0.00 | 1.00x | — | 0.00 | 1.00x | — | 0.00 | 1.00x | — |",
@@ -314,3 +316,12 @@ def test_default_report_dir_is_date_and_device(document: dict[str, Any]) -> None
     assert default_report_dir(document, root) == root / "2026-11-24-nvidia-h100-80gb-hbm3"
     document["device"] = None
     assert default_report_dir(document, root) == root / "2026-11-24-cpu"
+
+
+def test_a_report_of_parts_from_several_commits_names_them_and_the_engine(
+    document: dict[str, Any], tmp_path: Path
+) -> None:
+    document |= {"commits": ["d8689b1", "80ab825"], "engine": "5e3a"}
+    lines = _lines(write_report(document, tmp_path / "out"))
+    assert "| **commit** | d8689b1, 80ab825 |" in lines
+    assert "| **engine** | 5e3a |" in lines
