@@ -12,7 +12,7 @@
 #
 # ARMS (or the file ARMS_FILE) names the arms, one per line: a name, then `regrapht bench
 # run` arguments (the manifest first); every arm also gets --budget, --time-limit and
-# --json. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
+# --json, and --resume where RESUME_FROM (a folder) holds the arm's JSON from an earlier lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
 # issue-19 comparison:
 #   model-only       the whole suite, model alone (--no-rewriters)
 #   model-rewriters  the 20 tasks of the earlier comparison, model where no rewriter acts
@@ -56,9 +56,14 @@ start)
     : >"$BENCH/arms"
     while read -r arm args; do
         [ -n "$arm" ] || continue
+        # An earlier lease's file of this arm (RESUME_FROM: its arms.tgz unpacked) is resumed.
+        resume=""
+        if [ -n "${RESUME_FROM:-}" ] && [ -f "$RESUME_FROM/$arm.json" ]; then
+            cp "$RESUME_FROM/$arm.json" "$BENCH/$arm.json" && resume="--resume"
+        fi
         # shellcheck disable=SC2086  # the arm's arguments are words on purpose
-        setsid nohup python3 -m regrapht_core bench run $args --budget "$BUDGET" \
-            --time-limit "$LIMIT" --json "$BENCH/$arm.json" >"$BENCH/$arm.log" 2>&1 </dev/null &
+        setsid nohup python3 -m regrapht_core bench run $args --budget "$BUDGET" $resume \
+            --time-limit "$LIMIT" --json "$BENCH/$arm.json" >>"$BENCH/$arm.log" 2>&1 </dev/null &
         echo $! >>"$BENCH/pids"
         echo "$arm" >>"$BENCH/arms"
     done <<<"$ARMS"
