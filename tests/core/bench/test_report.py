@@ -15,6 +15,7 @@ from regrapht_core.bench.report import (
     TIERS,
     best_curve,
     default_report_dir,
+    on_common_reference,
     summary_by,
     tier_of,
     write_report,
@@ -325,3 +326,53 @@ def test_a_report_of_parts_from_several_commits_names_them_and_the_engine(
     lines = _lines(write_report(document, tmp_path / "out"))
     assert "| **commit** | d8689b1, 80ab825 |" in lines
     assert "| **engine** | 5e3a |" in lines
+
+
+def test_answers_are_judged_against_their_tasks_common_reference(tmp_path: Path) -> None:
+    """One task's jobs timed its sequential code at 10, 6, 8 and 11 ms: the median, 9 ms,
+    judges every answer, so walks' 5 ms answer counts 1.80x as mcgs' does (its own 1.20x
+    came from a fast measurement), and cot's 10 ms answer, 1.10x against its own slow
+    reference, is slower than the common one."""
+    runs = [
+        _run("t", "fam", "mcgs", 2.0, 2, reference_ms=10.0, best_ms=5.0),
+        _run("t", "fam", "walks", 1.2, 1, reference_ms=6.0, best_ms=5.0),
+        _run("t", "fam", "plain", None, 1, reference_ms=8.0, best_ms=9.5),
+        _run("t", "fam", "cot", 1.1, 1, reference_ms=11.0, best_ms=10.0),
+        _run("u", "fam", "mcgs", 3.0, 1),  # no times recorded: kept as it is
+    ]
+    judged = {(run["task"], run["method"]): run for run in on_common_reference(runs)}
+    assert judged["t", "mcgs"]["speedup"] == pytest.approx(1.8)
+    assert judged["t", "walks"]["speedup"] == pytest.approx(1.8)
+    assert judged["t", "walks"]["own_speedup"] == 1.2
+    assert not judged["t", "plain"]["passed"], "a job that offered nothing gains nothing"
+    cot = judged["t", "cot"]
+    assert not cot["passed"] and cot["speedup"] is None
+    assert cot["failure"] == "0.90x against the task's common reference (1.10x own)"
+    assert judged["u", "mcgs"] == runs[4]
+
+    document = {
+        "device": "H200",
+        "commit": "abc",
+        "command": "regrapht bench",
+        "started": "2026-11-29T14:00:00Z",
+        "config": {"budget": 30},
+        "runs": runs,
+    }
+    lines = _lines(write_report(document, tmp_path / "out"))
+    own = lines.index("## Summary, each job against its own reference")
+    common = lines.index("## Summary on the common reference")
+    assert own < common
+    assert "| cot | 1 | 1 | 0 | 1.00 | 1.10x | 1.10x | 1.10x | 0 (0%) |" in lines[own:common]
+    assert "| cot | 1 | 0 | 0 | 0.00 | 1.00x | — | — | — |" in lines[common:]
+
+
+def test_the_provenance_names_the_model_that_answered(
+    document: dict[str, Any], tmp_path: Path
+) -> None:
+    """A run with the embedded default records no model name, only where it answered."""
+    document |= {"model_runs_on": "GPU"}
+    lines = _lines(write_report(document, tmp_path / "default"))
+    assert "| **model** | the embedded default (on GPU) |" in lines
+    document["config"]["model"] = "qwen2.5-coder-1.5b"
+    lines = _lines(write_report(document, tmp_path / "named"))
+    assert "| **model** | qwen2.5-coder-1.5b (on GPU) |" in lines
