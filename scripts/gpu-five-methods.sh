@@ -2,7 +2,7 @@
 # On the GPU machine: issue 16's comparison, the five methods (mcgs, walks, plain, cot, rag)
 # on the whole suite under one model and one budget, a part of the suite per lease.
 #
-#   PART=1 BUDGET=30 LIMIT=300 scripts/gpu-five-methods.sh start   # then, in later calls:
+#   PART=1 scripts/gpu-five-methods.sh start   # then, in later calls of the lease:
 #   PART=1 WAIT_S=540 scripts/gpu-five-methods.sh wait
 #
 # At budget 30 a task's five searches need about 200 s of GPU time (timing runs and model
@@ -15,9 +15,11 @@
 # same session against the same reference. PROCS_PER_GPU processes per GPU (default 4: the
 # GPU is the bottleneck, and more processes would only leave more searches cut off when the
 # lease ends), each taking its tasks in turn, spread round robin over the GPUs (`--gpu`).
-# Each process writes its JSON after every finished search; with RESUME_FROM, a folder of
-# an earlier lease's arms.tgz unpacked, each process resumes its file (`--resume`). The
-# parts merge with `regrapht bench merge` when their engine fingerprints agree.
+# Each process writes its JSON after every finished search. With RESUME_FROM, a folder of
+# earlier leases' five-*.json files (their arms.tgz unpacked, or their committed copies),
+# each process starts from the runs those files hold for its own tasks (`--resume`), however
+# the earlier lease had spread the tasks over its processes and GPUs. The parts merge with
+# `regrapht bench merge` when their engine fingerprints agree.
 #
 # The rest, staging the model and xllamacpp's CUDA build and the archive of logs and JSON
 # in $OUT/arms.tgz, is scripts/gpu-model-arms.sh's.
@@ -25,6 +27,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 PART=${PART:?set PART to the parts of the suite to run, e.g. 1 or "3 4"}
 PARTS=${PARTS:-6}
+# Every part must run with the same settings to merge: budget 30, 300 s per search at most.
+export BUDGET=${BUDGET:-30} LIMIT=${LIMIT:-300}
 GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
 PROCS=$((GPUS * ${PROCS_PER_GPU:-4}))
 SUITE=benchmarks/tasks/manifest.toml
@@ -41,10 +45,34 @@ for part in map(int, sys.argv[3:]):
 PY
 )
 ARMS=""
+EARLIER=${RESUME_FROM:-}
+if [ -n "$EARLIER" ]; then
+    export RESUME_FROM=/tmp/bench-resume
+    rm -rf "$RESUME_FROM" && mkdir -p "$RESUME_FROM"
+fi
 for ((proc = 0; proc < PROCS && proc < ${#tasks[@]}; proc++)); do
-    only=""
-    for ((i = proc; i < ${#tasks[@]}; i += PROCS)); do only+=" --only ${tasks[i]}"; done
-    ARMS+="five-${PART// /-}-$((proc + 1)) $SUITE $METHODS$only --gpu $((proc % GPUS))"$'\n'
+    arm="five-${PART// /-}-$((proc + 1))"
+    mine=()
+    for ((i = proc; i < ${#tasks[@]}; i += PROCS)); do mine+=("${tasks[i]}"); done
+    ARMS+="$arm $SUITE $METHODS$(printf ' --only %s' "${mine[@]}") --gpu $((proc % GPUS))"$'\n'
+    if [ -n "$EARLIER" ]; then
+        # This process's tasks' finished runs from every earlier file, one document.
+        python3 - "$EARLIER" "$RESUME_FROM/$arm.json" "${mine[@]}" <<'PY' || exit 1
+import json, sys
+from pathlib import Path
+
+earlier = sorted(Path(sys.argv[1]).glob("five-*.json"))
+tasks, runs, header = set(sys.argv[3:]), {}, None
+for path in earlier:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    mine = [run for run in document["runs"] if run["task"] in tasks]
+    if mine:
+        header = header or document
+        runs.update({(run["task"], run["method"]): run for run in mine})
+if header is not None:
+    Path(sys.argv[2]).write_text(json.dumps(header | {"runs": list(runs.values())}), encoding="utf-8")
+PY
+    fi
 done
 export ARMS
 exec bash scripts/gpu-model-arms.sh "$@"
