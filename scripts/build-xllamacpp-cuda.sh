@@ -9,7 +9,8 @@
 # CUDA 12, and the GPU machine has CUDA 13 and no network. With the model on the GPU an
 # answer takes seconds instead of a minute (docs/models.md). Needs nvcc, cmake, ninja,
 # cython and cuBLAS's headers and libraries (the toolkit's, or with REGRAPHT_PATCH_TOOLKIT=1
-# the nvidia-cublas wheel's, copied into the toolkit: only on a throwaway machine).
+# the nvidia-cublas wheel's, copied into the toolkit for the build and removed after it).
+# scripts/prepare-device-session.sh runs it with all of that in a throwaway venv.
 #
 # The CMake switches turn off what would need the network or a driver at build time:
 # llguidance (a Rust crate fetched by cargo), BoringSSL (fetched by CMake; the binding's
@@ -18,7 +19,19 @@
 set -euo pipefail
 SDIST=$(realpath "$1")
 OUT=$(realpath -m "$2")
-CUDA=${CUDA_PATH:-$(dirname "$(dirname "$(command -v nvcc)")")}
+# The toolkit's root: CUDA_PATH, else /usr/local/cuda, else two levels above nvcc (which
+# may be a wrapper script elsewhere, as /usr/local/bin/nvcc is on the dev VM).
+if [ -n "${CUDA_PATH:-}" ]; then
+    CUDA=$CUDA_PATH
+elif [ -x /usr/local/cuda/bin/nvcc ]; then
+    CUDA=/usr/local/cuda
+else
+    CUDA=$(dirname "$(dirname "$(command -v nvcc)")")
+fi
+ADDED=()
+WORK=$(mktemp -d)
+# What the build added to the toolkit goes again, so the machine compiles as it did before.
+trap 'rm -rf "$WORK" "${ADDED[@]}"' EXIT
 if [ ! -f "$CUDA/include/cublas_v2.h" ]; then
     if [ "${REGRAPHT_PATCH_TOOLKIT:-}" != 1 ]; then
         echo "no cuBLAS in $CUDA: install the toolkit's cuBLAS (libcublas-dev), or set" >&2
@@ -26,21 +39,25 @@ if [ ! -f "$CUDA/include/cublas_v2.h" ]; then
         exit 1
     fi
     wheel_root=$(python3 -c 'import nvidia, pathlib; print(next(p for p in (pathlib.Path(d) / s for d in nvidia.__path__ for s in ("cu13", "cublas")) if (p / "include/cublas_v2.h").exists()))')
-    cp "$wheel_root"/include/cublas*.h "$CUDA/include/"
+    for header in "$wheel_root"/include/cublas*.h; do
+        cp "$header" "$CUDA/include/" && ADDED+=("$CUDA/include/$(basename "$header")")
+    done
     for lib in "$wheel_root"/lib/libcublas*.so.*; do
-        cp "$lib" "$CUDA/lib64/" && ln -sf "$(basename "$lib")" "$CUDA/lib64/$(basename "$lib" | sed 's/\.so\..*/.so/')"
+        link="$CUDA/lib64/$(basename "$lib" | sed 's/\.so\..*/.so/')"
+        cp "$lib" "$CUDA/lib64/" && ln -sf "$(basename "$lib")" "$link"
+        ADDED+=("$CUDA/lib64/$(basename "$lib")" "$link")
     done
 fi
 if [ ! -e "$CUDA/lib64/stubs/libcuda.so" ]; then
     # setup.py links -lcuda; an empty library of that name is enough at build time: the
     # driver's libcuda.so.1 is what loads at run time.
+    [ -d "$CUDA/lib64/stubs" ] || ADDED+=("$CUDA/lib64/stubs")
     mkdir -p "$CUDA/lib64/stubs"
     printf 'void regrapht_build_stub(void) {}\n' >"$OUT.stub.c"
     cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$CUDA/lib64/stubs/libcuda.so" "$OUT.stub.c"
+    ADDED+=("$CUDA/lib64/stubs/libcuda.so")
     rm -f "$OUT.stub.c"
 fi
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
 tar -C "$WORK" -xzf "$SDIST"
 cd "$WORK"/xllamacpp-*
 export XLLAMACPP_BUILD_CUDA=1 XLLAMACPP_RELEASE=1 CUDA_PATH="$CUDA"
