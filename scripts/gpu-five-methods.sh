@@ -21,6 +21,7 @@
 # the earlier lease had spread the tasks over its processes and GPUs. The parts merge with
 # `regrapht bench merge` when their engine fingerprints agree.
 #
+# ARMS_SCRIPT replaces scripts/gpu-model-arms.sh (the tests read the arms this script makes).
 # The rest, staging the model and xllamacpp's CUDA build and the archive of logs and JSON
 # in $OUT/arms.tgz, is scripts/gpu-model-arms.sh's.
 set -uo pipefail
@@ -75,4 +76,4 @@ PY
     fi
 done
 export ARMS
-exec bash scripts/gpu-model-arms.sh "$@"
+exec bash "${ARMS_SCRIPT:-scripts/gpu-model-arms.sh}" "$@"
