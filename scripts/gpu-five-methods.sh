@@ -5,8 +5,9 @@
 #   PART=1 scripts/gpu-five-methods.sh start   # then, in later calls of the lease:
 #   PART=1 WAIT_S=540 scripts/gpu-five-methods.sh wait
 #
-# At budget 30 a task's five searches need about 200 s of GPU time (timing runs and model
-# answers, one at a time per GPU), the suite over two hours: more than one lease. So the
+# At budget 30 a task's five searches took 10 to 17 minutes with four processes on one H200
+# (part 1, benchmarks/results/gpu-h200-five-methods-46e58b6/), waiting mostly for the GPU's
+# turn (timing runs and model answers, one at a time per GPU): more than one lease. So the
 # suite runs in PARTS parts (default 6): part K is tasks K, K+PARTS, ... of the manifest,
 # which spreads every part over the families. PART may name several parts ("3 4"), e.g.
 # one per GPU on a machine of two.

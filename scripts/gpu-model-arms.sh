@@ -12,7 +12,8 @@
 #
 # ARMS (or the file ARMS_FILE) names the arms, one per line: a name, then `regrapht bench
 # run` arguments (the manifest first); every arm also gets --budget, --time-limit and
-# --json, and --resume where RESUME_FROM (a folder) holds the arm's JSON from an earlier lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
+# --json, and --resume where RESUME_FROM (a folder) holds the arm's JSON from an earlier
+# lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
 # issue-19 comparison:
 #   model-only       the whole suite, model alone (--no-rewriters)
 #   model-rewriters  the 20 tasks of the earlier comparison, model where no rewriter acts
