@@ -31,6 +31,7 @@ __all__ = [
     "TIERS",
     "best_curve",
     "default_report_dir",
+    "head_to_head",
     "on_common_reference",
     "summary_by",
     "tier_of",
@@ -113,6 +114,35 @@ def on_common_reference(runs: Iterable[Run]) -> list[Run]:
             why = f"{speedup:.2f}x against the task's common reference ({run['speedup']:.2f}x own)"
             judged.append(run | common | {"speedup": None, "failure": why})
     return judged
+
+
+LEVEL = 1.05
+"""Answers within 5% of each other count as level: the threshold of docs/mining.md's re-timed
+seed-against-mined comparison, so the two comparisons read alike."""
+
+
+def head_to_head(runs: Iterable[Run], first: str, other: str) -> dict[str, Any]:
+    """``first`` against ``other`` on the tasks both ran: their geomeans over those tasks
+    (1.0 where no faster answer came, as in geomean (all)) and how many tasks each was
+    faster on by more than ``LEVEL``. While a run is still partial, or when methods were
+    cut on different tasks, only a comparison on the same tasks says which method is ahead:
+    the summaries average over different task sets."""
+    value: dict[tuple[str, str], float] = {}
+    for run in runs:
+        value[run["task"], run["method"]] = run["speedup"] if run["passed"] else 1.0
+    tasks = [task for (task, method) in value if method == first and (task, other) in value]
+    pairs = [(value[task, first], value[task, other]) for task in tasks]
+    return {
+        "tasks": len(pairs),
+        "first": _geomean([a for a, _ in pairs]),
+        "other": _geomean([b for _, b in pairs]),
+        "faster": sum(1 for a, b in pairs if a > b * LEVEL),
+        "slower": sum(1 for a, b in pairs if b > a * LEVEL),
+    }
+
+
+def _geomean(values: list[float]) -> float | None:
+    return math.exp(statistics.fmean(math.log(v) for v in values)) if values else None
 
 
 def default_report_dir(document: dict[str, Any], results_root: Path) -> Path:
@@ -334,6 +364,8 @@ def _markdown(
     )
     yield ""
     yield from _overall(runs, methods, "Summary on the common reference")
+    yield from _head_to_head(runs, tiers, methods)
+    yield from _coverage(document["runs"], tasks, methods)
     by_difficulty = sorted(runs, key=lambda run: TIERS.index(tiers[run["task"]]))
     yield from _grouped("By tier", "tier", by_difficulty, lambda run: tiers[run["task"]], methods)
     yield from _grouped("By family", "family", runs, _family, methods)
@@ -391,6 +423,70 @@ def _overall(runs: list[Run], methods: list[str], title: str) -> Iterator[str]:
         if (stats := summary.get(method)) is not None
     ]
     yield from _table(header, rows)
+
+
+def _head_to_head(runs: list[Run], tiers: dict[str, str], methods: list[str]) -> Iterator[str]:
+    """The first method (the search) against each other one, overall and per tier, each
+    row on the tasks both ran."""
+    if len(methods) < 2:
+        return
+    first = methods[0]
+    yield f"## {first} against each method, on the tasks both ran"
+    yield ""
+    yield (
+        f"Geomeans over the tasks both methods ran (1.00x where no faster answer came); "
+        f"faster or slower: by more than {LEVEL - 1:.0%}, else level."
+    )
+    yield ""
+    rows = []
+    for other in methods[1:]:
+        for tier in ("all", *TIERS):
+            mine = [run for run in runs if tier == "all" or tiers[run["task"]] == tier]
+            duel = head_to_head(mine, first, other)
+            if duel["tasks"] == 0:
+                continue
+            level = duel["tasks"] - duel["faster"] - duel["slower"]
+            rows.append(
+                [
+                    other,
+                    tier,
+                    str(duel["tasks"]),
+                    _speedup(duel["first"]),
+                    _speedup(duel["other"]),
+                    f"{duel['faster']} / {level} / {duel['slower']}",
+                ]
+            )
+    header = ["against", "tier", "tasks", f"{first} geomean", "its geomean"]
+    yield from _table([*header, f"{first} faster / level / slower"], rows)
+
+
+def _coverage(runs: list[Run], tasks: list[str], methods: list[str]) -> Iterator[str]:
+    """What a merged or resumed run may lack or mix: searches never run, and tasks whose
+    runs compiled different task sources (the task file changed between commits), which
+    would compare methods on different programs."""
+    ran = {(run["task"], run["method"]) for run in runs}
+    missing = [
+        f"{task} ({', '.join(m for m in methods if (task, m) not in ran)})"
+        for task in tasks
+        if any((task, m) not in ran for m in methods)
+    ]
+    sources: dict[str, set[str]] = {}
+    for run in runs:
+        if run.get("source_sha256"):
+            sources.setdefault(run["task"], set()).add(run["source_sha256"])
+    mixed = sorted(task for task, hashes in sources.items() if len(hashes) > 1)
+    yield "## Coverage"
+    yield ""
+    wanted = {(task, method) for task in tasks for method in methods}
+    yield f"{len(ran & wanted)} of {len(wanted)} searches ran."
+    if missing:
+        yield f"Not run: {'; '.join(missing)}."
+    if mixed:
+        changed = ", ".join(mixed)
+        yield f"Runs of one task compiled different sources (task file changed): {changed}."
+    elif sources:
+        yield "Every task's runs compiled the same source (`source_sha256`)."
+    yield ""
 
 
 def _multi_step(runs: list[Run], method: str) -> int:

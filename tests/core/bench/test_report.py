@@ -15,6 +15,7 @@ from regrapht_core.bench.report import (
     TIERS,
     best_curve,
     default_report_dir,
+    head_to_head,
     on_common_reference,
     summary_by,
     tier_of,
@@ -376,3 +377,61 @@ def test_the_provenance_names_the_model_that_answered(
     document["config"]["model"] = "qwen2.5-coder-1.5b"
     lines = _lines(write_report(document, tmp_path / "named"))
     assert "| **model** | qwen2.5-coder-1.5b (on GPU) |" in lines
+
+
+def test_head_to_head_compares_two_methods_on_the_tasks_both_ran(
+    document: dict[str, Any],
+) -> None:
+    """relu 3 against 2, fir 12.95 against 3, gemm 8 against 5: mcgs faster; softmax neither
+    (1.00x each): level; blur 1.00x against walks' 1.5x: slower. plain ran no blur and
+    passed nothing, so it is compared on the other four."""
+    runs = document["runs"]
+    duel = head_to_head(runs, "mcgs", "walks")
+    assert duel["tasks"] == 5 and (duel["faster"], duel["slower"]) == (3, 1)
+    assert duel["first"] == pytest.approx(_geomean(3.0, 12.9478, 8.0, 1.0, 1.0))
+    assert duel["other"] == pytest.approx(_geomean(2.0, 3.0, 5.0, 1.0, 1.5))
+    plain = head_to_head(runs, "mcgs", "plain")
+    assert (plain["tasks"], plain["faster"], plain["slower"]) == (4, 3, 0)
+    assert plain["other"] == pytest.approx(1.0)
+    assert head_to_head(runs, "mcgs", "rag") == {
+        "tasks": 0, "first": None, "other": None, "faster": 0, "slower": 0,
+    }  # fmt: skip
+
+
+def test_answers_within_five_percent_are_level() -> None:
+    runs = [
+        _run("a", "f", "mcgs", 1.04, 1),
+        _run("a", "f", "walks", 1.0, 1),
+        _run("b", "f", "mcgs", 1.06, 1),
+        _run("b", "f", "walks", 1.0, 1),
+    ]
+    duel = head_to_head(runs, "mcgs", "walks")
+    assert (duel["faster"], duel["slower"]) == (1, 0)
+    assert head_to_head(runs, "walks", "mcgs")["slower"] == 1
+
+
+def test_report_compares_the_first_method_with_each_other_per_tier_and_says_what_is_missing(
+    document: dict[str, Any], tmp_path: Path
+) -> None:
+    lines = _lines(write_report(document, tmp_path / "out"))
+    start = lines.index("## mcgs against each method, on the tasks both ran")
+    rows = [line for line in lines[start:] if line.startswith(("| walks |", "| plain |"))]
+    assert rows[0] == "| walks | all | 5 | 3.15x | 2.14x | 3 / 1 / 1 |"
+    assert "| walks | easy | 2 | 1.73x | 1.73x | 1 / 0 / 1 |" in rows
+    assert "| plain | hard | 1 | 8.00x | 1.00x | 1 / 0 / 0 |" in rows
+    assert "| plain | easy | 1 | 3.00x | 1.00x | 1 / 0 / 0 |" in rows  # relu: plain ran no blur
+    assert "14 of 15 searches ran." in lines
+    assert "Not run: blur (plain)." in lines
+    assert not any("source" in line for line in lines[lines.index("## Coverage") :][:5])
+
+
+def test_report_names_tasks_whose_runs_compiled_different_sources(
+    document: dict[str, Any], tmp_path: Path
+) -> None:
+    for run in document["runs"]:
+        run["source_sha256"] = "a" * 64
+    lines = _lines(write_report(copy.deepcopy(document), tmp_path / "same"))
+    assert "Every task's runs compiled the same source (`source_sha256`)." in lines
+    document["runs"][3]["source_sha256"] = "b" * 64  # fir's mcgs run, from an older task file
+    lines = _lines(write_report(document, tmp_path / "mixed"))
+    assert "Runs of one task compiled different sources (task file changed): fir." in lines
