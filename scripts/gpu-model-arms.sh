@@ -13,8 +13,11 @@
 # ARMS (or the file ARMS_FILE) names the arms, one per line: a name, then `regrapht bench
 # run` arguments (the manifest first); every arm also gets --budget, --time-limit and
 # --json, and --resume where RESUME_FROM (a folder) holds the arm's JSON from an earlier
-# lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. The default is the
-# issue-19 comparison:
+# lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. RUNNER replaces the
+# command each arm runs (default `python3 -m regrapht_core bench run`; scripts/gpu-sweep.sh
+# runs benchmarks/sweep_search.py, which takes the same options). NO_MODEL=1: the arms use
+# no model (--no-model), so the model's check is skipped and nothing need be staged. The
+# default is the issue-19 comparison:
 #   model-only       the whole suite, model alone (--no-rewriters)
 #   model-rewriters  the 20 tasks of the earlier comparison, model where no rewriter acts
 #   rewriters        the same 20 tasks, rewriters alone (--no-model)
@@ -46,13 +49,14 @@ running() {
 case "${1:-}" in
 start)
     mkdir -p "$BENCH"
-    for layers in -1 0; do
+    for layers in $([ -n "${NO_MODEL:-}" ] || echo -1 0); do
         python3 -m regrapht_core model check --json --gpu-layers "$layers" --max-tokens 256 \
             >"$OUT/model-check-layers$layers.json" || exit 1
     done
     # The arms are about the model on the GPU: stop here if this xllamacpp cannot put it there.
-    python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runsOn"] != "GPU")' \
-        "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
+    [ -n "${NO_MODEL:-}" ] ||
+        python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runsOn"] != "GPU")' \
+            "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
     : >"$BENCH/pids"
     : >"$BENCH/arms"
     while read -r arm args; do
@@ -63,7 +67,7 @@ start)
             cp "$RESUME_FROM/$arm.json" "$BENCH/$arm.json" && resume="--resume"
         fi
         # shellcheck disable=SC2086  # the arm's arguments are words on purpose
-        setsid nohup python3 -m regrapht_core bench run $args --budget "$BUDGET" $resume \
+        setsid nohup ${RUNNER:-python3 -m regrapht_core bench run} $args --budget "$BUDGET" $resume \
             --time-limit "$LIMIT" --json "$BENCH/$arm.json" >>"$BENCH/$arm.log" 2>&1 </dev/null &
         echo $! >>"$BENCH/pids"
         echo "$arm" >>"$BENCH/arms"

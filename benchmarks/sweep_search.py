@@ -1,0 +1,224 @@
+"""The search's defaults against a small sweep (issue 16): the exploration constant, the
+rollout's epsilon and the depth cap, one at a time around the shipped values, MCGS alone.
+
+The sweep runs on train-split tasks of the generated corpus, one per family: tuning on the
+suite that the methods are compared on would tune to it. Three phases, so that the GPU
+runs only the searches (``scripts/gpu-sweep.sh`` runs them, one process per setting)::
+
+    python3 -m benchmarks.sweep_search tasks benchmarks/corpus/manifest.toml --count 12
+    python3 -m benchmarks.sweep_search settings        # one line per setting: name, --set ...
+    python3 -m benchmarks.sweep_search run MANIFEST --set exploration=2 --only TASK ... \\
+        --budget 30 --time-limit 120 --json F [--resume] [--no-model] [--gpu N]
+    python3 -m benchmarks.sweep_search merge F ... --json OUT
+
+``run`` is ``regrapht bench run --method mcgs`` with the search's settings changed; its file
+records them (``search``) and its real command. ``merge`` joins the settings' files into one
+``regrapht bench`` document whose methods are the settings, the default first, so
+``regrapht bench report OUT`` sets the default against each setting on the tasks both ran,
+per tier, on each task's common reference. The search's settings are not options of the
+engine's command line: this is a study of them, not a knob for users.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import shlex
+import sys
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from regrapht_core.bench.runner import load_manifest, run_suite, summarise
+from regrapht_core.errors import ReGraphTError
+from regrapht_core.files import atomic_write
+from regrapht_core.optimize.session import JobSettings, Optimizer
+from regrapht_core.search.config import SearchConfig
+
+__all__ = ["SWEPT", "main", "merge", "setting_name", "settings", "sweep_tasks"]
+
+SWEPT: dict[str, tuple[type, tuple[float, ...]]] = {
+    "exploration": (float, (0.5, 2.0)),
+    "rollout_epsilon": (float, (0.05, 0.5)),
+    "depth_cap": (int, (3, 8)),
+}
+"""Each swept setting, its type and the values tried besides the default: half and twice
+the exploration constant, a nearly greedy and a half-random rollout, shorter and longer
+paths."""
+
+_DEFAULTS = SearchConfig()
+COMMAND = "python3 -m benchmarks.sweep_search"
+
+
+def settings() -> list[tuple[str, dict[str, float]]]:
+    """The default first, then one setting changed at a time."""
+    changed = [{key: kind(value)} for key, (kind, values) in SWEPT.items() for value in values]
+    return [("default", {}), *((setting_name(s), s) for s in changed)]
+
+
+def setting_name(search: dict[str, float]) -> str:
+    """``default``, or the settings that differ from it (``exploration-0.5``)."""
+    differ = [
+        f"{key.replace('_', '-')}-{search[key]:g}"
+        for key in SWEPT
+        if key in search and search[key] != getattr(_DEFAULTS, key)
+    ]
+    return "+".join(differ) or "default"
+
+
+def sweep_tasks(manifest: Path, count: int, seed: int = 0) -> list[str]:
+    """``count`` train-split tasks, each of another family (the first of the family in the
+    manifest), the families drawn with a fixed seed; in manifest order."""
+    first: dict[str, str] = {}
+    for task in load_manifest(manifest):
+        if task.split == "train":
+            first.setdefault(task.family, task.name)
+    families = sorted(first)
+    chosen = set(random.Random(seed).sample(families, min(count, len(families))))
+    return [name for family, name in first.items() if family in chosen]
+
+
+def _parse_set(text: str) -> tuple[str, float]:
+    key, sep, value = text.partition("=")
+    if not sep or key not in SWEPT:
+        raise argparse.ArgumentTypeError(f"{text!r}: give KEY=VALUE with KEY in {sorted(SWEPT)}")
+    try:
+        return key, SWEPT[key][0](value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"{text!r}: {err}") from err
+
+
+def _search_record(search: SearchConfig) -> dict[str, float]:
+    return {key: getattr(search, key) for key in SWEPT}
+
+
+def run(args: argparse.Namespace, command: str) -> int:
+    """MCGS over the chosen tasks with the search's settings changed as ``--set`` says."""
+    job = JobSettings.from_options(
+        budget=args.budget,
+        time_limit_s=args.time_limit,
+        use_model=not args.no_model,
+        gpu_index=args.gpu,
+        seed=args.seed,
+    )
+    try:
+        job = replace(job, search=replace(job.search, **dict(args.set)))
+    except ValueError as err:
+        raise SystemExit(f"sweep_search: {err}") from err
+    stamp = {"command": command, "search": _search_record(job.search)}
+    wanted = set(args.only or ())
+    tasks = [t for t in load_manifest(args.manifest) if not wanted or t.name in wanted]
+    if wanted - {t.name for t in tasks}:
+        raise SystemExit(
+            f"not tasks of {args.manifest}: {sorted(wanted - {t.name for t in tasks})}"
+        )
+    earlier = None
+    if args.resume and args.json.exists():
+        earlier = json.loads(args.json.read_text(encoding="utf-8"))
+        if earlier.get("search") != stamp["search"]:
+            raise SystemExit(f"{args.json} holds another setting: {earlier.get('search')}")
+    optimizer = Optimizer(job)
+
+    def stamped(record: dict[str, Any]) -> None:
+        """run_suite rewrote the file after this search: it names the engine's command
+        line; this is the sweep's."""
+        document = json.loads(args.json.read_text(encoding="utf-8"))
+        atomic_write(args.json, (json.dumps(document | stamp, indent=1) + "\n").encode("utf-8"))
+        speedup = record.get("speedup")
+        shown = f"{speedup:.2f}x" if speedup else str(record.get("failure", ""))[:60]
+        sys.stdout.write(f"{record['task']:<40} {shown}\n")
+        sys.stdout.flush()
+
+    run_suite(tasks, ["mcgs"], optimizer, out=args.json, on_done=stamped, resume=earlier)
+    return 0
+
+
+_SAME = ("device", "engine", "budget", "time_limit_s", "model", "rewriters", "seed", "timing")
+"""What the merged settings' files must share: only the swept settings may differ."""
+
+
+def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
+    """One ``regrapht bench`` document, each setting a method (the default first)."""
+    named = sorted(
+        ((setting_name(d["search"]), d) for d in documents),
+        key=lambda pair: (pair[0] != "default", pair[0]),
+    )
+    names = [name for name, _ in named]
+    if len(set(names)) != len(names):
+        raise SystemExit(f"two files of one setting: {names}")
+    first = named[0][1]
+    for name, document in named[1:]:
+        for key in _SAME:
+            theirs, ours = _field(document, key), _field(first, key)
+            if theirs != ours:
+                raise SystemExit(f"{name} was run with {key} = {theirs!r}, not {ours!r}")
+    runs = [
+        run | {"method": name, "search": document["search"]}
+        for name, document in named
+        for run in document["runs"]
+    ]
+    return {
+        "benchmark": "the search's defaults against a sweep: MCGS per setting, pass@1 and "
+        "speedup@1 (benchmarks/sweep_search.py)",
+        **{key: first.get(key) for key in ("device", "driver", "nvcc", "arch", "engine")},
+        **({"model_runs_on": first["model_runs_on"]} if "model_runs_on" in first else {}),
+        "commit": first.get("commit"),
+        "commits": sorted({c for d in documents for c in d.get("commits", [d.get("commit")])}),
+        "command": command,
+        "parts": [{"command": d.get("command"), "search": d["search"]} for _, d in named],
+        "started": min(str(d.get("started")) for d in documents),
+        "config": {**first["config"], "depth_cap": None, "methods": names},
+        "runs": runs,
+        "summary": summarise(runs),
+    }
+
+
+def _field(document: dict[str, Any], key: str) -> Any:
+    return document.get(key, document.get("config", {}).get(key))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    phases = parser.add_subparsers(dest="phase", required=True)
+    pick = phases.add_parser("tasks", help="the sweep's tasks, one name per line")
+    pick.add_argument("manifest", type=Path)
+    pick.add_argument("--count", type=int, default=12)
+    phases.add_parser("settings", help="the sweep's settings: a name and its --set options")
+    search = phases.add_parser("run", help="MCGS with changed settings (GPU)")
+    search.add_argument("manifest", type=Path)
+    search.add_argument("--set", action="append", type=_parse_set, default=[], metavar="K=V")
+    search.add_argument("--only", action="append", metavar="TASK")
+    search.add_argument("--budget", type=int, default=30)
+    search.add_argument("--time-limit", type=float, default=None)
+    search.add_argument("--no-model", action="store_true")
+    search.add_argument("--gpu", type=int, default=None)
+    search.add_argument("--seed", type=int, default=0)
+    search.add_argument("--json", type=Path, required=True)
+    search.add_argument("--resume", action="store_true")
+    join = phases.add_parser("merge", help="the settings' files as one bench document")
+    join.add_argument("files", nargs="+", type=Path)
+    join.add_argument("--json", type=Path, required=True)
+    args = parser.parse_args(argv)
+    command = f"{COMMAND} {shlex.join(argv)}"
+    if args.phase == "tasks":
+        sys.stdout.write("".join(f"{name}\n" for name in sweep_tasks(args.manifest, args.count)))
+    elif args.phase == "settings":
+        for name, changed in settings():
+            options = (f" --set {key}={value:g}" for key, value in changed.items())
+            sys.stdout.write(f"{name}{''.join(options)}\n")
+    elif args.phase == "run":
+        try:
+            return run(args, command)
+        except ReGraphTError as err:
+            raise SystemExit(f"sweep_search: {err}") from err
+    else:
+        documents = [json.loads(path.read_text(encoding="utf-8")) for path in args.files]
+        atomic_write(args.json, (json.dumps(merge(documents, command), indent=1) + "\n").encode())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
