@@ -59,6 +59,12 @@ start)
             "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
     : >"$BENCH/pids"
     : >"$BENCH/arms"
+    # What the GPUs do meanwhile, every 30 s: kernels (nvidia-smi) and turns, the share of
+    # time each GPU's lock is held (scripts/gpu_lock_busy.py): whether the searches wait
+    # for the GPU or for their own work. Both end with the machine.
+    setsid nohup nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used \
+        --format=csv -l 30 >"$BENCH/nvidia-smi-during-run.log" 2>&1 </dev/null &
+    setsid nohup python3 scripts/gpu_lock_busy.py >"$BENCH/gpu-lock-busy.log" 2>&1 </dev/null &
     while read -r arm args; do
         [ -n "$arm" ] || continue
         # An earlier lease's file of this arm (RESUME_FROM: its arms.tgz unpacked) is resumed.
