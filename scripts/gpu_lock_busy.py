@@ -10,9 +10,10 @@ free, the processes are busy elsewhere (compiling, proposing) and more of them w
 busier. ``nvidia-smi`` cannot tell the two apart: it sees kernels, not turns.
 
 This samples each lock file from outside, without touching the engine: every ``--every``
-seconds it tries a shared lock without waiting and lets go at once (a holder's exclusive
-lock refuses it). Between samples it holds nothing; an engine process that polls while a
-sample holds the lock waits one poll (50 ms) more, a few microseconds in every sample.
+seconds it tries an exclusive lock without waiting and lets go at once (any holder, alone
+or sharing, refuses it). Between samples it holds nothing; an engine process that polls
+while a sample holds the lock waits one poll (50 ms) more, a few microseconds in every
+sample.
 Every ``--report`` seconds it prints, per lock file, the share of samples that found it
 held: CSV rows ``time,lock,busy_share,samples``.
 """
@@ -33,14 +34,14 @@ __all__ = ["held", "main"]
 
 
 def held(path: Path) -> bool:
-    """Whether another process holds the lock file exclusively right now."""
+    """Whether anyone holds the lock file right now."""
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
     finally:
-        os.close(fd)  # closing releases a shared lock taken above
+        os.close(fd)  # closing releases the lock taken above
     return False
 
 
