@@ -1,12 +1,14 @@
 """The search's defaults against a small sweep (issue 16): the exploration constant, the
 rollout's epsilon and the depth cap, one at a time around the shipped values, MCGS alone.
+The defaults run twice: two runs of one search differ by the timing's noise, and a setting
+is better or worse only by more than that.
 
 The sweep runs on train-split tasks of the generated corpus, one per family: tuning on the
 suite that the methods are compared on would tune to it. Three phases, so that the GPU
 runs only the searches (``scripts/gpu-sweep.sh`` runs them, one process per setting)::
 
     python3 -m benchmarks.sweep_search tasks benchmarks/corpus/manifest.toml --count 12
-    python3 -m benchmarks.sweep_search settings        # one line per setting: name, --set ...
+    python3 -m benchmarks.sweep_search settings  # one line per process: name, --set/--repeat
     python3 -m benchmarks.sweep_search run MANIFEST --set exploration=2 --only TASK ... \\
         --budget 30 --time-limit 120 --json F [--resume] [--no-model] [--gpu N]
     python3 -m benchmarks.sweep_search merge F ... --json OUT
@@ -29,7 +31,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from regrapht_core.bench.runner import load_manifest, run_suite, summarise
 from regrapht_core.errors import ReGraphTError
@@ -37,7 +39,7 @@ from regrapht_core.files import atomic_write
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 
-__all__ = ["SWEPT", "main", "merge", "setting_name", "settings", "sweep_tasks"]
+__all__ = ["SWEPT", "Setting", "main", "merge", "setting_name", "settings", "sweep_tasks"]
 
 SWEPT: dict[str, tuple[type, tuple[float, ...]]] = {
     "exploration": (float, (0.5, 2.0)),
@@ -52,20 +54,40 @@ _DEFAULTS = SearchConfig()
 COMMAND = "python3 -m benchmarks.sweep_search"
 
 
-def settings() -> list[tuple[str, dict[str, float]]]:
-    """The default first, then one setting changed at a time."""
+class Setting(NamedTuple):
+    """One process of the sweep: the settings it changes, and which repeat it is."""
+
+    name: str
+    changed: dict[str, float]
+    repeat: int = 0
+
+    def options(self) -> list[str]:
+        """Its options for ``run``."""
+        sets = [f"--set {key}={value:g}" for key, value in self.changed.items()]
+        return sets + ([f"--repeat {self.repeat}"] if self.repeat else [])
+
+
+def settings() -> list[Setting]:
+    """The default first, then the default again: the same search timed in another process,
+    whose answers differ from the first's by the timing's noise alone, the yardstick for
+    every other setting's difference. Then one setting changed at a time."""
     changed = [{key: kind(value)} for key, (kind, values) in SWEPT.items() for value in values]
-    return [("default", {}), *((setting_name(s), s) for s in changed)]
+    return [
+        Setting("default", {}),
+        Setting(setting_name({}, repeat=1), {}, repeat=1),
+        *(Setting(setting_name(s), s) for s in changed),
+    ]
 
 
-def setting_name(search: dict[str, float]) -> str:
-    """``default``, or the settings that differ from it (``exploration-0.5``)."""
+def setting_name(search: dict[str, float], repeat: int = 0) -> str:
+    """``default``, or the settings that differ from it (``exploration-0.5``), with the
+    repeat if any (``default-repeat1``)."""
     differ = [
         f"{key.replace('_', '-')}-{search[key]:g}"
         for key in SWEPT
         if key in search and search[key] != getattr(_DEFAULTS, key)
     ]
-    return "+".join(differ) or "default"
+    return ("+".join(differ) or "default") + (f"-repeat{repeat}" if repeat else "")
 
 
 def sweep_tasks(manifest: Path, count: int, seed: int = 0) -> list[str]:
@@ -107,18 +129,17 @@ def run(args: argparse.Namespace, command: str) -> int:
         job = replace(job, search=replace(job.search, **dict(args.set)))
     except ValueError as err:
         raise SystemExit(f"sweep_search: {err}") from err
-    stamp = {"command": command, "search": _search_record(job.search)}
+    stamp = {"command": command, "search": _search_record(job.search), "repeat": args.repeat}
     wanted = set(args.only or ())
     tasks = [t for t in load_manifest(args.manifest) if not wanted or t.name in wanted]
-    if wanted - {t.name for t in tasks}:
-        raise SystemExit(
-            f"not tasks of {args.manifest}: {sorted(wanted - {t.name for t in tasks})}"
-        )
+    unknown = sorted(wanted - {t.name for t in tasks})
+    if unknown:
+        raise SystemExit(f"not tasks of {args.manifest}: {', '.join(unknown)}")
     earlier = None
     if args.resume and args.json.exists():
         earlier = json.loads(args.json.read_text(encoding="utf-8"))
-        if earlier.get("search") != stamp["search"]:
-            raise SystemExit(f"{args.json} holds another setting: {earlier.get('search')}")
+        if _name(earlier) != _name(stamp):
+            raise SystemExit(f"{args.json} holds another setting: {_name(earlier)}")
     optimizer = Optimizer(job)
 
     def stamped(record: dict[str, Any]) -> None:
@@ -142,8 +163,8 @@ _SAME = ("device", "engine", "budget", "time_limit_s", "model", "rewriters", "se
 def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
     """One ``regrapht bench`` document, each setting a method (the default first)."""
     named = sorted(
-        ((setting_name(d["search"]), d) for d in documents),
-        key=lambda pair: (pair[0] != "default", pair[0]),
+        ((_name(d), d) for d in documents),
+        key=lambda pair: (pair[0] != "default", not pair[0].startswith("default"), pair[0]),
     )
     names = [name for name, _ in named]
     if len(set(names)) != len(names):
@@ -167,12 +188,19 @@ def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
         "commit": first.get("commit"),
         "commits": sorted({c for d in documents for c in d.get("commits", [d.get("commit")])}),
         "command": command,
-        "parts": [{"command": d.get("command"), "search": d["search"]} for _, d in named],
+        "parts": [
+            {"command": d.get("command"), "search": d["search"], "repeat": d.get("repeat", 0)}
+            for _, d in named
+        ],
         "started": min(str(d.get("started")) for d in documents),
         "config": {**first["config"], "depth_cap": None, "methods": names},
         "runs": runs,
         "summary": summarise(runs),
     }
+
+
+def _name(document: dict[str, Any]) -> str:
+    return setting_name(document.get("search", {}), document.get("repeat", 0))
 
 
 def _field(document: dict[str, Any], key: str) -> Any:
@@ -196,6 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     search.add_argument("--no-model", action="store_true")
     search.add_argument("--gpu", type=int, default=None)
     search.add_argument("--seed", type=int, default=0)
+    search.add_argument("--repeat", type=int, default=0, help="a repeat of the same setting")
     search.add_argument("--json", type=Path, required=True)
     search.add_argument("--resume", action="store_true")
     join = phases.add_parser("merge", help="the settings' files as one bench document")
@@ -206,9 +235,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.phase == "tasks":
         sys.stdout.write("".join(f"{name}\n" for name in sweep_tasks(args.manifest, args.count)))
     elif args.phase == "settings":
-        for name, changed in settings():
-            options = (f" --set {key}={value:g}" for key, value in changed.items())
-            sys.stdout.write(f"{name}{''.join(options)}\n")
+        for setting in settings():
+            sys.stdout.write(" ".join([setting.name, *setting.options()]) + "\n")
     elif args.phase == "run":
         try:
             return run(args, command)

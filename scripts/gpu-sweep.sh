@@ -5,7 +5,8 @@
 #   scripts/gpu-sweep.sh start              # then, in later calls of the lease:
 #   WAIT_S=540 scripts/gpu-sweep.sh wait    # logs and JSON in $OUT/arms.tgz
 #
-# Each process runs MCGS with one setting changed (the default too) on the same COUNT
+# Each process runs MCGS with one setting changed, or the defaults (twice: the second run
+# measures the timing's noise, the yardstick for the others), on the same COUNT
 # train-split tasks of the generated corpus, one per family (default 12), in one order, so
 # a lease that ends early leaves every setting with about the same tasks done; RESUME_FROM
 # (a folder of an earlier lease's sweep-*.json) resumes them. NO_MODEL=1 (the default) runs

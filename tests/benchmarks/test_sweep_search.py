@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 
-from benchmarks.sweep_search import SWEPT, main, merge, setting_name, settings, sweep_tasks
+from benchmarks.sweep_search import (
+    SWEPT,
+    Setting,
+    main,
+    merge,
+    setting_name,
+    settings,
+    sweep_tasks,
+)
 from regrapht_core.bench.report import write_report
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.search.config import SearchConfig
@@ -21,16 +29,18 @@ from tests.core.optimize.test_cli import EXAMPLE
 CORPUS = Path(__file__).parents[2] / "benchmarks" / "corpus" / "manifest.toml"
 
 
-def test_the_default_comes_first_then_one_setting_changed_at_a_time() -> None:
+def test_the_default_comes_first_and_again_then_one_setting_changed_at_a_time() -> None:
     found = settings()
-    assert found[0] == ("default", {})
-    assert len(found) == 1 + sum(len(values) for _, values in SWEPT.values())
+    assert found[:2] == [Setting("default", {}), Setting("default-repeat1", {}, repeat=1)]
+    assert found[1].options() == ["--repeat 1"]
+    assert len(found) == 2 + sum(len(values) for _, values in SWEPT.values())
     defaults = SearchConfig()
-    for name, changed in found[1:]:
-        ((key, value),) = changed.items()
+    for setting in found[2:]:
+        ((key, value),) = setting.changed.items()
         assert value != getattr(defaults, key)
-        assert name == setting_name(changed)
-    assert len({name for name, _ in found}) == len(found)
+        assert setting.name == setting_name(setting.changed)
+        assert setting.options() == [f"--set {key}={value:g}"]
+    assert len({setting.name for setting in found}) == len(found)
     assert setting_name({"exploration": 0.5}) == "exploration-0.5"
     assert setting_name({"depth_cap": 8, "exploration": 1.0}) == "depth-cap-8"
     assert setting_name({key: getattr(defaults, key) for key in SWEPT}) == "default"
@@ -51,7 +61,7 @@ def test_settings_print_as_options_and_a_bad_setting_is_refused(
 ) -> None:
     assert main(["settings"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "default"
+    assert lines[:2] == ["default", "default-repeat1 --repeat 1"]
     assert "exploration-2 --set exploration=2" in lines
     with pytest.raises(SystemExit):
         main(["run", str(CORPUS), "--set", "widening=3", "--json", str(tmp_path / "x.json")])
@@ -74,6 +84,7 @@ def test_a_run_searches_with_the_setting_and_records_it(manifest: Path, tmp_path
     assert main(args) == 0
     document = json.loads(out.read_text())
     assert document["search"] == {"exploration": 2.0, "rollout_epsilon": 0.2, "depth_cap": 3}
+    assert document["repeat"] == 0
     assert document["config"]["depth_cap"] == 3 and document["config"]["methods"] == ["mcgs"]
     assert document["command"] == "python3 -m benchmarks.sweep_search " + " ".join(args)
     (smooth,) = document["runs"]
@@ -84,6 +95,8 @@ def test_a_run_searches_with_the_setting_and_records_it(manifest: Path, tmp_path
     other = ["run", str(manifest), "--no-model", "--budget", "2", "--json", str(out), "--resume"]
     with pytest.raises(SystemExit, match="another setting"):
         main(other)
+    with pytest.raises(SystemExit, match="another setting"):
+        main([*args, "--resume", "--repeat", "1"])
 
 
 def _document(search: dict[str, Any], speedups: dict[str, float | None], **extra: Any) -> Any:
@@ -125,14 +138,18 @@ def test_merged_settings_become_methods_with_the_default_first(tmp_path: Path) -
     wide = _document({"exploration": 2.0}, {"a": 3.0, "b": None})
     default = _document({}, {"a": 2.0, "b": 1.5})
     deep = _document({"depth_cap": 8}, {"a": 2.1})
-    merged = merge([wide, default, deep], "python3 -m benchmarks.sweep_search merge ...")
-    assert merged["config"]["methods"] == ["default", "depth-cap-8", "exploration-2"]
-    assert {run["method"] for run in merged["runs"]} == {"default", "depth-cap-8", "exploration-2"}
+    again = _document({}, {"a": 2.05, "b": 1.5}, repeat=1)
+    merged = merge([wide, default, deep, again], "python3 -m benchmarks.sweep_search merge ...")
+    names = ["default", "default-repeat1", "depth-cap-8", "exploration-2"]
+    assert merged["config"]["methods"] == names
+    assert {run["method"] for run in merged["runs"]} == set(names)
     assert merged["summary"]["exploration-2"]["passed"] == 1
-    assert [part["search"]["depth_cap"] for part in merged["parts"]] == [5, 8, 5]
+    assert [part["search"]["depth_cap"] for part in merged["parts"]] == [5, 5, 8, 5]
+    assert [part["repeat"] for part in merged["parts"]] == [0, 1, 0, 0]
     report = write_report(merged, tmp_path).read_text(encoding="utf-8")
     assert "## default against each method, on the tasks both ran" in report
     assert "| exploration-2 | all | 2 |" in report
+    assert "| default-repeat1 | all | 2 | 1.73x | 1.75x | 0 / 2 / 0 |" in report
 
 
 def test_settings_run_on_other_engines_or_budgets_do_not_merge() -> None:
