@@ -33,8 +33,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from regrapht_core.bench.runner import load_manifest, run_suite, summarise
-from regrapht_core.errors import ReGraphTError
+from regrapht_core.bench.runner import load_manifest, merge_results, run_suite
+from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
@@ -156,55 +156,36 @@ def run(args: argparse.Namespace, command: str) -> int:
     return 0
 
 
-_SAME = ("device", "engine", "budget", "time_limit_s", "model", "rewriters", "seed", "timing")
-"""What the merged settings' files must share: only the swept settings may differ."""
-
-
 def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
-    """One ``regrapht bench`` document, each setting a method (the default first)."""
+    """One ``regrapht bench`` document, each setting a method (the default first), merged
+    as ``regrapht bench merge`` merges parts: the same engine, GPU and settings but the
+    swept ones (``bench.runner.merge_results`` refuses others)."""
     named = sorted(
         ((_name(d), d) for d in documents),
         key=lambda pair: (pair[0] != "default", not pair[0].startswith("default"), pair[0]),
     )
     names = [name for name, _ in named]
     if len(set(names)) != len(names):
-        raise SystemExit(f"two files of one setting: {names}")
-    first = named[0][1]
-    for name, document in named[1:]:
-        for key in _SAME:
-            theirs, ours = _field(document, key), _field(first, key)
-            if theirs != ours:
-                raise SystemExit(f"{name} was run with {key} = {theirs!r}, not {ours!r}")
-    runs = [
-        run | {"method": name, "search": document["search"]}
+        raise ConfigError(f"two files of one setting: {names}")
+    parts = [
+        document
+        | {
+            "config": {**document["config"], "depth_cap": None, "methods": [name]},
+            "runs": [
+                run | {"method": name, "search": document["search"]} for run in document["runs"]
+            ],
+        }
         for name, document in named
-        for run in document["runs"]
     ]
-    return {
-        "benchmark": "the search's defaults against a sweep: MCGS per setting, pass@1 and "
-        "speedup@1 (benchmarks/sweep_search.py)",
-        **{key: first.get(key) for key in ("device", "driver", "nvcc", "arch", "engine")},
-        **({"model_runs_on": first["model_runs_on"]} if "model_runs_on" in first else {}),
-        "commit": first.get("commit"),
-        "commits": sorted({c for d in documents for c in d.get("commits", [d.get("commit")])}),
-        "command": command,
-        "parts": [
-            {"command": d.get("command"), "search": d["search"], "repeat": d.get("repeat", 0)}
-            for _, d in named
-        ],
-        "started": min(str(d.get("started")) for d in documents),
-        "config": {**first["config"], "depth_cap": None, "methods": names},
-        "runs": runs,
-        "summary": summarise(runs),
-    }
+    merged = merge_results(parts, names, command)
+    for part, (_, document) in zip(merged["parts"], named, strict=True):
+        part |= {"search": document["search"], "repeat": document.get("repeat", 0)}
+    benchmark = "the search's defaults against a sweep: MCGS per setting, pass@1 and speedup@1"
+    return merged | {"benchmark": f"{benchmark} (benchmarks/sweep_search.py)"}
 
 
 def _name(document: dict[str, Any]) -> str:
     return setting_name(document.get("search", {}), document.get("repeat", 0))
-
-
-def _field(document: dict[str, Any], key: str) -> Any:
-    return document.get(key, document.get("config", {}).get(key))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -237,14 +218,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.phase == "settings":
         for setting in settings():
             sys.stdout.write(" ".join([setting.name, *setting.options()]) + "\n")
-    elif args.phase == "run":
-        try:
-            return run(args, command)
-        except ReGraphTError as err:
-            raise SystemExit(f"sweep_search: {err}") from err
     else:
-        documents = [json.loads(path.read_text(encoding="utf-8")) for path in args.files]
-        atomic_write(args.json, (json.dumps(merge(documents, command), indent=1) + "\n").encode())
+        try:
+            if args.phase == "run":
+                return run(args, command)
+            documents = [json.loads(path.read_text(encoding="utf-8")) for path in args.files]
+            merged = merge(documents, command)
+        except ReGraphTError as err:  # the engine's errors, as a message without a traceback
+            raise SystemExit(f"sweep_search: {err}") from err
+        atomic_write(args.json, (json.dumps(merged, indent=1) + "\n").encode())
     return 0
 
 

@@ -134,15 +134,11 @@ def head_to_head(runs: Iterable[Run], first: str, other: str) -> dict[str, Any]:
     pairs = [(value[task, first], value[task, other]) for task in tasks]
     return {
         "tasks": len(pairs),
-        "first": _geomean([a for a, _ in pairs]),
-        "other": _geomean([b for _, b in pairs]),
+        "first": statistics.geometric_mean(a for a, _ in pairs) if pairs else None,
+        "other": statistics.geometric_mean(b for _, b in pairs) if pairs else None,
         "faster": sum(1 for a, b in pairs if a > b * LEVEL),
         "slower": sum(1 for a, b in pairs if b > a * LEVEL),
     }
-
-
-def _geomean(values: list[float]) -> float | None:
-    return math.exp(statistics.fmean(math.log(v) for v in values)) if values else None
 
 
 def default_report_dir(document: dict[str, Any], results_root: Path) -> Path:

@@ -22,6 +22,7 @@ from benchmarks.sweep_search import (
 )
 from regrapht_core.bench.report import write_report
 from regrapht_core.bench.runner import load_manifest
+from regrapht_core.errors import ConfigError
 from regrapht_core.search.config import SearchConfig
 from tests.conftest import gpu_present
 from tests.core.optimize.test_cli import EXAMPLE
@@ -154,11 +155,11 @@ def test_merged_settings_become_methods_with_the_default_first(tmp_path: Path) -
 
 def test_settings_run_on_other_engines_or_budgets_do_not_merge() -> None:
     default = _document({}, {"a": 2.0})
-    with pytest.raises(SystemExit, match="engine"):
+    with pytest.raises(ConfigError, match="engine"):
         merge([default, _document({"exploration": 2.0}, {"a": 2.0}, engine="e2")], "m")
     other_budget = _document({"exploration": 2.0}, {"a": 2.0})
     other_budget["config"]["budget"] = 10
-    with pytest.raises(SystemExit, match="budget"):
+    with pytest.raises(ConfigError, match="budget"):
         merge([default, other_budget], "m")
-    with pytest.raises(SystemExit, match="two files of one setting"):
+    with pytest.raises(ConfigError, match="two files of one setting"):
         merge([default, _document({}, {"b": 1.0})], "m")
