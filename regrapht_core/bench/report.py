@@ -377,7 +377,10 @@ def _provenance(document: dict[str, Any]) -> Iterator[str]:
         ("nvcc", document.get("nvcc")),
         ("model", _model(document)),
         ("commit", ", ".join(document.get("commits") or [str(document.get("commit"))])),
-        ("engine", document.get("engine") or "not recorded"),
+        (
+            "engine",
+            ", ".join(document.get("engines") or [document.get("engine") or "not recorded"]),
+        ),
         ("command", f"`{document.get('command')}`"),
         ("budget", config.get("budget")),
         ("started", document.get("started")),

@@ -130,7 +130,12 @@ def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
         raise Refusal("no kernel of the answer takes only the entry's parameters and locals")
     chosen = min(usable, key=lambda k: k.name not in (entry, f"{entry}_kernel"))
     root = parse(_used_by(chosen, root, answer)).root_node
-    chosen = next(k for k in kernels(root) if k.name == chosen.name)
+    # The same name may hold overloads, some taking what the wrapper cannot pass.
+    chosen = next(
+        k
+        for k in kernels(root)
+        if k.name == chosen.name and all(n in passed for n in k.param_names())
+    )
     name, answer = _renamed_entry(chosen, root, node_text(root), entry, names)
     launch = Launch1D(name, [passed[n] for n in chosen.param_names()])
     return launch_1d(found, names, buffers, answer.strip() + "\n", launch)

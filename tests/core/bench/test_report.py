@@ -327,6 +327,8 @@ def test_a_report_of_parts_from_several_commits_names_them_and_the_engine(
     lines = _lines(write_report(document, tmp_path / "out"))
     assert "| **commit** | d8689b1, 80ab825 |" in lines
     assert "| **engine** | 5e3a |" in lines
+    document |= {"engines": ["4d29", "5e3a"]}  # a run that went on after a fix of a crash
+    assert "| **engine** | 4d29, 5e3a |" in _lines(write_report(document, tmp_path / "two"))
 
 
 def test_answers_are_judged_against_their_tasks_common_reference(tmp_path: Path) -> None:

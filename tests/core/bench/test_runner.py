@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from regrapht_core.bench import runner
 from regrapht_core.bench.runner import (
     SuiteTask,
     _record,
+    _run_one,
     engine_fingerprint,
     load_manifest,
     merge_results,
@@ -285,6 +287,39 @@ def test_parts_at_two_commits_merge_only_with_one_engine() -> None:
         merge_results([one, _part(["b"], engine="e2")], ["one.json", "two.json"], "m")
     with pytest.raises(ConfigError, match="commit = 'def', not 'abc'"):
         merge_results([_part(["a"]), two | {"engine": None}], ["one.json", "two.json"], "m")
+
+
+def test_parts_of_an_engine_this_one_continues_merge_with_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fix to code that raised cannot change a search that completed: the run begun
+    before it goes on after it, and the merge names both engines."""
+    monkeypatch.setattr(runner, "engine_fingerprint", lambda: "e2")
+    monkeypatch.setattr(runner, "CONTINUED_ENGINES", {"e1": "only a crash was fixed"})
+    merged = merge_results(
+        [_part(["a"], engine="e1"), _part(["b"], engine="e2")], ["one.json", "two.json"], "m"
+    )
+    assert merged["engines"] == ["e1", "e2"]
+    with pytest.raises(ConfigError, match="engine = 'e3', not 'e2'"):
+        merge_results(
+            [_part(["a"], engine="e1"), _part(["b"], engine="e3")], ["one.json", "two.json"], "m"
+        )
+
+
+class _Raising:
+    """An optimizer whose search hits a bug."""
+
+    def run(self, *args: object, **kwargs: object) -> None:
+        raise KeyError("blockSize")
+
+
+def test_a_search_that_raises_is_recorded_as_failed(caplog: pytest.LogCaptureFixture) -> None:
+    """An H200 run lost a process's remaining tasks to one search's KeyError."""
+    task = SuiteTask(name="smooth", file=EXAMPLE, function="smooth", family="stencil")
+    record = _run_one(task, "mcgs", _Raising())  # type: ignore[arg-type]
+    assert record["passed"] is False
+    assert record["failure"] == "internal error: KeyError: 'blockSize'"
+    assert "smooth with mcgs: internal error" in caplog.text, "the traceback goes to the log"
 
 
 def _part(tasks: list[str], engine: str | None = None, **config: object) -> dict[str, object]:

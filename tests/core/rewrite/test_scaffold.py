@@ -133,6 +133,26 @@ def test_kernels_the_wrapper_cannot_call_are_refused(answer: str, reason: str) -
         saxpy_launched(answer)
 
 
+OVERLOADED = (
+    "__global__ void saxpy_kernel(int n, float a, const float* x, float* y, int blockSize) {\n"
+    "  int i = blockIdx.x * blockSize + threadIdx.x;\n"
+    "  if (i < n) y[i] = a * x[i] + y[i];\n"
+    "}\n" + SAXPY_KERNEL
+)
+"""An H200 bench run died on such an answer (KeyError: 'blockSize'): of the kernel's two
+overloads, the one taking a parameter the entry does not have came first."""
+
+
+def test_of_overloaded_kernels_the_one_the_wrapper_can_call_is_launched() -> None:
+    launch = next(line for line in saxpy_launched(OVERLOADED).splitlines() if "<<<" in line)
+    assert launch.strip() == "saxpy_kernel<<<grid, block>>>(n, a, d_x, d_y);"
+
+
+@requires_nvcc
+def test_a_launched_overload_compiles(tmp_path: Path) -> None:
+    compile_cuda(saxpy_launched(OVERLOADED), tmp_path)
+
+
 @pytest.mark.slow
 def test_a_launched_kernel_computes_the_entry(tmp_path: Path) -> None:
     assert run_on_cpu(cases.SAXPY, saxpy_launched(), tmp_path) == "PASS"
