@@ -15,7 +15,8 @@
 # A task's five methods run one after another in one process, so they are measured in the
 # same session against the same reference. PROCS_PER_GPU processes per GPU (default 4: the
 # GPU is the bottleneck, and more processes would only leave more searches cut off when the
-# lease ends), each taking its tasks in turn, spread round robin over the GPUs (`--gpu`).
+# lease ends), each taking its tasks in turn (dealt as below), spread round robin over the
+# GPUs (`--gpu`).
 # Each process writes its JSON after every finished search. With RESUME_FROM, a folder of
 # earlier leases' five-*.json files (their arms.tgz unpacked, or their committed copies),
 # each process starts from the runs those files hold for its own tasks (`--resume`), however
@@ -35,27 +36,46 @@ GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
 PROCS=$((GPUS * ${PROCS_PER_GPU:-4}))
 SUITE=benchmarks/tasks/manifest.toml
 METHODS="--method mcgs --method walks --method plain --method cot --method rag"
-mapfile -t tasks < <(python3 - "$SUITE" "$PARTS" $PART <<'PY'
-import sys, tomllib
+EARLIER=${RESUME_FROM:-}
+# Each process's tasks, one line per process. The tasks with the most searches still to run
+# go first (searches the earlier files hold count as done), each to the process with the
+# fewest searches to run: a fresh part is dealt round robin, and a resumed run spreads what
+# is left evenly, however the earlier lease had split it (after the third lease, round robin
+# would have left one process 8 searches and three others 3). Finished tasks are dealt too,
+# so this lease's files hold every run and merge alone.
+mapfile -t dealt < <(METHODS=$METHODS python3 - "$SUITE" "$PARTS" "$PROCS" "${EARLIER:-}" $PART <<'PY'
+import json, os, sys, tomllib
 from pathlib import Path
 
-entries = tomllib.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))["task"]
-parts = int(sys.argv[2])
-for part in map(int, sys.argv[3:]):
-    for entry in entries[part - 1 :: parts]:
-        print(entry.get("name") or Path(entry["file"]).stem)
+suite, parts, procs, earlier = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+entries = tomllib.loads(Path(suite).read_text(encoding="utf-8"))["task"]
+tasks = [
+    entry.get("name") or Path(entry["file"]).stem
+    for part in map(int, sys.argv[5:])
+    for entry in entries[part - 1 :: parts]
+]
+done = set()
+for path in sorted(Path(earlier).glob("five-*.json")) if earlier else []:
+    done |= {(r["task"], r["method"]) for r in json.loads(path.read_text("utf-8"))["runs"]}
+methods = os.environ["METHODS"].split()[1::2]
+left = {task: sum((task, method) not in done for method in methods) for task in tasks}
+load, mine = [0] * min(procs, len(tasks)), [[] for _ in range(min(procs, len(tasks)))]
+for task in sorted(tasks, key=lambda task: -left[task]):
+    proc = load.index(min(load))
+    mine[proc].append(task)
+    load[proc] += left[task]
+for names in mine:
+    print(" ".join(names))
 PY
 )
 ARMS=""
-EARLIER=${RESUME_FROM:-}
 if [ -n "$EARLIER" ]; then
     export RESUME_FROM=/tmp/bench-resume
     rm -rf "$RESUME_FROM" && mkdir -p "$RESUME_FROM"
 fi
-for ((proc = 0; proc < PROCS && proc < ${#tasks[@]}; proc++)); do
+for ((proc = 0; proc < ${#dealt[@]}; proc++)); do
     arm="five-${PART// /-}-$((proc + 1))"
-    mine=()
-    for ((i = proc; i < ${#tasks[@]}; i += PROCS)); do mine+=("${tasks[i]}"); done
+    read -ra mine <<<"${dealt[proc]}"
     ARMS+="$arm $SUITE $METHODS$(printf ' --only %s' "${mine[@]}") --gpu $((proc % GPUS))"$'\n'
     if [ -n "$EARLIER" ]; then
         # This process's tasks' finished runs from every earlier file, one document.

@@ -83,3 +83,19 @@ def test_a_resumed_process_starts_from_its_own_tasks_runs(tmp_path: Path) -> Non
         held = {(run["task"], run["method"]) for run in files.get(arm[0], {"runs": []})["runs"]}
         assert held == {(task, method) for task, method in ran if task in _tasks(arm)}
     assert all(doc["engine"] == "e1" for doc in files.values())
+
+
+def test_a_resumed_run_spreads_the_searches_left_evenly(tmp_path: Path) -> None:
+    """Whole parts ran, others half: every process gets about as many searches to run,
+    and every task still sits in one process, so the lease's files merge alone."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    names = [task.name for task in load_manifest(SUITE)]
+    methods = ["mcgs", "walks", "plain", "cot", "rag"]
+    ran = [(task, m) for i, task in enumerate(names) for m in methods[: 5 if i < 27 else i % 3]]
+    _earlier(earlier, "five-1-2-3-1.json", ran)
+    arms = _arms(tmp_path, "1 2 3 4 5 6", gpus=2, resume=earlier)[:-1]
+    assert sorted(task for arm in arms for task in _tasks(arm)) == sorted(names)
+    left = [sum(5 - sum(t == task for t, _ in ran) for task in _tasks(arm)) for arm in arms]
+    assert sum(left) == 5 * len(names) - len(ran)
+    assert max(left) - min(left) <= 5, f"searches left per process: {left}"
