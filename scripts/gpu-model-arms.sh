@@ -16,15 +16,17 @@
 # lease. $SUITE and $SUBSET in ARMS_FILE stand for the values below. RUNNER replaces the
 # command each arm runs (default `python3 -m regrapht_core bench run`; scripts/gpu-sweep.sh
 # runs benchmarks/sweep_search.py, which takes the same options). NO_MODEL=1: the arms use
-# no model (--no-model), so the model's check is skipped and nothing need be staged. The
-# default is the issue-19 comparison:
+# no model (--no-model), so the model's check is skipped and nothing need be staged.
+# `start` refuses while arms run: a lease runs one set after another (the sweep once the
+# five methods end), all in BENCH (default /tmp/bench) and one archive. POLL_S: how often
+# `wait` looks (default 10 s). The default arms are the issue-19 comparison:
 #   model-only       the whole suite, model alone (--no-rewriters)
 #   model-rewriters  the 20 tasks of the earlier comparison, model where no rewriter acts
 #   rewriters        the same 20 tasks, rewriters alone (--no-model)
 set -uo pipefail
 BUDGET=${BUDGET:-4}
 LIMIT=${LIMIT:-60}
-BENCH=/tmp/bench
+BENCH=${BENCH:-/tmp/bench}
 SUITE=benchmarks/tasks/manifest.toml
 SUBSET=""
 for task in map_relu map_axpby map_clamp trans_sigmoid trans_gelu_tanh reduce_sum reduce_max \
@@ -40,14 +42,18 @@ model-rewriters $SUITE $SUBSET
 rewriters $SUITE $SUBSET --no-model"}
 source scripts/gpu-env.sh || exit 1
 source scripts/gpu-stage-model.sh
+# Whether any process listed in the file (default: the arms') is alive.
 running() {
     local pid
-    for pid in $(cat "$BENCH/pids" 2>/dev/null); do kill -0 "$pid" 2>/dev/null && return 0; done
+    for pid in $(cat "${1:-$BENCH/pids}" 2>/dev/null); do kill -0 "$pid" 2>/dev/null && return 0; done
     return 1
 }
 
 case "${1:-}" in
 start)
+    # Arms run one set at a time (the sweep after the five methods): at once they would
+    # take each other's turns on the GPU and cut each other's searches short.
+    if running; then echo "arms are still running: wait for them first"; exit 1; fi
     mkdir -p "$BENCH"
     for layers in $([ -n "${NO_MODEL:-}" ] || echo -1 0); do
         python3 -m regrapht_core model check --json --gpu-layers "$layers" --max-tokens 256 \
@@ -58,13 +64,17 @@ start)
         python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runsOn"] != "GPU")' \
             "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
     : >"$BENCH/pids"
-    : >"$BENCH/arms"
     # What the GPUs do meanwhile, every 30 s: kernels (nvidia-smi) and turns, the share of
     # time each GPU's lock is held (scripts/gpu_lock_busy.py): whether the searches wait
-    # for the GPU or for their own work. Both end with the machine.
-    setsid nohup nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used \
-        --format=csv -l 30 >"$BENCH/nvidia-smi-during-run.log" 2>&1 </dev/null &
-    setsid nohup python3 scripts/gpu_lock_busy.py >"$BENCH/gpu-lock-busy.log" 2>&1 </dev/null &
+    # for the GPU or for their own work. Both end with the machine; arms started later in
+    # the lease (the sweep after the five methods) keep them, so one log spans the lease.
+    if ! running "$BENCH/monitors"; then
+        setsid nohup nvidia-smi --query-gpu=timestamp,index,utilization.gpu,memory.used \
+            --format=csv -l 30 >"$BENCH/nvidia-smi-during-run.log" 2>&1 </dev/null &
+        echo $! >"$BENCH/monitors"
+        setsid nohup python3 scripts/gpu_lock_busy.py >"$BENCH/gpu-lock-busy.log" 2>&1 </dev/null &
+        echo $! >>"$BENCH/monitors"
+    fi
     while read -r arm args; do
         [ -n "$arm" ] || continue
         # An earlier lease's file of this arm (RESUME_FROM: its arms.tgz unpacked) is resumed.
@@ -81,7 +91,7 @@ start)
     ;;
 wait)
     end=$((SECONDS + ${WAIT_S:-540}))
-    while running && [ $SECONDS -lt $end ]; do sleep 10; done
+    while running && [ $SECONDS -lt $end ]; do sleep "${POLL_S:-10}"; done
     ;;
 esac
 # One archive: a call brings back only a few files, and every arm has a log and a JSON.
