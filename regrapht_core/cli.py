@@ -3,7 +3,8 @@
 Every ``ReGraphTError``, file-system error and undecodable input is translated here, once,
 into one line on stderr and exit code 2, so no command needs its own error handling and no
 traceback reaches a user for a problem they can fix (a missing snapshot, an unreadable
-file); ``--debug`` shows the traceback for a bug report.
+file); ``--debug`` shows the traceback for a bug report. A bug of ReGraphT's own is one
+line too, exit code 3, naming ``--debug``.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from regrapht_core.model.cli import model
 from regrapht_core.optimize.cli import optimize
 from regrapht_core.tasks.generate.cli import tasks
 
-__all__ = ["EXIT_USER_ERROR", "main"]
+__all__ = ["EXIT_BUG", "EXIT_USER_ERROR", "main"]
 
 EXIT_USER_ERROR = 2
+EXIT_BUG = 3
+"""A bug of ReGraphT's own: one line that says so, and how to get the traceback."""
 _USER_ERRORS = (ReGraphTError, OSError, UnicodeError)
 
 
@@ -47,6 +50,18 @@ class _Main(click.Group):
                 f"error: {_one_line(err)}", markup=False, highlight=False
             )
             raise click.exceptions.Exit(EXIT_USER_ERROR) from err
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise  # usage errors and exits: click reports them itself
+        except Exception as err:
+            if ctx.meta.get("regrapht.debug"):
+                raise
+            Console(stderr=True, soft_wrap=True).print(
+                f"error: a bug in ReGraphT ({type(err).__name__}: {_one_line(err)}); "
+                "run again with --debug for the traceback to report",
+                markup=False,
+                highlight=False,
+            )
+            raise click.exceptions.Exit(EXIT_BUG) from err
 
 
 @click.group(cls=_Main)

@@ -282,8 +282,9 @@ CONTINUED_ENGINES: dict[str, str] = {
     "526981c048daca46c8f0ae281ede729c40189cd94a6083dd1446e534fe114bdc": (
         "issue 16's five-method run began under it. Since then only code that raised has "
         "changed: launch_kernels launches the overload the wrapper can call, where it raised "
-        "KeyError, and a search that raises is recorded as failed instead of ending the "
-        "process. Every search that engine completed would have run the same in this one."
+        "KeyError; a search that raises is recorded as failed instead of ending the "
+        "process; the command line reports a bug in one line instead of a traceback. Every "
+        "search that engine completed would have run the same in this one."
     ),
 }
 """Earlier engines whose runs resume and merge with this engine's, each with why its

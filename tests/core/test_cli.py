@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.cli import EXIT_BUG, EXIT_USER_ERROR, main
 from regrapht_core.graph.paths import SNAPSHOT_ENV
 from regrapht_core.graph.snapshot import load_snapshot
 from tests.core.graph.factories import trajectory_document, write_trajectory
@@ -264,6 +264,26 @@ def test_os_and_unicode_errors_are_one_line_and_debug_shows_the_traceback(
     assert code == EXIT_USER_ERROR
     assert out == "" and err.startswith("error: ") and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+    result = CliRunner().invoke(main, ["--debug", "graph", "stats", "--snapshot", str(snapshot)])
+    assert result.exception is error
+
+
+def test_a_bug_is_one_line_that_names_debug(
+    snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search's KeyError on a model's answer reached the user as a traceback at acd36c8."""
+    error = KeyError("blockSize")
+
+    def fail(path: Path) -> None:
+        raise error
+
+    monkeypatch.setattr("regrapht_core.graph.cli.load_snapshot", fail)
+    code, out, err = run("graph", "stats", "--snapshot", str(snapshot))
+    assert code == EXIT_BUG and out == ""
+    assert err.strip() == (
+        "error: a bug in ReGraphT (KeyError: 'blockSize'); "
+        "run again with --debug for the traceback to report"
+    )
     result = CliRunner().invoke(main, ["--debug", "graph", "stats", "--snapshot", str(snapshot)])
     assert result.exception is error
 
