@@ -123,8 +123,8 @@ def budget_two(rows: dict[str, dict[str, Any]], records: Path, names: list[str])
     answers: dict[str, dict[str, float]] = {}
     for task, row in rows.items():
         after, measured = row["after_parallelization"], _measured(records, task)
-        if not after or not after["applied"] or measured is None:
-            continue
+        if not after or measured is None or not all(after[n]["order"] for n in names):
+            continue  # a graph without an edge to any applied step has no first choice
         firsts = {name: after[name]["order"][0] for name in names}
         if not all(step in measured for step in firsts.values()):
             continue
