@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shlex
 import statistics
 import sys
@@ -34,6 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.bench.report import LEVEL, head_to_head
 from regrapht_core.bench.runner import current_commit, load_manifest
 from regrapht_core.contracts.proposal import Proposal, ProposeRequest
 from regrapht_core.contracts.task import Task
@@ -47,8 +47,6 @@ from regrapht_core.search.prior import Priors
 __all__ = ["budget_two", "choices", "main"]
 
 SEQUENTIAL, PARALLEL = "sequential", "parallelization"
-LEVEL = 1.05
-"""Answers within 5% of each other are level: the timing noise between equal kernels."""
 
 
 def _ordered(graph: ReGraph, code: str, source: str, steps: Sequence[str]) -> dict[str, Any]:
@@ -137,18 +135,43 @@ def budget_two(rows: dict[str, dict[str, Any]], records: Path, names: list[str])
         values = [a[name] for a in answers.values()]
         summary[name] = {
             "passed": sum(v > 1.0 for v in values),
-            "geomean": round(math.exp(statistics.fmean(map(math.log, values))), 3)
-            if values
-            else None,
+            "geomean": round(statistics.geometric_mean(values), 3) if values else None,
         }
+    runs = [
+        {"task": task, "method": name, "passed": value > 1.0, "speedup": value}
+        for task, answer in answers.items()
+        for name, value in answer.items()
+    ]
     for other in others:
-        ratios = [a[other] / a[first] for a in answers.values()]
+        duel = head_to_head(runs, other, first)
+        level = duel["tasks"] - duel["faster"] - duel["slower"]
         summary[f"{other}_against_{first}"] = {
-            "faster": sum(r > LEVEL for r in ratios),
-            "level": sum(1 / LEVEL <= r <= LEVEL for r in ratios),
-            "slower": sum(r < 1 / LEVEL for r in ratios),
+            "faster": duel["faster"],
+            "level": level,
+            "slower": duel["slower"],
         }
-    return {"records": str(records), "summary": summary, "answers": answers}
+    return {
+        "records": str(records),
+        "summary": summary,
+        "later_steps": _later_steps(records),
+        "answers": answers,
+    }
+
+
+def _later_steps(records: Path) -> dict[str, int]:
+    """Every verified step the records measured after a verified parallelization, by its
+    speedup over that parallelization: how much a step there can change at all."""
+    ratios = []
+    for path in sorted(records.glob("*.json")):
+        measured = _measured(records, path.stem) or {}
+        start = measured.get(PARALLEL)
+        ratios += [v / start for t, v in measured.items() if t != PARALLEL and v and start]
+    return {
+        "measured": len(ratios),
+        "gained": sum(r > LEVEL for r in ratios),
+        "level": sum(1 / LEVEL <= r <= LEVEL for r in ratios),
+        "lost": sum(r < 1 / LEVEL for r in ratios),
+    }
 
 
 def _counts(rows: dict[str, dict[str, Any]], names: list[str]) -> dict[str, Any]:

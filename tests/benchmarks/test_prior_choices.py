@@ -78,3 +78,6 @@ def test_budget_two_takes_the_better_of_the_parallelization_and_each_graphs_firs
     assert summary["tasks"] == 2
     assert summary["seed"] == {"passed": 1, "geomean": round(4.1**0.5, 3)}
     assert summary["mined_against_seed"] == {"faster": 1, "level": 1, "slower": 0}
+    # every verified step after a parallelization, by its gain over it (t1's launch
+    # configuration and t2's read-only cache gained; the failed step is not counted)
+    assert result["later_steps"] == {"measured": 4, "gained": 2, "level": 2, "lost": 0}
