@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from regrapht_core.bench.fingerprint import counted_as, engine_fingerprint
 from regrapht_core.contracts.evaluation import Evaluation, Status, copy_bound
 from regrapht_core.contracts.proposal import Candidate, ProposeFn
 from regrapht_core.contracts.task import Task, TimingMode
@@ -254,48 +255,6 @@ def current_commit() -> str:
     return probe.stdout.strip() or "unknown"
 
 
-_REPORT_ONLY = frozenset({"bench/report.py"})
-"""Package files that only read results, left out of the engine's fingerprint."""
-
-
-_PACKAGE = Path(__file__).resolve().parents[1]
-
-
-def engine_fingerprint(package: Path = _PACKAGE) -> str:
-    """SHA-256 over every file of the package that decides what a run measures (its modules,
-    the bundled snapshot; not the report's module), by path and content.
-
-    A suite run with all methods is longer than one GPU lease: its parts resume and merge
-    across commits when their fingerprints agree, i.e. when only docs, tests, scripts or
-    the report changed between them, and are refused when the engine itself did."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*")):
-        name = path.relative_to(package).as_posix()
-        if not path.is_file() or "__pycache__" in path.parts or name in _REPORT_ONLY:
-            continue
-        digest.update(name.encode("utf-8") + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
-
-
-CONTINUED_ENGINES: dict[str, str] = {
-    "526981c048daca46c8f0ae281ede729c40189cd94a6083dd1446e534fe114bdc": (
-        "issue 16's five-method run began under it. Since then only code that raised has "
-        "changed: launch_kernels launches the overload the wrapper can call, where it raised "
-        "KeyError; a search that raises is recorded as failed instead of ending the "
-        "process; the command line reports a bug in one line instead of a traceback. Every "
-        "search that engine completed would have run the same in this one."
-    ),
-}
-"""Earlier engines whose runs resume and merge with this engine's, each with why its
-results still hold here. A change that could alter a completed search empties it."""
-
-
-def _lineage(engine: str | None) -> str | None:
-    """``engine`` as the engine it counts as: this one for an engine it continues."""
-    return engine_fingerprint() if engine in CONTINUED_ENGINES else engine
-
-
 def run_suite(
     tasks: list[SuiteTask],
     methods: list[str],
@@ -385,7 +344,7 @@ def merge_results(parts: list[dict[str, Any]], names: list[str], command: str) -
 
 def _all_of(key: str, *documents: dict[str, Any]) -> list[str]:
     """Every commit (``key`` "commit") or engine the documents' runs were made with, in
-    order: one engine, or engines it continues (see ``CONTINUED_ENGINES``)."""
+    order: one engine, or engines it continues (``fingerprint.CONTINUED_ENGINES``)."""
     seen: dict[str, None] = {}
     for document in documents:
         for value in document.get(f"{key}s") or [document.get(key)]:
@@ -408,7 +367,7 @@ def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) ->
                 if k != "methods"
             ),
             (
-                ("engine", _lineage(earlier["engine"]), _lineage(now.get("engine")))
+                ("engine", counted_as(earlier["engine"]), counted_as(now.get("engine")))
                 if earlier.get("engine")
                 else ("commit", earlier.get("commit"), now["commit"])
             ),

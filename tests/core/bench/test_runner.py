@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from regrapht_core.bench import runner
+from regrapht_core.bench import fingerprint
 from regrapht_core.bench.runner import (
     SuiteTask,
     _record,
@@ -258,23 +258,6 @@ def test_shards_take_every_nth_task_and_cover_the_suite_once(tmp_path: Path) -> 
         shard(tasks, 4, 3)
 
 
-def test_the_engine_fingerprint_follows_the_code_not_the_report(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    (package / "bench").mkdir(parents=True)
-    (package / "search.py").write_text("DEPTH = 5\n")
-    (package / "bench" / "report.py").write_text("TITLE = 'a'\n")
-    before = engine_fingerprint(package)
-    (package / "bench" / "report.py").write_text("TITLE = 'b'\n")
-    (package / "__pycache__").mkdir()
-    (package / "__pycache__" / "search.cpython-312.pyc").write_bytes(b"\0")
-    assert engine_fingerprint(package) == before, "reporting and bytecode do not count"
-    (package / "search.py").write_text("DEPTH = 6\n")
-    assert engine_fingerprint(package) != before
-    (package / "search.py").write_text("DEPTH = 5\n")
-    (package / "graph.msgpack").write_bytes(b"\x90")
-    assert engine_fingerprint(package) != before, "the bundled snapshot counts"
-
-
 def test_parts_at_two_commits_merge_only_with_one_engine() -> None:
     """A suite too long for one GPU lease runs over several: its parts may come from
     commits that changed docs or tests, never from two engines."""
@@ -294,8 +277,8 @@ def test_parts_of_an_engine_this_one_continues_merge_with_its_own(
 ) -> None:
     """A fix to code that raised cannot change a search that completed: the run begun
     before it goes on after it, and the merge names both engines."""
-    monkeypatch.setattr(runner, "engine_fingerprint", lambda: "e2")
-    monkeypatch.setattr(runner, "CONTINUED_ENGINES", {"e1": "only a crash was fixed"})
+    monkeypatch.setattr(fingerprint, "engine_fingerprint", lambda: "e2")
+    monkeypatch.setattr(fingerprint, "CONTINUED_ENGINES", {"e1": "only a crash was fixed"})
     merged = merge_results(
         [_part(["a"], engine="e1"), _part(["b"], engine="e2")], ["one.json", "two.json"], "m"
     )
