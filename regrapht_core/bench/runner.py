@@ -275,7 +275,8 @@ def run_suite(
     document = _document(methods, optimizer, timing)
     if resume is not None:
         _check_resumable(resume, document, out)
-        document["runs"] = list(resume["runs"])
+        sources = {t.name: _source_sha256(t.file) for t in tasks}
+        document["runs"] = [run for run in resume["runs"] if _same_source(run, sources)]
         document["started"] = resume.get("started", document["started"])
         document["commits"] = _all_of("commit", resume, document)
         document["engines"] = _all_of("engine", resume, document)
@@ -381,6 +382,14 @@ def _check_resumable(earlier: dict[str, Any], now: dict[str, Any], out: Path) ->
             f"{out} was written with {key} = {theirs!r}, not {ours!r}: "
             "resume with the same settings, or write a new file"
         )
+
+
+def _same_source(run: dict[str, Any], sources: dict[str, str | None]) -> bool:
+    """Whether a resumed run compiled the task file as it is now: a run of an edited task
+    is done again, or its methods would be compared on two programs. Runs older than the
+    record, and of tasks not asked for now, are kept."""
+    recorded = run.get("source_sha256")
+    return recorded is None or run["task"] not in sources or recorded == sources[run["task"]]
 
 
 def _source_sha256(path: Path) -> str | None:

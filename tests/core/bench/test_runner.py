@@ -221,6 +221,18 @@ def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
     assert document["config"]["methods"] == ["mcgs", "walks"]
     assert document["summary"]["walks"]["tasks"] == 2
 
+    # An edited task's runs compiled another program: a resumed run does them again.
+    with (manifest.parent / "smooth.cpp").open("a") as source:
+        source.write("// edited\n")
+    again = CliRunner().invoke(main, [*args, "--method", "mcgs", "--method", "walks", "--resume"])
+    assert again.exit_code == 0, again.stderr
+    rerun = {(r["task"], r["method"]): r for r in json.loads(out.read_text())["runs"]}
+    assert rerun["smooth", "mcgs"]["source_sha256"] != smooth_sha
+    assert (
+        rerun["missing", "walks"]
+        == {r["method"]: r for r in document["runs"] if r["task"] == "missing"}["walks"]
+    ), "an unchanged task's runs are kept"
+
     other = CliRunner().invoke(main, [*args[:-4], "--budget", "5", "--json", str(out), "--resume"])
     assert other.exit_code == EXIT_USER_ERROR
     assert "config.budget = 2, not 5" in other.stderr
