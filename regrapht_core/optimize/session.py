@@ -117,8 +117,9 @@ class Optimizer:
         self.verifier = verifier or Verifier(settings.verify)
         self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)
-        # A model on the GPU answers in turns with the verifier's timing runs.
-        turn = self.verifier.gpu_lock.hold
+        # A model on the GPU answers in turns with the verifier's runs; answers of several
+        # jobs on one GPU (editor windows, benchmark processes) may overlap one another.
+        turn = self.verifier.gpu_lock.shared_turn
         self._load = model_loader or (
             lambda source, model: load_model(source, model, cache_dir=cache, gpu_turn=turn)
         )

@@ -1,4 +1,4 @@
-"""One GPU, one timed candidate at a time, across processes.
+"""One GPU, one timed candidate at a time, across processes; model answers alongside each other.
 
 The verifier's timings are only true if nothing else runs on the GPU meanwhile. Inside one
 process a lock has always serialized the runs; but two ReGraphT processes can share a GPU:
@@ -11,7 +11,11 @@ killed worker never leaves the GPU locked.
 Waiting respects the job's deadline: a job whose time runs out while another process holds
 the GPU stops waiting and reports that, instead of hanging the editor. A model that runs on
 the same GPU takes the same lock for each answer (``model/llama.py``), passing the job's
-cancel event too, so a cancelled job stops waiting within a poll.
+cancel event too, so a cancelled job stops waiting within a poll. It takes it shared: an
+answer must not overlap a timing run, but answers may overlap one another, and with four
+benchmark processes on one H200, answers waited most of their time (issue 16's five-method
+run: 3.6 to 5.6 s per answer in its one-shot searches, where ``regrapht model check``
+generates 256 tokens in 0.5 s).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 from regrapht_core.contracts.deadline import Deadline
@@ -52,53 +56,79 @@ def lock_folder() -> Path:
 
 
 class GpuLock:
-    """A thread lock and a file lock for one GPU; ``hold`` takes both or neither."""
+    """Turns on one GPU, across threads and processes: exclusive for what must run alone
+    (every candidate's runs, the reference's timing), shared for a model's answers, which
+    may overlap one another but never a run.
+
+    Each turn is an ``flock`` on the GPU's file, taken through a second file, the gate: a
+    waiter holds the gate until it has its turn, so an exclusive waiter keeps answers that
+    arrive after it waiting behind it, and answers that overlap one another cannot keep the
+    runs off the GPU for ever. ``flock`` belongs to an open file, not a process, so threads
+    of one process take turns the same way."""
 
     def __init__(self, key: str, folder: Path | None = None) -> None:
-        self.path = (folder or lock_folder()) / f"gpu-{key}.lock"
-        self._threads = threading.Lock()
+        folder = folder or lock_folder()
+        self.path = folder / f"gpu-{key}.lock"
+        self.gate = folder / f"gpu-{key}.gate"
+        self._counts = threading.Lock()
         self.waited_s = 0.0
         """Seconds spent waiting for the GPU (this process's other threads, or others)."""
         self.held_s = 0.0
-        """Seconds the GPU was held: with ``waited_s``, how busy sharing workers keep it."""
+        """Seconds the GPU was held (shared holds of several threads add up): with
+        ``waited_s``, how busy sharing workers keep it."""
 
     @contextmanager
-    def hold(self, deadline: Deadline, cancel: threading.Event | None = None) -> Iterator[bool]:
-        """Yields ``True`` holding the GPU, or ``False`` if ``deadline`` passed or ``cancel``
-        was set first (the caller reports that and must not run anything)."""
+    def hold(
+        self, deadline: Deadline, cancel: threading.Event | None = None, *, shared: bool = False
+    ) -> Iterator[bool]:
+        """Yields ``True`` holding the GPU (alone, or with other ``shared`` holders), or
+        ``False`` if ``deadline`` passed or ``cancel`` was set first (the caller reports
+        that and must not run anything)."""
         began = time.monotonic()
-        if not self._acquire_thread(deadline, cancel):
-            self.waited_s += time.monotonic() - began
-            yield False
-            return
-        try:
-            fd = self._acquire_file(deadline, cancel)
-            got = time.monotonic()
+        fd = self._acquire(deadline, cancel, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        got = time.monotonic()
+        with self._counts:
             self.waited_s += got - began
-            try:
-                yield fd is not None
-            finally:
-                if fd is not None:
-                    os.close(fd)  # closing the descriptor releases the flock
-                    self.held_s += time.monotonic() - got
+        try:
+            yield fd is not None
         finally:
-            self._threads.release()
+            if fd is not None:
+                os.close(fd)  # closing the descriptor releases the flock
+                with self._counts:
+                    self.held_s += time.monotonic() - got
 
-    def _acquire_thread(self, deadline: Deadline, cancel: threading.Event | None) -> bool:
-        while not deadline.stops(cancel):
-            if self._threads.acquire(timeout=deadline.cap(_POLL_S)):
-                return True
-        return False
+    def shared_turn(
+        self, deadline: Deadline, cancel: threading.Event | None = None
+    ) -> AbstractContextManager[bool]:
+        """``hold(..., shared=True)``: what a model on this GPU holds for each answer."""
+        return self.hold(deadline, cancel, shared=True)
 
-    def _acquire_file(self, deadline: Deadline, cancel: threading.Event | None) -> int | None:
+    def _acquire(self, deadline: Deadline, cancel: threading.Event | None, mode: int) -> int | None:
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        gate = _open(self.gate)
+        try:
+            if not _flock(gate, fcntl.LOCK_EX, deadline, cancel):
+                return None
+            fd = _open(self.path)
+            if _flock(fd, mode, deadline, cancel):
                 return fd
-            except BlockingIOError:
-                if deadline.stops(cancel):
-                    os.close(fd)
-                    return None
-                time.sleep(_POLL_S)
+            os.close(fd)
+            return None
+        finally:
+            os.close(gate)  # through the gate or not, the next waiter may try it
+
+
+def _open(path: Path) -> int:
+    return os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+
+
+def _flock(fd: int, mode: int, deadline: Deadline, cancel: threading.Event | None) -> bool:
+    """Take ``mode`` on ``fd`` unless the deadline or the cancel comes first, trying again
+    every poll: a waiting process reads its deadline and cancel between tries."""
+    while not deadline.stops(cancel):
+        try:
+            fcntl.flock(fd, mode | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            time.sleep(deadline.cap(_POLL_S))
+    return False

@@ -54,7 +54,7 @@ def test_the_model_takes_turns_with_the_jobs_own_verifier(
     optimizer = Optimizer(settings, env={})
     assert optimizer.model() is optimizer.model()  # loaded once
     assert len(loaded) == 1
-    assert loaded[0]["gpu_turn"] == optimizer.verifier.gpu_lock.hold
+    assert loaded[0]["gpu_turn"] == optimizer.verifier.gpu_lock.shared_turn
 
 
 def test_the_model_sits_on_the_verifiers_gpu() -> None:

@@ -37,18 +37,20 @@ def test_the_folder_is_the_users_own(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     assert lock_folder().name == f"regrapht-{os.getuid()}"
 
 
-def _hold(path: str, ready: multiprocessing.synchronize.Event, seconds: float) -> None:
+def _hold(
+    path: str, ready: multiprocessing.synchronize.Event, seconds: float, shared: bool
+) -> None:
     lock = GpuLock("0", Path(path))
-    with lock.hold(NO_DEADLINE) as held:
+    with lock.hold(NO_DEADLINE, shared=shared) as held:
         assert held
         ready.set()
         time.sleep(seconds)
 
 
-def _holder(tmp_path: Path, seconds: float) -> multiprocessing.Process:
+def _holder(tmp_path: Path, seconds: float, *, shared: bool = False) -> multiprocessing.Process:
     context = multiprocessing.get_context("spawn")
     ready = context.Event()
-    process = context.Process(target=_hold, args=(str(tmp_path), ready, seconds))
+    process = context.Process(target=_hold, args=(str(tmp_path), ready, seconds, shared))
     process.start()
     assert ready.wait(30), "the holding process never took the lock"
     return process
@@ -170,3 +172,83 @@ def test_a_cancel_stops_the_wait_for_another_thread(tmp_path: Path) -> None:
         holder.join()
     with lock.hold(NO_DEADLINE, threading.Event()) as held:
         assert held
+
+
+def _most_at_once(lock: GpuLock, shared: list[bool]) -> int:
+    """How many of these holders (one thread each) held the GPU at the same time."""
+    inside = most = 0
+    guard = threading.Lock()
+
+    def work(mode: bool) -> None:
+        nonlocal inside, most
+        with lock.hold(NO_DEADLINE, shared=mode) as held:
+            assert held
+            with guard:
+                inside += 1
+                most = max(most, inside)
+            time.sleep(0.2)
+            with guard:
+                inside -= 1
+
+    threads = [threading.Thread(target=work, args=(mode,)) for mode in shared]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return most
+
+
+def test_answers_share_the_gpu_with_one_another_but_never_with_a_run(tmp_path: Path) -> None:
+    lock = GpuLock("0", tmp_path)
+    assert _most_at_once(lock, [True, True, True]) == 3
+    assert _most_at_once(lock, [True, False]) == 1
+    assert _most_at_once(lock, [False, False]) == 1
+
+
+def test_a_waiting_run_goes_before_answers_that_come_after_it(tmp_path: Path) -> None:
+    """Answers overlapping one another would otherwise keep a run off the GPU for ever."""
+    lock = GpuLock("0", tmp_path)
+    order: list[str] = []
+    first_in, release = threading.Event(), threading.Event()
+
+    def answer(name: str, hold_s: float, entered: threading.Event | None = None) -> None:
+        with lock.hold(NO_DEADLINE, shared=True) as held:
+            assert held
+            order.append(name)
+            if entered is not None:
+                entered.set()
+                release.wait(10)
+            time.sleep(hold_s)
+
+    def run() -> None:
+        with lock.hold(NO_DEADLINE) as held:
+            assert held
+            order.append("run")
+            time.sleep(0.1)
+
+    threads = [threading.Thread(target=answer, args=("first", 0.0, first_in))]
+    threads[0].start()
+    assert first_in.wait(10)
+    threads.append(threading.Thread(target=run))
+    threads[1].start()
+    time.sleep(0.3)  # the run waits, holding the gate
+    threads.append(threading.Thread(target=answer, args=("later", 0.0)))
+    threads[2].start()
+    time.sleep(0.3)
+    assert order == ["first"], "the later answer waits behind the run"
+    release.set()
+    for thread in threads:
+        thread.join()
+    assert order == ["first", "run", "later"]
+
+
+def test_another_process_answering_lets_answers_in_and_keeps_runs_out(tmp_path: Path) -> None:
+    holder = _holder(tmp_path, 60, shared=True)
+    try:
+        with GpuLock("0", tmp_path).hold(Deadline.after(5), shared=True) as held:
+            assert held
+        with GpuLock("0", tmp_path).hold(Deadline.after(0.3)) as held:
+            assert not held
+    finally:
+        holder.kill()
+        holder.join()
