@@ -402,11 +402,20 @@ def _source_sha256(path: Path) -> str | None:
 
 
 def _run_one(suite_task: SuiteTask, method: str, optimizer: Optimizer) -> dict[str, Any]:
+    lock = optimizer.verifier.gpu_lock
+    waited, held = lock.waited_s, lock.held_s
     try:
         task = suite_task.task()
         search_fn, propose_fn = _search_for(method, optimizer)
         outcome = optimizer.run(task, search_fn=search_fn, propose_fn=propose_fn)
-        return _record(suite_task, method, outcome)
+        record = _record(suite_task, method, outcome)
+        # The GPU's turns this search waited for and held (runs and model answers): with
+        # several processes on one GPU, what its searches were waiting for.
+        record["gpu_s"] = {
+            "waited": round(lock.waited_s - waited, 3),
+            "held": round(lock.held_s - held, 3),
+        }
+        return record
     except Exception as err:  # one search's bug must not end the other searches of a run
         expected = isinstance(err, (OSError, ReGraphTError))
         if not expected:

@@ -5,8 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import time
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import cast
 
 import pytest
 from click.testing import CliRunner
@@ -23,9 +26,13 @@ from regrapht_core.bench.runner import (
     summarise,
 )
 from regrapht_core.cli import EXIT_USER_ERROR, main
+from regrapht_core.contracts.deadline import NO_DEADLINE
 from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError
+from regrapht_core.optimize.job import OptimizeOutcome
+from regrapht_core.optimize.session import Optimizer
+from regrapht_core.verify.gpu_lock import GpuLock
 from tests.conftest import gpu_present
 from tests.core.optimize.test_cli import EXAMPLE
 from tests.core.optimize.test_job import candidate, outcome, verified
@@ -82,6 +89,7 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
         "geomean_speedup_all": 1.0, "techniques_passed": [],
     }  # fmt: skip
     assert smooth["copy_floor_ms"] is None, "nothing was timed without a GPU"
+    assert smooth["gpu_s"] == {"waited": 0.0, "held": 0.0}, "no GPU: no turn taken"
     assert smooth["code"] is None and smooth["kernel_ms"] is None, "compiled only: no answer"
     assert runs["missing", "walks"]["code"] is None
 
@@ -117,6 +125,26 @@ def test_a_run_records_its_answers_code_and_kernel_time() -> None:
 
     slower = _record(suite_task, "mcgs", outcome([candidate(2, verified(0.5))], gpu=True))
     assert not slower["passed"] and slower["code"] is None and slower["kernel_ms"] is None
+
+
+def test_a_run_records_the_gpu_turns_it_waited_for_and_held(manifest: Path, tmp_path: Path) -> None:
+    """Four searches share an H200 in issue 16's run: what each waited for the GPU, and
+    held it, says whether more processes per GPU could help."""
+    lock = GpuLock("0", tmp_path)
+
+    class Holding:
+        """Holds the GPU for 0.2 s of its search, as a run or an answer would."""
+
+        verifier = SimpleNamespace(gpu_lock=lock)
+
+        def run(self, task: object, **_: object) -> OptimizeOutcome:
+            with lock.hold(NO_DEADLINE):
+                time.sleep(0.2)
+            return outcome([candidate(0, verified(2.0))], gpu=True)
+
+    (smooth, _) = load_manifest(manifest)
+    record = _run_one(smooth, "mcgs", cast(Optimizer, Holding()))
+    assert 0.2 <= record["gpu_s"]["held"] < 1.0 and record["gpu_s"]["waited"] < 0.2
 
 
 def test_a_run_counts_why_proposals_had_no_code_and_which_steps_were_relabelled() -> None:
