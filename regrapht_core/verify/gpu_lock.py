@@ -34,8 +34,10 @@ from regrapht_core.contracts.deadline import Deadline
 
 __all__ = ["GpuLock", "gpu_key", "lock_folder"]
 
-_POLL_S = 0.05
-"""How often a waiting process tries the file lock again (and reads the deadline)."""
+_POLL_S = 0.01
+"""How often a waiter tries the file lock again (and reads the deadline). Threads of one
+process wait this way too, so it is also the most a handoff between them can lose; a try
+is one system call."""
 
 
 def gpu_key(run_environment: Mapping[str, str]) -> str:
