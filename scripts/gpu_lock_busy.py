@@ -12,7 +12,7 @@ busier. ``nvidia-smi`` cannot tell the two apart: it sees kernels, not turns.
 This samples each lock file from outside, without touching the engine: every ``--every``
 seconds it tries an exclusive lock without waiting and lets go at once (any holder, alone
 or sharing, refuses it). Between samples it holds nothing; an engine process that polls
-while a sample holds the lock waits one poll (50 ms) more, a few microseconds in every
+while a sample holds the lock waits one poll (10 ms) more, a few microseconds in every
 sample.
 Every ``--report`` seconds it prints, per lock file, the share of samples that found it
 held: CSV rows ``time,lock,busy_share,samples``.
