@@ -332,14 +332,19 @@ def test_parts_of_an_engine_this_one_continues_merge_with_its_own(
 class _Raising:
     """An optimizer whose search hits a bug."""
 
+    def __init__(self, folder: Path) -> None:
+        self.verifier = SimpleNamespace(gpu_lock=GpuLock("0", folder))
+
     def run(self, *args: object, **kwargs: object) -> None:
         raise KeyError("blockSize")
 
 
-def test_a_search_that_raises_is_recorded_as_failed(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_search_that_raises_is_recorded_as_failed(
+    caplog: pytest.LogCaptureFixture, tmp_path: Path
+) -> None:
     """An H200 run lost a process's remaining tasks to one search's KeyError."""
     task = SuiteTask(name="smooth", file=EXAMPLE, function="smooth", family="stencil")
-    record = _run_one(task, "mcgs", _Raising())  # type: ignore[arg-type]
+    record = _run_one(task, "mcgs", _Raising(tmp_path))  # type: ignore[arg-type]
     assert record["passed"] is False
     assert record["failure"] == "internal error: KeyError: 'blockSize'"
     assert "smooth with mcgs: internal error" in caplog.text, "the traceback goes to the log"
