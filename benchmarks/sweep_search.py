@@ -142,17 +142,15 @@ def run(args: argparse.Namespace, command: str) -> int:
             raise SystemExit(f"{args.json} holds another setting: {_name(earlier)}")
     optimizer = Optimizer(job)
 
-    def stamped(record: dict[str, Any]) -> None:
-        """run_suite rewrote the file after this search: it names the engine's command
-        line; this is the sweep's."""
-        document = json.loads(args.json.read_text(encoding="utf-8"))
-        atomic_write(args.json, (json.dumps(document | stamp, indent=1) + "\n").encode("utf-8"))
+    def shown(record: dict[str, Any]) -> None:
         speedup = record.get("speedup")
         shown = f"{speedup:.2f}x" if speedup else str(record.get("failure", ""))[:60]
         sys.stdout.write(f"{record['task']:<40} {shown}\n")
         sys.stdout.flush()
 
-    run_suite(tasks, ["mcgs"], optimizer, out=args.json, on_done=stamped, resume=earlier)
+    run_suite(
+        tasks, ["mcgs"], optimizer, out=args.json, on_done=shown, resume=earlier, header=stamp
+    )
     return 0
 
 

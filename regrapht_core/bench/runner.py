@@ -264,15 +264,18 @@ def run_suite(
     on_done: Callable[[dict[str, Any]], None] | None = None,
     resume: dict[str, Any] | None = None,
     timing: TimingMode | None = None,
+    header: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run every task with every method; ``out`` is rewritten after each run.
 
     ``resume``, a document an earlier run of the same settings wrote (cut short by a time
     limit, or by the GPU machine going away), keeps its runs and does only the rest.
     ``timing``, when given, replaces every task's own timing mode (see ``SuiteTask.timing``).
+    ``header`` adds to or replaces the document's top-level fields: a study that drives the
+    runner (the defaults sweep) records its own command and settings.
     """
     tasks = [replace(t, timing=timing) for t in tasks] if timing else tasks
-    document = _document(methods, optimizer, timing)
+    document = _document(methods, optimizer, timing) | (header or {})
     if resume is not None:
         _check_resumable(resume, document, out)
         sources = {t.name: _source_sha256(t.file) for t in tasks}
