@@ -12,9 +12,14 @@ integer-map ones, and two thirds of all later steps gained nothing (docs/graph.m
 average therefore says little about a given state, and an absolute speedup (what the prior
 read before) mostly says how well the task parallelized.
 
-So a state's prior for a step reads the examples whose ``before`` looks most like the
-state's code (BM25 over code tokens, ``regrapht_core.similarity``), those of at most ``neighbours``
-distinct ``before`` codes, and predicts the state's speedup times their geometric-mean gain.
+So a state's prior for a step reads what the code most like the state's did: the
+``neighbours`` distinct ``before`` codes nearest to it (BM25 over code tokens,
+``regrapht_core.similarity``) among every measured step from the state's technique, and of
+those the ones that took this step; it predicts the state's speedup times their
+geometric-mean gain. A step none of them took has no evidence here, however much it gained
+on other code: with the mined corpus, sequential → privatization has six examples, all
+histograms, and read per step they predicted a running product (no histogram) the same
+100x as parallelization's thousand, so the model was asked to privatize it.
 The prior orders the steps a state tries first; a state's first batch holds the steps
 predicted to gain beyond timing noise and the steps never measured, and leaves those
 predicted to gain nothing for later, so a small budget goes deeper along steps that paid
@@ -79,22 +84,24 @@ NO_PRIOR = EdgePrior()
 
 @dataclass(frozen=True, slots=True)
 class _Edge:
-    """One edge's measured steps, grouped by their ``before`` code, indexed for BM25."""
+    """One edge's measured steps, grouped by their ``before`` code."""
 
     befores: tuple[str, ...]
     log_gains: tuple[tuple[float, ...], ...]
     """Per ``before``: the log gains of the steps taken from it."""
-    index: BM25Index
     examples: int
 
 
 class Priors:
-    """The priors of one search: each edge's steps read once, each query scored against
-    the edge's index; ``cap`` bounds the pseudo-visits (0 ignores measurements)."""
+    """The priors of one search: each edge's steps read once, each technique's measured
+    ``before`` codes indexed once, each state's nearest of them found once; ``cap`` bounds
+    the pseudo-visits (0 ignores measurements)."""
 
     def __init__(self, graph: GraphView, *, cap: int, neighbours: int) -> None:
         self._graph, self._cap, self._neighbours = graph, cap, neighbours
         self._edges: dict[tuple[str, str], _Edge] = {}
+        self._sources: dict[str, tuple[tuple[str, ...], BM25Index]] = {}
+        self._near: dict[tuple[str, str], frozenset[str]] = {}
         self._reached: dict[str, dict[tuple[str, str], float | None]] = {}
         self._best: dict[tuple[str, str, str], float | None] = {}
         self._from: dict[str, dict[tuple[str, str], list[tuple[str, Measured]]]] = {}
@@ -104,12 +111,38 @@ class Priors:
         edge = self._edge(source, target)
         if not edge.befores or not self._cap:
             return EdgePrior(examples=edge.examples)
-        scores = edge.index.scores(tokenize(code))
-        ranked = sorted(range(len(scores)), key=lambda i: (-scores[i], edge.befores[i]))
-        nearest = [edge.log_gains[i] for i in ranked[: self._neighbours]]
+        near = self._nearest(source, code)
+        nearest = [
+            logs
+            for before, logs in zip(edge.befores, edge.log_gains, strict=True)
+            if before in near
+        ]
+        if not nearest:
+            return EdgePrior(examples=edge.examples)
         gain = math.exp(statistics.fmean(statistics.fmean(logs) for logs in nearest))
         read = sum(len(logs) for logs in nearest)
         return EdgePrior(speedup_reward(speedup * gain), gain, min(read, self._cap), edge.examples)
+
+    def _nearest(self, source: str, code: str) -> frozenset[str]:
+        """The ``neighbours`` measured ``before`` codes most like ``code`` among the steps
+        from ``source``, whichever step each took."""
+        if (source, code) not in self._near:
+            if source not in self._sources:
+                befores = tuple(
+                    sorted(
+                        {
+                            b
+                            for t in self._graph.successors(source)
+                            for b in self._edge(source, t).befores
+                        }
+                    )
+                )
+                self._sources[source] = befores, BM25Index([tokenize(b) for b in befores])
+            befores, index = self._sources[source]
+            scores = index.scores(tokenize(code))
+            ranked = sorted(range(len(befores)), key=lambda i: (-scores[i], befores[i]))
+            self._near[source, code] = frozenset(befores[i] for i in ranked[: self._neighbours])
+        return self._near[source, code]
 
     def _edge(self, source: str, target: str) -> _Edge:
         if (source, target) not in self._edges:
@@ -125,7 +158,6 @@ class Priors:
             self._edges[source, target] = _Edge(
                 befores,
                 tuple(tuple(gains[b]) for b in befores),
-                BM25Index([tokenize(b) for b in befores]),
                 len(examples),
             )
         return self._edges[source, target]
