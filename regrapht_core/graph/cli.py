@@ -18,7 +18,7 @@ from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import (
     SNAPSHOT_ENV,
     build_target,
-    default_trajectory_dir,
+    default_trajectory_dirs,
     snapshot_path,
 )
 from regrapht_core.graph.relabel import normalize, relabel
@@ -57,7 +57,7 @@ def graph() -> None:
     type=click.Path(path_type=Path, file_okay=False),
     multiple=True,
     help="Folder of trajectory JSON files, repeatable: the seed's and mined ones together "
-    "(default: a checkout's graph_snapshots/trajectories).",
+    "(default: a checkout's graph_snapshots/trajectories and graph_snapshots/mined/trajectories).",
 )
 @click.option(
     "--out",
@@ -69,8 +69,7 @@ def graph() -> None:
 @click.option("--allow-new", is_flag=True, help="Add unknown technique names as new nodes.")
 def build(trajectories: tuple[Path, ...], out: Path | None, allow_new: bool) -> None:
     """Merge the trajectory files into a snapshot."""
-    default = default_trajectory_dir()
-    sources = list(trajectories) or ([] if default is None else [default])
+    sources = list(trajectories) or default_trajectory_dirs()
     target = build_target(out)
     if not sources or target is None:
         raise click.UsageError(

@@ -24,7 +24,7 @@ __all__ = [
     "SNAPSHOT_ENV",
     "build_target",
     "checkout_dir",
-    "default_trajectory_dir",
+    "default_trajectory_dirs",
     "learned_snapshot",
     "learning_snapshot",
     "shipped_snapshot",
@@ -104,10 +104,13 @@ def checkout_dir() -> Path | None:
     return root if (root / _SOURCE / "trajectories").is_dir() else None
 
 
-def default_trajectory_dir() -> Path | None:
-    """A checkout's trajectories; ``None`` when installed (they are not shipped)."""
+def default_trajectory_dirs() -> list[Path]:
+    """What the shipped snapshot is built from, in a checkout: the seed's trajectories and
+    the ones mined on the GPU (issue 20); none when installed (they are not shipped)."""
     root = checkout_dir()
-    return None if root is None else root / _SOURCE / "trajectories"
+    if root is None:
+        return []
+    return [root / _SOURCE / "trajectories", root / _SOURCE / "mined" / "trajectories"]
 
 
 def build_target(flag: Path | None = None, env: Mapping[str, str] = os.environ) -> Path | None:

@@ -17,7 +17,7 @@ from regrapht_core.graph.paths import (
     SNAPSHOT_ENV,
     build_target,
     checkout_dir,
-    default_trajectory_dir,
+    default_trajectory_dirs,
     learned_snapshot,
     learning_snapshot,
     shipped_snapshot,
@@ -93,7 +93,10 @@ def test_a_data_directory_that_cannot_be_made_names_the_fix(tmp_path: Path) -> N
 
 def test_a_checkout_builds_into_graph_snapshots(tmp_path: Path) -> None:
     assert checkout_dir() == ROOT
-    assert default_trajectory_dir() == ROOT / "graph_snapshots" / "trajectories"
+    assert default_trajectory_dirs() == [
+        ROOT / "graph_snapshots" / "trajectories",
+        ROOT / "graph_snapshots" / "mined" / "trajectories",
+    ]
     assert build_target(None, {}) == SOURCE
     assert build_target(None, {SNAPSHOT_ENV: str(tmp_path / "e")}) == tmp_path / "e"
     assert build_target(tmp_path / "f", {}) == tmp_path / "f"

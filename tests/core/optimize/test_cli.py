@@ -115,7 +115,9 @@ def test_the_embedded_model_takes_the_step_no_rewriter_can(tmp_path: Path) -> No
     )  # fmt: skip
     (step,) = trace_of(trace)
     assert step["producer"] == "model:qwen2.5-coder-0.5b"
-    assert step["technique"] == "parallelization"
+    # the step the graph's prior ranks first from here: with the mined corpus, what the
+    # code most like this took (a scan's library call, or a parallelization)
+    assert step["technique"] in load_snapshot(shipped_snapshot()).graph.successors("sequential")
     if code == 0:  # the answer compiled: offered as compiled only, naming the model
         assert "model: qwen2.5-coder-0.5b" in out.read_text()
     else:
