@@ -35,7 +35,11 @@ export BUDGET=${BUDGET:-30} LIMIT=${LIMIT:-300}
 GPUS=${GPUS:-$(nvidia-smi -L | wc -l)}
 PROCS=$((GPUS * ${PROCS_PER_GPU:-4}))
 SUITE=benchmarks/tasks/manifest.toml
-METHODS="--method mcgs --method walks --method plain --method cot --method rag"
+# METHODS and NAME (the files' prefix) set another study over the same parts: e.g. MCGS alone
+# with another snapshot, METHODS="--method mcgs" NAME=mcgs-mined, to set against this run's
+# MCGS column.
+METHODS=${METHODS:-"--method mcgs --method walks --method plain --method cot --method rag"}
+NAME=${NAME:-five}
 EARLIER=${RESUME_FROM:-}
 # Each process's tasks, one line per process. The tasks with the most searches still to run
 # go first (searches the earlier files hold count as done), each to the process with the
@@ -43,7 +47,7 @@ EARLIER=${RESUME_FROM:-}
 # is left evenly, however the earlier lease had split it (after the third lease, round robin
 # would have left one process 8 searches and three others 3). Finished tasks are dealt too,
 # so this lease's files hold every run and merge alone.
-mapfile -t dealt < <(METHODS=$METHODS python3 - "$SUITE" "$PARTS" "$PROCS" "${EARLIER:-}" $PART <<'PY'
+mapfile -t dealt < <(METHODS=$METHODS NAME=$NAME python3 - "$SUITE" "$PARTS" "$PROCS" "${EARLIER:-}" $PART <<'PY'
 import json, os, sys, tomllib
 from pathlib import Path
 
@@ -55,7 +59,7 @@ tasks = [
     for entry in entries[part - 1 :: parts]
 ]
 done = set()
-for path in sorted(Path(earlier).glob("five-*.json")) if earlier else []:
+for path in sorted(Path(earlier).glob(os.environ["NAME"] + "-*.json")) if earlier else []:
     done |= {(r["task"], r["method"]) for r in json.loads(path.read_text("utf-8"))["runs"]}
 methods = os.environ["METHODS"].split()[1::2]
 left = {task: sum((task, method) not in done for method in methods) for task in tasks}
@@ -74,16 +78,16 @@ if [ -n "$EARLIER" ]; then
     rm -rf "$RESUME_FROM" && mkdir -p "$RESUME_FROM"
 fi
 for ((proc = 0; proc < ${#dealt[@]}; proc++)); do
-    arm="five-${PART// /-}-$((proc + 1))"
+    arm="$NAME-${PART// /-}-$((proc + 1))"
     read -ra mine <<<"${dealt[proc]}"
     ARMS+="$arm $SUITE $METHODS$(printf ' --only %s' "${mine[@]}") --gpu $((proc % GPUS))"$'\n'
     if [ -n "$EARLIER" ]; then
         # This process's tasks' finished runs from every earlier file, one document.
-        python3 - "$EARLIER" "$RESUME_FROM/$arm.json" "${mine[@]}" <<'PY' || exit 1
-import json, sys
+        NAME=$NAME python3 - "$EARLIER" "$RESUME_FROM/$arm.json" "${mine[@]}" <<'PY' || exit 1
+import json, os, sys
 from pathlib import Path
 
-earlier = sorted(Path(sys.argv[1]).glob("five-*.json"))
+earlier = sorted(Path(sys.argv[1]).glob(os.environ["NAME"] + "-*.json"))
 tasks, runs, header = set(sys.argv[3:]), {}, None
 for path in earlier:
     document = json.loads(path.read_text(encoding="utf-8"))

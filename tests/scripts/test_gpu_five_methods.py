@@ -16,13 +16,16 @@ SCRIPT = ROOT / "scripts" / "gpu-five-methods.sh"
 SUITE = ROOT / "benchmarks" / "tasks" / "manifest.toml"
 
 
-def _arms(tmp_path: Path, part: str, gpus: int, resume: Path | None = None) -> list[list[str]]:
-    """The arms the script hands scripts/gpu-model-arms.sh, one argument list each."""
+def _arms(
+    tmp_path: Path, part: str, gpus: int, resume: Path | None = None, **study: str
+) -> list[list[str]]:
+    """The arms the script hands scripts/gpu-model-arms.sh, one argument list each;
+    ``study`` sets its METHODS and NAME."""
     shown = tmp_path / "show.sh"
     shown.write_text(
         'printf "%s" "$ARMS"; [ -z "${RESUME_FROM:-}" ] || echo "RESUME $RESUME_FROM"\n'
     )
-    env = {**os.environ, "PART": part, "GPUS": str(gpus), "ARMS_SCRIPT": str(shown)}
+    env = {**os.environ, **study, "PART": part, "GPUS": str(gpus), "ARMS_SCRIPT": str(shown)}
     if resume is not None:
         env["RESUME_FROM"] = str(resume)
     done = subprocess.run(
@@ -99,3 +102,23 @@ def test_a_resumed_run_spreads_the_searches_left_evenly(tmp_path: Path) -> None:
     left = [sum(5 - sum(t == task for t, _ in ran) for task in _tasks(arm)) for arm in arms]
     assert sum(left) == 5 * len(names) - len(ran)
     assert max(left) - min(left) <= 5, f"searches left per process: {left}"
+
+
+def test_another_study_runs_its_methods_and_resumes_from_its_own_files(tmp_path: Path) -> None:
+    """MCGS alone with the shipped snapshot, to set against the five-method run's MCGS
+    column: its processes run only MCGS and resume from their own files, not the run's."""
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    names = [task.name for task in load_manifest(SUITE)]
+    _earlier(earlier, "five-1-2-3-4-5-6-1.json", [(task, "mcgs") for task in names])
+    _earlier(earlier, "mcgs-mined-1-2-3-4-5-6-1.json", [(names[0], "mcgs")])
+    study = {"METHODS": "--method mcgs", "NAME": "mcgs-mined"}
+    arms = _arms(tmp_path, "1 2 3 4 5 6", gpus=2, resume=earlier, **study)
+    folder, arms = Path(arms[-1][1]), arms[:-1]
+    assert len(arms) == 8 and all(arm[0].startswith("mcgs-mined-1-2-3-4-5-6-") for arm in arms)
+    assert all(
+        [arm[i + 1] for i, w in enumerate(arm) if w == "--method"] == ["mcgs"] for arm in arms
+    )
+    assert sorted(task for arm in arms for task in _tasks(arm)) == sorted(names)
+    held = [run for path in folder.glob("*.json") for run in json.loads(path.read_text())["runs"]]
+    assert held == [{"task": names[0], "method": "mcgs", "passed": False}]
