@@ -125,17 +125,17 @@ def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
     written = kernels(root)
     if not written:
         raise Refusal("the answer defines no kernel")
-    usable = [k for k in written if all(n in passed for n in k.param_names())]
+
+    def launchable(kernel: Kernel) -> bool:
+        return all(n in passed for n in kernel.param_names())
+
+    usable = [k for k in written if launchable(k)]
     if not usable:
         raise Refusal("no kernel of the answer takes only the entry's parameters and locals")
     chosen = min(usable, key=lambda k: k.name not in (entry, f"{entry}_kernel"))
     root = parse(_used_by(chosen, root, answer)).root_node
     # The same name may hold overloads, some taking what the wrapper cannot pass.
-    chosen = next(
-        k
-        for k in kernels(root)
-        if k.name == chosen.name and all(n in passed for n in k.param_names())
-    )
+    chosen = next(k for k in kernels(root) if k.name == chosen.name and launchable(k))
     name, answer = _renamed_entry(chosen, root, node_text(root), entry, names)
     launch = Launch1D(name, [passed[n] for n in chosen.param_names()])
     return launch_1d(found, names, buffers, answer.strip() + "\n", launch)
