@@ -48,6 +48,9 @@ _timing_option = click.option(
 )
 
 
+_split_option = click.option("--split", help="Only the tasks with this split (train, test).")
+
+
 class _RunByDefault(click.Group):
     """``regrapht bench MANIFEST ...`` stays the way to run the suite: anything that is not
     a subcommand's name goes to ``run``."""
@@ -74,6 +77,7 @@ def bench() -> None:
     show_default=True,
 )
 @click.option("--only", multiple=True, help="Run only these task names (repeatable).")
+@_split_option
 @click.option(
     "--shard",
     "part",
@@ -94,6 +98,7 @@ def run(
     manifest: Path,
     methods: tuple[str, ...],
     only: tuple[str, ...],
+    split: str | None,
     part: tuple[int, int] | None,
     job: JobSettings,
     out: Path,
@@ -103,9 +108,7 @@ def run(
     """Measure pass@1 and speedup@1 of each method on the suite in MANIFEST."""
     console = Console(stderr=True)
     require_nvcc(job)
-    tasks = [
-        t for t in _named(_load_manifest(manifest), only, manifest) if not only or t.name in only
-    ]
+    tasks = _selected(manifest, split, only)
     tasks = shard(tasks, *part) if part else tasks
     earlier = _read_results(out) if resume and out.exists() else None
     optimizer = Optimizer(job)
@@ -202,13 +205,19 @@ def _read(path: Path, what: str) -> str:
         ) from None
 
 
-def _named(tasks: list[SuiteTask], only: tuple[str, ...], manifest: Path) -> list[SuiteTask]:
-    """``tasks``, once every ``--only`` name is one of them: a misspelt name would
-    otherwise just shrink the run, silently."""
+def _selected(manifest: Path, split: str | None, only: tuple[str, ...]) -> list[SuiteTask]:
+    """The manifest's tasks of ``split`` (all if ``None``) named by ``only`` (all if empty),
+    once every name and the split are the manifest's: a misspelt one would otherwise just
+    shrink the run, silently."""
+    tasks = _load_manifest(manifest)
     unknown = sorted(set(only) - {t.name for t in tasks})
     if unknown:
         raise ConfigError(f"{manifest}: no task named {', '.join(map(repr, unknown))}")
-    return tasks
+    if split is not None and not any(t.split == split for t in tasks):
+        raise ConfigError(f"{manifest}: no task has split = {split!r}")
+    return [
+        t for t in tasks if (split is None or t.split == split) and (not only or t.name in only)
+    ]
 
 
 def _load_manifest(path: Path) -> list[SuiteTask]:
@@ -258,7 +267,7 @@ def _read_results(path: Path) -> dict[str, Any]:
     help=f"Folder for the trajectories ({MINED}/), each task's record (records/) and each "
     "run's summary (runs/).",
 )
-@click.option("--split", help="Mine only the tasks with this split (train, test).")
+@_split_option
 @click.option("--only", multiple=True, help="Mine only these task names (repeatable).")
 @click.option("--limit", type=click.IntRange(1), help="Mine at most this many tasks.")
 @click.option(
@@ -301,15 +310,8 @@ def mine_command(
     job = _bounded(job)
     if workers_per_gpu > 1 and ray_address is None:
         raise ConfigError("--workers-per-gpu needs --ray")
-    listed = _named(_load_manifest(manifest), only, manifest)
-    if split is not None and not any(t.split == split for t in listed):
-        raise ConfigError(f"{manifest}: no task has split = {split!r}")
     mode = TimingMode(timing) if timing else None
-    tasks = [
-        replace(t, timing=mode)
-        for t in listed
-        if (split is None or t.split == split) and (not only or t.name in only)
-    ][:limit]
+    tasks = [replace(t, timing=mode) for t in _selected(manifest, split, only)][:limit]
     began, clock = datetime.now(UTC), time.monotonic()
     placed: dict[str, int] = {}  # set once mining starts: a refused run writes no summary
     finished: list[Mined] = []

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from regrapht_core.bench.cli import _selected, bench
+
 ROOT = Path(__file__).resolve().parents[2]
 
 _SLEEPER = "#!/bin/sh\nexec sleep 60\n"
@@ -101,3 +103,23 @@ def test_one_set_of_arms_after_another_with_one_pair_of_monitors(
     with tarfile.open(Path(lease["OUT"]) / "arms.tgz") as archive:
         names = {Path(name).name for name in archive.getnames()}
     assert {"five-1.json", "five-2.json", "sweep-default.json"} <= names
+
+
+@pytest.mark.parametrize("arms", sorted((ROOT / "scripts" / "arms").glob("*.txt")), ids=str)
+def test_every_arms_file_is_a_bench_run_the_command_accepts(arms: Path) -> None:
+    """An arm the command refuses (a misspelt option, task or split) wastes a lease: each
+    line must parse as `regrapht bench run` arguments and name tasks its manifest has."""
+    lines = [line for line in arms.read_text().splitlines() if line and not line.startswith("#")]
+    assert lines
+    names = []
+    for line in lines:
+        name, *args = line.replace("$SUITE", "benchmarks/tasks/manifest.toml").split()
+        names.append(name)
+        args = [arg for arg in args if arg != "$SUBSET"]
+        with contextlib.chdir(ROOT):
+            context = bench.commands["run"].make_context("run", [*args, "--json", "x.json"])
+            tasks = _selected(
+                context.params["manifest"], context.params["split"], context.params["only"]
+            )
+        assert tasks, f"{name}: no task"
+    assert len(set(names)) == len(names), "each arm writes its own file"

@@ -95,6 +95,24 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
 
 
 @pytest.mark.skipif(gpu_present(), reason="the compile-level path needs no GPU")
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc (the run compiles)")
+def test_a_split_runs_only_its_tasks_and_an_unknown_one_is_named(tmp_path: Path) -> None:
+    """A generated corpus puts each task on a split; a graph comparison runs the test split."""
+    shutil.copy(EXAMPLE, tmp_path / "smooth.cpp")
+    manifest = tmp_path / "manifest.toml"
+    entry = '[[task]]\nname = "{}"\nfile = "smooth.cpp"\nfunction = "smooth"\nsplit = "{}"\n'
+    manifest.write_text(entry.format("seen", "train") + entry.format("held_out", "test"))
+    out = tmp_path / "test.json"
+    args = ["bench", str(manifest), "--no-model", "--budget", "1", "--json", str(out)]
+    result = CliRunner().invoke(main, [*args, "--split", "test"])
+    assert result.exit_code == 0, result.stderr
+    assert [r["task"] for r in json.loads(out.read_text())["runs"]] == ["held_out"]
+    result = CliRunner().invoke(main, [*args, "--split", "dev"])
+    assert result.exit_code == EXIT_USER_ERROR
+    assert "no task has split = 'dev'" in result.stderr
+
+
+@pytest.mark.skipif(gpu_present(), reason="the compile-level path needs no GPU")
 def test_a_result_with_the_model_says_where_it_answered(manifest: Path, tmp_path: Path) -> None:
     """Model time depends on where the model answered (CPU or GPU): a result says where."""
     pytest.importorskip("xllamacpp")
