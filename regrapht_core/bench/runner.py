@@ -461,6 +461,10 @@ def _document(
             "rewriters": settings.rewriters,
             "seed": settings.seed,
             "timing": str(timing) if timing else "task",
+            "graph": {
+                "trajectories": optimizer.graph_build.trajectories,
+                "source_digest": optimizer.graph_build.source_digest,
+            },
             "methods": methods,
         },
         "runs": [],

@@ -20,7 +20,7 @@ from regrapht_core.contracts.task import Task
 from regrapht_core.errors import ConfigError
 from regrapht_core.graph.model import ReGraph
 from regrapht_core.graph.paths import snapshot_path
-from regrapht_core.graph.snapshot import load_snapshot
+from regrapht_core.graph.snapshot import BuildInfo, load_snapshot
 from regrapht_core.model.protocol import CodeModel
 from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
 from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
@@ -113,7 +113,10 @@ class Optimizer:
         model_loader: Callable[[ModelSource, ModelSettings], CodeModel] | None = None,
     ) -> None:
         self.settings = settings
-        self.graph: ReGraph = load_snapshot(snapshot_path(settings.snapshot)).graph
+        snapshot = load_snapshot(snapshot_path(settings.snapshot))
+        self.graph: ReGraph = snapshot.graph
+        self.graph_build: BuildInfo = snapshot.build
+        """How the graph was built: a benchmark records it, so two graphs' runs never mix."""
         self.verifier = verifier or Verifier(settings.verify)
         self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)

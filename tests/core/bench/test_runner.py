@@ -30,12 +30,16 @@ from regrapht_core.contracts.deadline import NO_DEADLINE
 from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
 from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError
+from regrapht_core.graph.paths import shipped_snapshot
+from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.session import Optimizer
 from regrapht_core.verify.gpu_lock import GpuLock
 from tests.conftest import gpu_present
 from tests.core.optimize.test_cli import EXAMPLE
 from tests.core.optimize.test_job import candidate, outcome, verified
+
+SEED_TRAJECTORIES = Path(__file__).parents[3] / "graph_snapshots" / "trajectories"
 
 
 @pytest.fixture
@@ -75,6 +79,11 @@ def test_suite_records_every_run_with_provenance(manifest: Path, tmp_path: Path)
     assert document["device"] is None and document["commit"]
     assert document["config"]["budget"] == 3 and document["config"]["model"] is None
     assert document["config"]["timing"] == "task"
+    shipped = load_snapshot(shipped_snapshot()).build
+    assert document["config"]["graph"] == {
+        "trajectories": shipped.trajectories,
+        "source_digest": shipped.source_digest,
+    }
     assert "model_runs_on" not in document  # no model took part
     runs = {(r["task"], r["method"]): r for r in document["runs"]}
     assert len(runs) == 6
@@ -282,6 +291,13 @@ def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
     other = CliRunner().invoke(main, [*args[:-4], "--budget", "5", "--json", str(out), "--resume"])
     assert other.exit_code == EXIT_USER_ERROR
     assert "config.budget = 2, not 5" in other.stderr
+
+    # Runs with another graph are another arm: the file records the graph and refuses them.
+    seed = tmp_path / "seed.msgpack"
+    build = ["graph", "build", "--trajectories", str(SEED_TRAJECTORIES), "--out", str(seed)]
+    assert CliRunner().invoke(main, build).exit_code == 0
+    graph = CliRunner().invoke(main, [*args, "--snapshot", str(seed), "--resume"])
+    assert graph.exit_code == EXIT_USER_ERROR and "config.graph" in graph.stderr
 
 
 def test_report_writes_markdown_and_plots_from_a_results_file(tmp_path: Path) -> None:
