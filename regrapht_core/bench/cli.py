@@ -27,6 +27,7 @@ from regrapht_core.bench.runner import (
     SuiteTask,
     current_commit,
     load_manifest,
+    merge_arms,
     merge_results,
     run_suite,
     shard,
@@ -142,11 +143,25 @@ def run(
     "parts", nargs=-1, required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False)
 )
 @click.option("--json", "out", type=click.Path(path_type=Path, dir_okay=False), required=True)
-def merge(*, parts: tuple[Path, ...], out: Path) -> None:
-    """Join the results of one suite run split with --shard over several GPUs."""
+@click.option(
+    "--arm",
+    "arms",
+    multiple=True,
+    help="One per file, in order: each file is one method's runs with another graph "
+    "(--snapshot), named ARM in the merged results, so the report compares the graphs.",
+)
+def merge(*, parts: tuple[Path, ...], out: Path, arms: tuple[str, ...]) -> None:
+    """Join the results of one suite run split with --shard over several GPUs, or, with
+    --arm, the runs of one method with different graphs."""
     names = [str(p) for p in parts]
-    command = " ".join(["regrapht bench merge", *names, "--json", str(out)])
-    document = merge_results([_read_results(p) for p in parts], names, command)
+    given = [f"--arm {arm}" for arm in arms]
+    command = " ".join(["regrapht bench merge", *names, *given, "--json", str(out)])
+    documents = [_read_results(p) for p in parts]
+    document = (
+        merge_arms(list(arms), documents, names, command)
+        if arms
+        else merge_results(documents, names, command)
+    )
     atomic_write(out, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
     console = Console(stderr=True)
     for method, stats in document["summary"].items():

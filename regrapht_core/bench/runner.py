@@ -49,6 +49,7 @@ __all__ = [
     "current_commit",
     "engine_fingerprint",
     "load_manifest",
+    "merge_arms",
     "merge_results",
     "run_suite",
     "shard",
@@ -343,6 +344,35 @@ def merge_results(parts: list[dict[str, Any]], names: list[str], command: str) -
         for part in parts
     ]
     merged["summary"] = summarise(merged["runs"])
+    return merged
+
+
+def merge_arms(
+    arms: list[str], parts: list[dict[str, Any]], names: list[str], command: str
+) -> dict[str, Any]:
+    """One results document from the runs of one method with different graphs, each file
+    an arm (``arms``, one name per file) whose runs become the method ``arm``, so that
+    ``regrapht bench report`` sets the first arm against the others, task by task and per
+    tier. The files must agree on all else, as parts of one run do; ``config.graph`` then
+    maps each arm to its graph."""
+    if len(arms) != len(parts) or len(set(arms)) != len(arms):
+        raise ConfigError(f"one distinct arm name per file: {len(parts)} files, arms {arms}")
+    renamed = []
+    for arm, name, part in zip(arms, names, parts, strict=True):
+        methods = part.get("config", {}).get("methods")
+        if not isinstance(methods, list) or len(methods) != 1:
+            raise ConfigError(f"{name}: an arm is one method's runs, not {methods!r}")
+        renamed.append(
+            part
+            | {
+                "config": {**part["config"], "graph": None, "methods": [arm]},
+                "runs": [run | {"method": arm} for run in part["runs"]],
+            }
+        )
+    merged = merge_results(renamed, names, command)
+    merged["config"]["graph"] = {
+        arm: part["config"].get("graph") for arm, part in zip(arms, parts, strict=True)
+    }
     return merged
 
 

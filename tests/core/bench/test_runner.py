@@ -21,6 +21,7 @@ from regrapht_core.bench.runner import (
     _run_one,
     engine_fingerprint,
     load_manifest,
+    merge_arms,
     merge_results,
     shard,
     summarise,
@@ -422,6 +423,46 @@ def test_parts_of_different_runs_or_overlapping_tasks_do_not_merge() -> None:
         merge_results([_part(["a"]), _part(["b"], budget=8)], ["one.json", "two.json"], "m")
     with pytest.raises(ConfigError, match=r"a ran with mcgs in both one\.json and two\.json"):
         merge_results([_part(["a"]), _part(["a"])], ["one.json", "two.json"], "m")
+
+
+def test_two_graphs_runs_merge_as_arms_the_report_compares(tmp_path: Path) -> None:
+    """Issue 20's comparison: MCGS with the seed graph and with the shipped one, each file
+    an arm; as parts of one run they would be refused, as they searched other graphs."""
+    seed = _part(["a", "b"], graph={"trajectories": 19, "source_digest": "s"})
+    mined = _part(["a", "b"], graph={"trajectories": 1112, "source_digest": "m"})
+    mined["runs"][1]["speedup"] = 3.0
+    for run in (*seed["runs"], *mined["runs"]):  # what the report reads of a run
+        run |= {"family": "f", "techniques": ["parallelization"], "candidates": 1}
+        run |= {"best_by_candidate": [run["speedup"]]}
+    with pytest.raises(ConfigError, match=r"config\.graph"):
+        merge_results([seed, mined], ["seed.json", "mined.json"], "m")
+    paths = [tmp_path / "seed.json", tmp_path / "mined.json"]
+    for path, document in zip(paths, (seed, mined), strict=True):
+        path.write_text(json.dumps(document))
+    out = tmp_path / "arms.json"
+    args = ["bench", "merge", *map(str, paths), "--arm", "seed", "--arm", "mined"]
+    result = CliRunner().invoke(main, [*args, "--json", str(out)])
+    assert result.exit_code == 0, result.stderr
+    merged = json.loads(out.read_text())
+    assert merged["config"]["methods"] == ["seed", "mined"]
+    assert merged["config"]["graph"] == {
+        "seed": {"trajectories": 19, "source_digest": "s"},
+        "mined": {"trajectories": 1112, "source_digest": "m"},
+    }
+    assert {(r["task"], r["method"], r["speedup"]) for r in merged["runs"]} == {
+        ("a", "seed", 2.0), ("b", "seed", 2.0), ("a", "mined", 2.0), ("b", "mined", 3.0)
+    }  # fmt: skip
+    assert "--arm seed --arm mined" in merged["command"]
+    report = CliRunner().invoke(main, ["bench", "report", str(out), "--out", str(tmp_path / "r")])
+    assert report.exit_code == 0, report.stderr
+    assert "seed against each method" in (tmp_path / "r" / "report.md").read_text()
+
+    one_arm = CliRunner().invoke(main, [*args[:-2], "--json", str(out)])
+    assert one_arm.exit_code == EXIT_USER_ERROR and "one distinct arm name per file" in (
+        one_arm.stderr
+    )
+    with pytest.raises(ConfigError, match="an arm is one method's runs"):
+        merge_arms(["x"], [seed | {"config": {"methods": ["mcgs", "walks"]}}], ["x.json"], "m")
 
 
 def test_a_shard_is_i_of_n(manifest: Path, tmp_path: Path) -> None:
