@@ -33,7 +33,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from regrapht_core.bench.runner import load_manifest, merge_results, run_suite
+from regrapht_core.bench.runner import load_manifest, merge_arms, run_suite
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.optimize.session import JobSettings, Optimizer
@@ -156,8 +156,9 @@ def run(args: argparse.Namespace, command: str) -> int:
 
 def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
     """One ``regrapht bench`` document, each setting a method (the default first), merged
-    as ``regrapht bench merge`` merges parts: the same engine, GPU and settings but the
-    swept ones (``bench.runner.merge_results`` refuses others)."""
+    as ``regrapht bench merge --arm`` merges arms: the same engine, GPU and settings but the
+    swept ones (``bench.runner.merge_arms`` refuses others; the depth cap, the one swept
+    setting ``config`` records, maps each setting to its cap)."""
     named = sorted(
         ((_name(d), d) for d in documents),
         key=lambda pair: (pair[0] != "default", not pair[0].startswith("default"), pair[0]),
@@ -165,17 +166,11 @@ def merge(documents: Sequence[dict[str, Any]], command: str) -> dict[str, Any]:
     names = [name for name, _ in named]
     if len(set(names)) != len(names):
         raise ConfigError(f"two files of one setting: {names}")
-    parts = [
-        document
-        | {
-            "config": {**document["config"], "depth_cap": None, "methods": [name]},
-            "runs": [
-                run | {"method": name, "search": document["search"]} for run in document["runs"]
-            ],
-        }
-        for name, document in named
-    ]
-    merged = merge_results(parts, names, command)
+    documents = [document for _, document in named]
+    merged = merge_arms(names, documents, names, command, setting="depth_cap")
+    search = {name: document["search"] for name, document in named}
+    for run in merged["runs"]:
+        run["search"] = search[run["method"]]
     for part, (_, document) in zip(merged["parts"], named, strict=True):
         part |= {"search": document["search"], "repeat": document.get("repeat", 0)}
     benchmark = "the search's defaults against a sweep: MCGS per setting, pass@1 and speedup@1"

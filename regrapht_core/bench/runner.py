@@ -348,13 +348,19 @@ def merge_results(parts: list[dict[str, Any]], names: list[str], command: str) -
 
 
 def merge_arms(
-    arms: list[str], parts: list[dict[str, Any]], names: list[str], command: str
+    arms: list[str],
+    parts: list[dict[str, Any]],
+    names: list[str],
+    command: str,
+    *,
+    setting: str = "graph",
 ) -> dict[str, Any]:
-    """One results document from the runs of one method with different graphs, each file
+    """One results document from the runs of one method under different values of one
+    ``config`` setting (another graph; for the defaults sweep, another depth cap), each file
     an arm (``arms``, one name per file) whose runs become the method ``arm``, so that
     ``regrapht bench report`` sets the first arm against the others, task by task and per
-    tier. The files must agree on all else, as parts of one run do; ``config.graph`` then
-    maps each arm to its graph."""
+    tier. The files must agree on all else, as parts of one run do; ``config[setting]``
+    then maps each arm to its value."""
     if len(arms) != len(parts) or len(set(arms)) != len(arms):
         raise ConfigError(f"one distinct arm name per file: {len(parts)} files, arms {arms}")
     renamed = []
@@ -365,13 +371,13 @@ def merge_arms(
         renamed.append(
             part
             | {
-                "config": {**part["config"], "graph": None, "methods": [arm]},
+                "config": {**part["config"], setting: None, "methods": [arm]},
                 "runs": [run | {"method": arm} for run in part["runs"]],
             }
         )
     merged = merge_results(renamed, names, command)
-    merged["config"]["graph"] = {
-        arm: part["config"].get("graph") for arm, part in zip(arms, parts, strict=True)
+    merged["config"][setting] = {
+        arm: part["config"].get(setting) for arm, part in zip(arms, parts, strict=True)
     }
     return merged
 

@@ -96,28 +96,7 @@ def test_the_lock_is_taken_once_the_holder_is_done(tmp_path: Path) -> None:
 
 
 def test_threads_of_one_process_take_turns(tmp_path: Path) -> None:
-    lock = GpuLock("0", tmp_path)
-    inside = 0
-    most = 0
-    guard = threading.Lock()
-
-    def work() -> None:
-        nonlocal inside, most
-        with lock.hold(NO_DEADLINE) as held:
-            assert held
-            with guard:
-                inside += 1
-                most = max(most, inside)
-            time.sleep(0.02)
-            with guard:
-                inside -= 1
-
-    threads = [threading.Thread(target=work) for _ in range(6)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert most == 1
+    assert _most_at_once(GpuLock("0", tmp_path), [False] * 6, hold_s=0.02) == 1
 
 
 def test_an_expired_deadline_takes_nothing(tmp_path: Path) -> None:
@@ -174,8 +153,9 @@ def test_a_cancel_stops_the_wait_for_another_thread(tmp_path: Path) -> None:
         assert held
 
 
-def _most_at_once(lock: GpuLock, shared: list[bool]) -> int:
-    """How many of these holders (one thread each) held the GPU at the same time."""
+def _most_at_once(lock: GpuLock, shared: list[bool], hold_s: float = 0.2) -> int:
+    """How many of these holders (one thread each, holding ``hold_s``) held the GPU at the
+    same time."""
     inside = most = 0
     guard = threading.Lock()
 
@@ -186,7 +166,7 @@ def _most_at_once(lock: GpuLock, shared: list[bool]) -> int:
             with guard:
                 inside += 1
                 most = max(most, inside)
-            time.sleep(0.2)
+            time.sleep(hold_s)
             with guard:
                 inside -= 1
 
