@@ -15,13 +15,8 @@ elif [ -d /tmp/site ]; then
 else
     export PYTHONPATH="${PWD}:${PWD}/server"
 fi
-# xllamacpp's CUDA build (scripts/build-xllamacpp-cuda.sh, 34 MB) travels in a call of its
-# own, from .dev/xwheel/; it finds cuBLAS in the toolkit.
-if ls .dev/xwheel/xllamacpp-*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .dev/xwheel/xllamacpp-*.whl || return 1
-    export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"
-fi
+# xllamacpp's CUDA build travels in parts with the model's (scripts/gpu-stage-model.sh
+# installs it into /tmp/site); it finds cuBLAS in the toolkit.
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # Ray travels on its own (scripts/pack-device-wheels.sh), in the calls that mine.
 if [ -f .dev/ray/ray.tar.xz ] && [ ! -f /tmp/site/ray/__init__.py ]; then

@@ -1,25 +1,34 @@
-# Sourced on the GPU machine: gather the embedded model's parts (scripts/pack-device-model.sh)
-# and, once all have arrived, join them into the model cache the CLI reads.
+# Sourced on the GPU machine (after scripts/gpu-env.sh): gather the parts of xllamacpp's CUDA
+# wheel and of the embedded model (scripts/pack-device-model.sh), join each file once all
+# its parts have arrived, install the wheel into /tmp/site and put the model into the cache
+# the CLI reads.
 #
 # Each call carries one part folder (.dev/K); parts wait in /tmp, which lasts while the
-# machine stays warm. The joined file is checked against the original's SHA-256 before it
-# takes the name the embedded-model loader trusts.
+# machine stays warm. A joined file is checked against the original's SHA-256 before it is
+# used: the model takes the name the embedded-model loader trusts only then.
 STAGE=/tmp/regrapht-stage
 export XDG_CACHE_HOME=/tmp/regrapht-cache
-mkdir -p "$STAGE" "$XDG_CACHE_HOME/regrapht/models"
+mkdir -p "$STAGE/joined" "$XDG_CACHE_HOME/regrapht/models"
 for folder in .dev/[0-9]*/; do
     [ -d "$folder" ] && cp "$folder"* "$STAGE"/
 done
-if [ -f "$STAGE/model.txt" ]; then
-    read -r NAME SHA COUNT <"$STAGE/model.txt"
-    GGUF="$XDG_CACHE_HOME/regrapht/models/$NAME"
-    have=$(ls "$STAGE"/part.* 2>/dev/null | wc -l)
-    if [ ! -f "$GGUF" ] && [ "$have" -eq "$COUNT" ]; then
-        cat "$STAGE"/part.* >"$GGUF.tmp" &&
-            echo "$SHA  $GGUF.tmp" | sha256sum -c --quiet - &&
-            mv "$GGUF.tmp" "$GGUF" && rm -f "$STAGE"/part.*
+for manifest in "$STAGE"/*.parts; do
+    [ -f "$manifest" ] || { echo "staged: the first part (with its .parts) has not arrived"; break; }
+    name=$(basename "$manifest" .parts)
+    read -r SHA COUNT <"$manifest"
+    have=$(ls "$STAGE/$name".part.* 2>/dev/null | wc -l)
+    if [ ! -f "$STAGE/joined/$name" ] && [ "$have" -eq "$COUNT" ]; then
+        cat "$STAGE/$name".part.* >"$STAGE/joined/$name.tmp" &&
+            echo "$SHA  $STAGE/joined/$name.tmp" | sha256sum -c --quiet - &&
+            mv "$STAGE/joined/$name.tmp" "$STAGE/joined/$name" && rm -f "$STAGE/$name".part.*
+        case "$name" in
+        *.whl)
+            python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+                --target /tmp/site "$STAGE/joined/$name" &&
+                export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server" ;;
+        *.gguf) mv "$STAGE/joined/$name" "$XDG_CACHE_HOME/regrapht/models/$name" &&
+            touch "$STAGE/joined/$name" ;;
+        esac
     fi
-    if [ -f "$GGUF" ]; then echo "embedded model ready: $GGUF"; else echo "embedded model: $have of $COUNT parts"; fi
-else
-    echo "embedded model: the first part (with model.txt) has not arrived"
-fi
+    if [ -f "$STAGE/joined/$name" ]; then echo "$name ready"; else echo "$name: $have of $COUNT parts"; fi
+done

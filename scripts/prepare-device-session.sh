@@ -8,12 +8,12 @@
 # - .dev/xwheel/: xllamacpp built with llama.cpp's CUDA backend for sm_90 (H100, H200),
 #   in a throwaway venv holding the build's tools and the nvidia-cublas wheel, whose cuBLAS
 #   scripts/build-xllamacpp-cuda.sh puts into the toolkit for the build and removes after;
-# - .dev/1 … .dev/N: the embedded model in parts of one call's carry each
+# - .dev/1 … .dev/N: that wheel, then the embedded model, in parts of one call's carry each
 #   (scripts/pack-device-model.sh), made last because their size depends on the checkout's.
 #
 # A new checkout has none of them, and the CUDA build is most of the time: start this first
 # and work meanwhile. Then the device calls, each within 30 s of the last (docs/models.md):
-# carry .dev/xwheel, `source scripts/gpu-env.sh`; carry .dev/K, `source
+# carry .whl, `source scripts/gpu-env.sh`; carry .dev/K, `source scripts/gpu-env.sh; source
 # scripts/gpu-stage-model.sh`, K = 1 … N; then the arms (e.g. scripts/gpu-five-methods.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
