@@ -28,6 +28,10 @@ class Status(StrEnum):
     INPUT_MODIFIED = "input_modified"
     NONDETERMINISTIC = "nondeterministic"
     SANITIZER_ERROR = "sanitizer_error"
+    UNCONFIRMED = "unconfirmed"
+    """Correct, and measured faster by less than timing noise can fake, but not faster in
+    every one of the paired re-timings that would confirm it (or they could not all run
+    in the job's time): not offered as faster (``optimize.retiming``)."""
     IMPLAUSIBLE = "implausible"
     """Faster than the roofline allows, the event timer disagrees with the wall clock, work
     ran on other CPU threads, or no call launched a kernel (not a CUDA version)."""

@@ -8,14 +8,13 @@ without a GPU the deepest compiled candidate is offered as "compiled only", neve
 from __future__ import annotations
 
 import random
-import statistics
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
-from regrapht_core.contracts.evaluation import Evaluation, Status, Timing
+from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import (
     Candidate,
     Proposal,
@@ -32,13 +31,13 @@ from regrapht_core.cxx.merge import Unit, merged_text
 from regrapht_core.cxx.parse import Node
 from regrapht_core.errors import TaskError
 from regrapht_core.optimize.record import ResultRecord, header_rows
+from regrapht_core.optimize.retiming import close_call, confirmed, rebased, unconfirmed
 from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
 from regrapht_core.search import run_search
 from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.pipeline import Built, Verifier
 from regrapht_core.verify.pool import verify_many
-from regrapht_core.verify.timing import spread
 
 __all__ = ["OptimizeOutcome", "SearchFn", "WallTime", "optimize_task", "retimed", "sanitized"]
 
@@ -260,8 +259,10 @@ def retimed(
     reference is timed again first, so that the answer and the time it is compared with
     are measured in the same minute, not the session's first (``Verifier.retime_reference``),
     and every first measurement is rebased on it: compared against a reference that moved,
-    they would all look slower or faster than the second measurements at once. A ``cancel``
-    stops it between measurements.
+    they would all look slower or faster than the second measurements at once. An answer
+    faster by less than timing noise can fake is timed in paired rounds, and one that is not
+    faster in all of them, or that the job's time left unconfirmed, gives way
+    (``optimize.retiming``). A ``cancel`` stops it between measurements.
     """
     trace = list(result.candidates)
     again: set[int] = set()
@@ -271,16 +272,21 @@ def retimed(
         else verifier.retime_reference(task, deadline=deadline)
     )
     if times is not None:
-        trace = [_rebased(candidate, times) for candidate in trace]
+        trace = [replace(c, result=rebased(c.result, times)) for c in trace]
         result = answer_of(trace, result.stop_reason)
     which = "re-timed for the answer, its reference too" if times else "re-timed for the answer"
-    while (
-        (best := result.best) is not None and best.index not in again and not deadline.stops(cancel)
-    ):
-        second = verifier.verify(task, best.code, deadline=deadline)
-        first = best.result.speedup
-        note = f"{which}: {first:.2f}x at first" if first else which
-        trace[best.index] = replace(best, result=replace(second, flags=(*second.flags, note)))
+    while (best := result.best) is not None and best.index not in again:
+        if deadline.stops(cancel):
+            if (cancel is not None and cancel.is_set()) or not close_call(best.result):
+                break
+            why = "time ran out before it was measured again"
+            trace[best.index] = replace(best, result=unconfirmed(best.result, why))
+        else:
+            second = verifier.verify(task, best.code, deadline=deadline)
+            second = confirmed(task, best.code, second, verifier, deadline, cancel=cancel)
+            first = best.result.speedup
+            note = f"{which}: {first:.2f}x at first" if first else which
+            trace[best.index] = replace(best, result=replace(second, flags=(*second.flags, note)))
         again.add(best.index)
         result = answer_of(trace, result.stop_reason)
     return result
@@ -313,17 +319,3 @@ def sanitized(
         trace[best.index] = replace(best, result=failed)
         result = answer_of(trace, result.stop_reason)
     return result
-
-
-def _rebased(candidate: Candidate, reference_ms: Sequence[float]) -> Candidate:
-    """``candidate`` with its timings against the reference's new times (its own kept)."""
-    result = candidate.result
-    if result.timing is None:
-        return candidate
-    median, width = statistics.median(reference_ms), spread(reference_ms)
-
-    def rebase(timing: Timing) -> Timing:
-        return replace(timing, reference_ms=median, reference_spread_ms=width)
-
-    timings = tuple(rebase(timing) for timing in result.timings)
-    return replace(candidate, result=replace(result, timing=rebase(result.timing), timings=timings))
