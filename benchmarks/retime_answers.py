@@ -19,7 +19,10 @@ GPU::
 
 ``collect`` takes two ``graph mine --out`` folders and keeps each task's answer, the fastest
 step of its trajectories, with where and how the arms measured it (their records' device,
-commit and commands). ``time`` times both arms' answers kernel-only, as the mining did.
+commit and commands). Either may instead be a ``regrapht bench`` JSON: its answers are its
+passed runs' code; a file of several methods (``bench merge --arm``, both graphs in one)
+gives each arm the runs of the method named as the arm. ``time`` times both arms' answers
+kernel-only, as the mining and issue 20's bench runs did.
 """
 
 from __future__ import annotations
@@ -53,9 +56,12 @@ TimeFn = Callable[[Task, str], float | None]
 """Verify ``code`` for the task and return its speedup (``None`` if it did not verify)."""
 
 
-def answers(folder: Path) -> dict[str, Answer]:
+def answers(folder: Path, arm: str | None = None) -> dict[str, Answer]:
     """Each task's fastest verified step over its trajectory files (``task.json``,
-    ``task.path2.json``, ...) in ``folder/trajectories``: what the search answered."""
+    ``task.path2.json``, ...) in ``folder/trajectories``: what the search answered. For a
+    bench JSON, its passed runs' answers (of method ``arm`` where it has several)."""
+    if folder.is_file():
+        return _bench_answers(json.loads(folder.read_text(encoding="utf-8")), arm)
     best: dict[str, Answer] = {}
     for path in sorted((folder / "trajectories").glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -65,6 +71,19 @@ def answers(folder: Path) -> dict[str, Answer]:
             if speedup is not None and (task not in best or speedup > best[task][1]):
                 best[task] = (step["code"], float(speedup))
     return best
+
+
+def _bench_answers(document: Mapping[str, Any], arm: str | None) -> dict[str, Answer]:
+    runs = document["runs"]
+    if len({run["method"] for run in runs}) > 1:
+        runs = [run for run in runs if run["method"] == arm]
+        if not runs:
+            raise SystemExit(f"no runs of method {arm!r} in the bench file")
+    return {
+        run["task"]: (run["code"], float(run["speedup"]))
+        for run in runs
+        if run.get("passed") and run.get("code")
+    }
 
 
 def retime(
@@ -131,7 +150,7 @@ def collect(
     folders: tuple[Path, Path], names: tuple[str, str], only: Sequence[str] | None
 ) -> dict[str, Any]:
     """Both arms' answers (of the tasks ``only`` names, else all) with their provenance."""
-    arms = {name: answers(folder) for name, folder in zip(names, folders, strict=True)}
+    arms = {name: answers(folder, name) for name, folder in zip(names, folders, strict=True)}
     known = set(arms[names[0]]) | set(arms[names[1]])
     unknown = sorted(set(only or ()) - known)
     if unknown:
@@ -139,7 +158,7 @@ def collect(
     records = [
         json.loads(path.read_text(encoding="utf-8"))
         for folder in folders
-        for path in sorted((folder / "records").glob("*.json"))
+        for path in ([folder] if folder.is_file() else sorted((folder / "records").glob("*.json")))
     ]
 
     def recorded(key: str) -> list[str]:
@@ -168,14 +187,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     phases = parser.add_subparsers(dest="phase", required=True)
     gather = phases.add_parser("collect", help="both arms' answers, as JSON on stdout")
-    gather.add_argument("base", type=Path, help="`graph mine --out` of the graph compared to")
-    gather.add_argument("other", type=Path, help="`graph mine --out` of the graph compared")
+    gather.add_argument(
+        "base", type=Path, help="`graph mine --out` (or a bench JSON) of the graph compared to"
+    )
+    gather.add_argument(
+        "other", type=Path, help="`graph mine --out` (or a bench JSON) of the graph compared"
+    )
     gather.add_argument("--names", nargs=2, default=("base", "other"), metavar=("BASE", "OTHER"))
     gather.add_argument("--only", nargs="+", default=None, metavar="TASK")
     timing = phases.add_parser("time", help="time both arms' answers again (GPU)")
     timing.add_argument("manifest", type=Path)
     timing.add_argument("answers", type=Path, help="the output of `collect`")
     timing.add_argument("--rounds", type=int, default=3)
+    timing.add_argument(
+        "--gpu",
+        type=int,
+        default=0,
+        help="the GPU to time on (one process per GPU, each "
+        "with its own answers file: the result is named after it)",
+    )
     args = parser.parse_args(argv)
     command = "python3 -m benchmarks.retime_answers " + " ".join(argv or sys.argv[1:])
     if args.phase == "collect":
@@ -183,10 +213,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump({**document, "command": command}, sys.stdout, indent=1)
         sys.stdout.write("\n")
         return 0
-    return time_answers(args.manifest, args.answers, args.rounds, command)
+    return time_answers(args.manifest, args.answers, args.rounds, command, gpu=args.gpu)
 
 
-def time_answers(manifest: Path, answers_file: Path, rounds: int, command: str) -> int:
+def time_answers(
+    manifest: Path, answers_file: Path, rounds: int, command: str, *, gpu: int = 0
+) -> int:
     collected = json.loads(answers_file.read_text(encoding="utf-8"))
     names = tuple(collected["arms"])
     arms = tuple(
@@ -200,7 +232,7 @@ def time_answers(manifest: Path, answers_file: Path, rounds: int, command: str) 
     wanted = [n for n in suite if n in arms[0] or n in arms[1]]
     tasks = {n: replace(suite[n], timing=TimingMode.KERNEL_ONLY).task() for n in wanted}
     with tempfile.TemporaryDirectory(prefix="regrapht-retime-") as cache:
-        verifier = Verifier(VerifyConfig(cache_dir=Path(cache)))
+        verifier = Verifier(VerifyConfig(cache_dir=Path(cache), gpu_index=gpu))
         if verifier.device is None:
             sys.stderr.write("retime_answers needs a GPU: nothing can be timed here\n")
             return 2
@@ -220,9 +252,8 @@ def time_answers(manifest: Path, answers_file: Path, rounds: int, command: str) 
             record["tasks"].append(row)
             record["summary"] = summary(record["tasks"])
             arms_named = "-".join(names)
-            name = (
-                f"{device_prefix(record['device'])}-retime-{arms_named}-{record['commit'][:7]}.json"
-            )
+            prefix = device_prefix(record["device"])
+            name = f"{prefix}-retime-{arms_named}-{record['commit'][:7]}-{answers_file.stem}.json"
             write_result(name, record)
 
         retime(tasks, (arms[0], arms[1]), time_fn, rounds=rounds, on_task=on_task)

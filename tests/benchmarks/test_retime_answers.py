@@ -93,6 +93,46 @@ def test_collect_keeps_the_answers_asked_for_with_the_arms_provenance(tmp_path: 
         collect((base, other), ("seed", "mined"), ["nope"])
 
 
+def test_collect_reads_a_bench_file_of_two_graphs_as_two_arms(tmp_path: Path) -> None:
+    """`bench merge --arm seed --arm mined` writes both graphs' runs in one file: each arm
+    takes its own method's passed answers, with the file's provenance."""
+
+    def run(task: str, method: str, speedup: float | None) -> dict[str, object]:
+        code = None if speedup is None else f"{method} {task}"
+        return {
+            "task": task,
+            "method": method,
+            "passed": speedup is not None,
+            "speedup": speedup,
+            "code": code,
+        }
+
+    both = tmp_path / "graphs.json"
+    document = {
+        "device": "NVIDIA H200",
+        "commit": "9696aa2",
+        "command": "regrapht bench merge",
+        "runs": [
+            run("t", "seed", 2.0),
+            run("t", "mined", 3.0),
+            run("u", "seed", None),
+            run("u", "mined", 146.0),
+        ],
+    }
+    both.write_text(json.dumps(document))
+    collected = collect((both, both), ("seed", "mined"), None)
+    assert collected["device"] == ["NVIDIA H200"] and collected["commit"] == ["9696aa2"]
+    assert collected["arms"] == {
+        "seed": {"t": {"code": "seed t", "speedup": 2.0}},
+        "mined": {
+            "t": {"code": "mined t", "speedup": 3.0},
+            "u": {"code": "mined u", "speedup": 146.0},
+        },
+    }
+    with pytest.raises(SystemExit, match="no runs of method 'walks'"):
+        collect((both, both), ("seed", "walks"), None)
+
+
 def test_timing_refuses_answers_of_tasks_the_manifest_lacks(tmp_path: Path) -> None:
     manifest = tmp_path / "m.toml"
     manifest.write_text('[[task]]\nname = "a"\nfile = "a.cpp"\nfunction = "f"\n')
