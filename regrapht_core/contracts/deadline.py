@@ -45,6 +45,10 @@ class Deadline:
         every wait and every step between measurements checks)."""
         return self.expired or (cancel is not None and cancel.is_set())
 
+    def earlier(self, seconds: float) -> Deadline:
+        """This deadline ``seconds`` sooner (still none without a limit)."""
+        return self if self.at is None else Deadline(self.at - seconds, self.clock)
+
     @overload
     def cap(self, timeout_s: float) -> float: ...
     @overload

@@ -31,7 +31,13 @@ from regrapht_core.cxx.merge import Unit, merged_text
 from regrapht_core.cxx.parse import Node
 from regrapht_core.errors import TaskError
 from regrapht_core.optimize.record import ResultRecord, header_rows
-from regrapht_core.optimize.retiming import close_call, confirmed, rebased, unconfirmed
+from regrapht_core.optimize.retiming import (
+    CONFIRMATION_SHARE,
+    close_call,
+    confirmed,
+    rebased,
+    unconfirmed,
+)
 from regrapht_core.optimize.rewriter_proposer import NO_REWRITER
 from regrapht_core.search import run_search
 from regrapht_core.search.answer import answer_of
@@ -162,11 +168,15 @@ def optimize_task(
     """Run ``search_fn`` (MCGS, or a baseline with the same signature) and time its parts.
 
     The job has one deadline (``config.time_limit_s`` from now, unless the caller started
-    it earlier): the search checks it between candidates and hands it to the proposers,
-    and it caps every verifier timeout, so the job ends within seconds of its limit."""
+    it earlier), and its search one :data:`CONFIRMATION_SHARE` of the time left sooner: the
+    search checks it between candidates and hands it to the proposers, and it caps every
+    verifier timeout; confirming the answer takes the rest, so the job ends within seconds
+    of its limit."""
     wall = WallTime()
     clock = time.perf_counter
     deadline = deadline or Deadline.after(config.time_limit_s)
+    left = deadline.remaining()
+    searching = deadline if left is None else deadline.earlier(CONFIRMATION_SHARE * left)
     builds = verifier.config.build_workers
 
     def propose(request: ProposeRequest) -> Proposal:
@@ -178,7 +188,7 @@ def optimize_task(
 
     def evaluate(code: str) -> Evaluation:
         """One candidate: a batch of one (the searches here verify in batches)."""
-        (result,) = verify_many(timed, [(task, code)], workers=builds, deadline=deadline)
+        (result,) = verify_many(timed, [(task, code)], workers=builds, deadline=searching)
         return result
 
     def evaluate_many(codes: Iterable[str]) -> list[Evaluation]:
@@ -187,7 +197,7 @@ def optimize_task(
         start, ran, proposed = clock(), wall.run, wall.propose
         try:
             jobs = ((task, code) for code in codes)
-            return verify_many(timed, jobs, workers=builds, deadline=deadline, cancel=cancel)
+            return verify_many(timed, jobs, workers=builds, deadline=searching, cancel=cancel)
         finally:
             waited = clock() - start - (wall.run - ran) - (wall.propose - proposed)
             wall.compile += max(0.0, waited)
@@ -204,7 +214,7 @@ def optimize_task(
         rng=random.Random(seed),
         progress_fn=progress_fn,
         cancel=cancel,
-        deadline=deadline,
+        deadline=searching,
         evaluate_many_fn=evaluate_many,
     )
     start = clock()

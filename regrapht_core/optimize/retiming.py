@@ -29,6 +29,7 @@ from regrapht_core.verify.timing import spread
 
 __all__ = [
     "CLOSE_CALL_SPEEDUP",
+    "CONFIRMATION_SHARE",
     "PAIRED_ROUNDS",
     "close_call",
     "confirmed",
@@ -38,6 +39,9 @@ __all__ = [
 
 CLOSE_CALL_SPEEDUP = 2.0
 PAIRED_ROUNDS = 5
+CONFIRMATION_SHARE = 0.2
+"""The share of a job's time limit its search leaves for confirming the answer: a search that
+used it all would leave every close call unconfirmed."""
 
 
 class Retimer(Protocol):

@@ -10,11 +10,12 @@ import pytest
 
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Evaluation, Status
-from regrapht_core.contracts.proposal import StopReason
+from regrapht_core.contracts.proposal import Proposal, SearchResult, StopReason
 from regrapht_core.contracts.task import Task
-from regrapht_core.optimize.job import retimed
+from regrapht_core.optimize.job import optimize_task, retimed
 from regrapht_core.optimize.retiming import CLOSE_CALL_SPEEDUP, PAIRED_ROUNDS, confirmed
 from regrapht_core.search.answer import answer_of
+from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 from tests.core.optimize import test_job
@@ -40,6 +41,7 @@ class Rounds(test_job.Retiming):
         self.measured: dict[str, Iterator[Evaluation]] = {
             code: iter(runs) for code, runs in measured.items()
         }
+        self.left: list[float | None] = []
 
     def verify(self, task: Task, code: str, *, deadline: Deadline) -> Evaluation:
         self.asked.append(code)
@@ -166,3 +168,37 @@ def test_on_the_gpu_a_loop_left_on_the_host_is_never_offered_on_one_measurement(
         paired = any("faster in all 5 paired rounds" in flag for flag in answer.flags)
         assert speedup <= 1.0 or paired, (speedup, answer.flags)
         assert speedup < CLOSE_CALL_SPEEDUP
+
+
+def test_the_search_leaves_a_fifth_of_the_jobs_time_to_confirm_its_answer() -> None:
+    """With a time limit the search stops early enough for the answer's paired rounds: a
+    search that used the whole limit would leave every close call unconfirmed."""
+    searched_until: list[float | None] = []
+
+    def search(*_args: object, deadline: Deadline, **_kwargs: object) -> SearchResult:
+        searched_until.append(deadline.remaining())
+        return answer_of([candidate(0, verified(1.3))], StopReason.BUDGET)
+
+    class Confirming(Rounds):
+        device = test_job.H100
+        config = VerifyConfig(sanitizer=False)
+
+        def retime_reference(self, task: Task, *, deadline: Deadline) -> tuple[float, ...] | None:
+            self.left.append(deadline.remaining())
+            return super().retime_reference(task, deadline=deadline)
+
+    runs = [verified(s) for s in (1.3, 1.2, 1.3, 1.25, 1.35)]
+    verifier = Confirming({"// code 0": runs})
+    done = optimize_task(
+        TASK,
+        test_job.Line(),
+        propose_fn=lambda _: Proposal(None),
+        verifier=verifier,  # type: ignore[arg-type]
+        config=SearchConfig(budget=1, time_limit_s=600.0),
+        model="m",  # type: ignore[arg-type]
+        search_fn=search,
+    )
+    (until,) = searched_until
+    assert until is not None and 470.0 < until <= 480.0
+    assert all(left is not None and left > 590.0 for left in verifier.left)
+    assert done.faster is not None and done.faster.result.speedup == 1.3
