@@ -119,9 +119,11 @@ class OptimizeOutcome:
     def failure_summary(self) -> str:
         """Why there is no answer, from the statuses the verifier gave, most common first,
         whether the copies alone rule a faster answer out (the best verified candidate is
-        copy-bound), and the first problem that says something about the code (a technique
-        without a rewriter does not), a parallelization step's first: every port begins with
-        one, so why it could not be taken is what the user needs most."""
+        copy-bound), the fastest answer that timing noise could have made (``unconfirmed``:
+        the user's code may be a few percent from an answer, and should know it was seen),
+        and the first problem that says something about the code (a technique without a
+        rewriter does not), a parallelization step's first: every port begins with one, so
+        why it could not be taken is what the user needs most."""
         counts: dict[str, int] = {}
         for candidate in self.search.candidates:
             counts[candidate.result.status] = counts.get(candidate.result.status, 0) + 1
@@ -131,10 +133,14 @@ class OptimizeOutcome:
         timing = best.result.timing if best is not None else None
         if timing is not None and timing.copy_bound:
             parts += f"; copy-bound (best {timing.speedup:.2f}x): {timing.copy_bound_note()}"
+        noise = [c.result for c in self.search.candidates if c.result.status is Status.UNCONFIRMED]
+        if noise:
+            closest = max(noise, key=lambda r: r.timing.speedup if r.timing else 0.0)
+            parts += f"; {closest.feedback}"
         said = [
             c.result.feedback
             for c in sorted(self.search.candidates, key=lambda c: c.technique != PARALLELIZATION)
-            if c.result.feedback
+            if c.result.feedback and c.result.status is not Status.UNCONFIRMED
         ]
         first = next((f for f in said if f != NO_REWRITER), said[0] if said else "")
         return f"{parts}" + (f"; first problem: {first}" if first else "")

@@ -108,6 +108,15 @@ def test_a_copy_bound_best_candidate_says_why_nothing_is_faster() -> None:
     assert "copy-bound" not in outcome([candidate(0, cheap)], gpu=True).failure_summary()
 
 
+def test_the_failure_summary_names_the_fastest_answer_timing_noise_could_have_made() -> None:
+    near = [
+        replace(verified(s), status=Status.UNCONFIRMED, feedback=f"{s:.2f}x is within noise")
+        for s in (1.10, 1.30)
+    ]
+    summary = outcome([candidate(k, r) for k, r in enumerate(near)], gpu=True).failure_summary()
+    assert summary == "2 unconfirmed; 1.30x is within noise"  # said once
+
+
 class RecordingVerifier:
     """Fails every build, remembering the deadline it was given."""
 
