@@ -65,3 +65,12 @@ def test_the_shipped_snapshot_is_the_seed_and_mined_build_and_repeats(tmp_path: 
     assert (tmp_path / "b.msgpack").read_bytes() == shipped.read_bytes()
     assert first.build.trajectories == len(load_trajectory_dir(seed)) + len(_mined_files())
     assert first.build.trajectories >= 1000
+
+
+def test_the_unanswered_list_is_the_records_without_a_trajectory() -> None:
+    """The list the next mining (with the model) reads: kept equal to the records, so it
+    neither mines an answered task again nor misses one the rewriters left."""
+    listed = (MINED_DIR / "unanswered.txt").read_text().splitlines()
+    names = [line for line in listed if line and not line.startswith("#")]
+    expected = sorted(name for name, r in _records().items() if not r.get("trajectories"))
+    assert names == expected
