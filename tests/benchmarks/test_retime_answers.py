@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from benchmarks.retime_answers import answers, collect, main, retime, summary
+from benchmarks.retime_answers import answers, collect, main, prebuild, retime, summary
+from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.task import Task
 from tests.core.search.test_mcgs import TASK
 
@@ -141,3 +143,24 @@ def test_timing_refuses_answers_of_tasks_the_manifest_lacks(tmp_path: Path) -> N
     answers_file.write_text(json.dumps({"commit": ["abc"], "arms": arms}))
     with pytest.raises(SystemExit, match="not tasks of"):
         main(["time", str(manifest), str(answers_file)])
+
+
+def test_prebuild_compiles_every_answer_at_once_and_leaves_no_work_folder(tmp_path: Path) -> None:
+    """The rounds then find every object in the cache; a build's work folder is removed,
+    and one that fails is reported, not raised (its rounds say why)."""
+
+    class Building:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        def build(self, task: Task, source: str) -> object:
+            self.asked.append(source)
+            if source == "bad":
+                return Evaluation(Status.COMPILE_ERROR, "h", "error")
+            (tmp_path / source).mkdir()
+            return SimpleNamespace(work=tmp_path / source)
+
+    verifier = Building()
+    built = prebuild(verifier, [(TASK, "a"), (TASK, "bad"), (TASK, "b")], workers=2)  # type: ignore[arg-type]
+    assert built == [True, False, True] and sorted(verifier.asked) == ["a", "b", "bad"]
+    assert not any(tmp_path.iterdir())
