@@ -228,7 +228,8 @@ def test_on_the_gpu_a_kernel_candidate_is_verified_against_the_original_kernel(
     code, err = optimize_kernel(out, trace, budget=4)
     statuses = [r["result"]["status"] for r in trace_of(trace)]  # type: ignore[index]
     assert "verified" in statuses, (statuses, err)
-    assert all(s in ("verified", "no_code") for s in statuses), statuses
+    # unconfirmed: a kernel within 2x of the original's, not faster in all paired rounds
+    assert all(s in ("verified", "no_code", "unconfirmed") for s in statuses), statuses
     if code == 0:  # a faster kernel was found: the header says kernel-only
         assert "kernel_only" in out.read_text()
     else:
