@@ -6,8 +6,10 @@
 # Each call carries one part folder (.dev/K); parts wait in /tmp, which lasts while the
 # machine stays warm. A joined file is checked against the original's SHA-256 before it is
 # used: the model takes the name the embedded-model loader trusts only then.
-STAGE=/tmp/regrapht-stage
-export XDG_CACHE_HOME=/tmp/regrapht-cache
+# REGRAPHT_STAGE, REGRAPHT_STAGE_CACHE and REGRAPHT_SITE move its folders (for its test).
+STAGE=${REGRAPHT_STAGE:-/tmp/regrapht-stage}
+SITE=${REGRAPHT_SITE:-/tmp/site}
+export XDG_CACHE_HOME=${REGRAPHT_STAGE_CACHE:-/tmp/regrapht-cache}
 mkdir -p "$STAGE/joined" "$XDG_CACHE_HOME/regrapht/models"
 for folder in .dev/[0-9]*/; do
     [ -d "$folder" ] && cp "$folder"* "$STAGE"/
@@ -24,8 +26,8 @@ for manifest in "$STAGE"/*.parts; do
         case "$name" in
         *.whl)
             python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-                --target /tmp/site "$STAGE/joined/$name" &&
-                export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server" ;;
+                --target "$SITE" "$STAGE/joined/$name" &&
+                export PYTHONPATH="$SITE:${PWD}:${PWD}/server" ;;
         *.gguf) mv "$STAGE/joined/$name" "$XDG_CACHE_HOME/regrapht/models/$name" &&
             touch "$STAGE/joined/$name" ;;
         esac
