@@ -12,6 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 _PYTHON = '#!/bin/sh\necho "$@" >>"$INSTALLS"\n'
@@ -40,26 +42,30 @@ def _call(tree: Path, carried: Path, env: dict[str, str]) -> str:
     return done.stdout
 
 
-def test_each_file_is_joined_checked_and_put_in_place_once_its_parts_are_in(
-    tmp_path: Path,
-) -> None:
-    tree, packed, bin_ = tmp_path / "tree", tmp_path / "packed", tmp_path / "bin"
+@pytest.fixture
+def machine(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """The device's copy of the tree (the script alone) and the environment it runs in: its
+    folders under ``tmp_path``, and a stand-in ``python3`` that records what it installs."""
+    tree, bin_ = tmp_path / "tree", tmp_path / "bin"
     (tree / "scripts").mkdir(parents=True)
     shutil.copy(ROOT / "scripts" / "gpu-stage-model.sh", tree / "scripts")
     bin_.mkdir()
     (bin_ / "python3").write_text(_PYTHON)
     (bin_ / "python3").chmod(0o755)
+    folders = {"STAGE": "stage", "STAGE_CACHE": "cache", "SITE": "site"}
+    env = {f"REGRAPHT_{key}": str(tmp_path / name) for key, name in folders.items()}
+    path = f"{bin_}{os.pathsep}{os.environ['PATH']}"
+    return tree, {**os.environ, **env, "PATH": path, "INSTALLS": str(tmp_path / "installs")}
+
+
+def test_each_file_is_joined_checked_and_put_in_place_once_its_parts_are_in(
+    tmp_path: Path, machine: tuple[Path, dict[str, str]]
+) -> None:
+    tree, env = machine
+    packed = tmp_path / "packed"
     wheel, model = b"wheel bytes " * 50, b"gguf bytes " * 70
     after = _pack(packed, "x-1.0-py3-none-any.whl", wheel, 1, 300)
     _pack(packed, "m.gguf", model, after, 1 << 20)
-    env = {
-        **os.environ,
-        "PATH": f"{bin_}{os.pathsep}{os.environ['PATH']}",
-        "INSTALLS": str(tmp_path / "installs"),
-        "REGRAPHT_STAGE": str(tmp_path / "stage"),
-        "REGRAPHT_STAGE_CACHE": str(tmp_path / "cache"),
-        "REGRAPHT_SITE": str(tmp_path / "site"),
-    }
     said = [_call(tree, packed / str(k), env) for k in (1, 2, 3)]
     assert "x-1.0-py3-none-any.whl: 1 of 2 parts" in said[0]
     assert "x-1.0-py3-none-any.whl ready" in said[1]
@@ -72,17 +78,13 @@ def test_each_file_is_joined_checked_and_put_in_place_once_its_parts_are_in(
     assert (tmp_path / "cache" / "regrapht" / "models" / "m.gguf").read_bytes() == model
 
 
-def test_a_file_whose_parts_do_not_match_its_sha256_is_not_used(tmp_path: Path) -> None:
-    tree, packed = tmp_path / "tree", tmp_path / "packed"
-    (tree / "scripts").mkdir(parents=True)
-    shutil.copy(ROOT / "scripts" / "gpu-stage-model.sh", tree / "scripts")
+def test_a_file_whose_parts_do_not_match_its_sha256_is_not_used(
+    tmp_path: Path, machine: tuple[Path, dict[str, str]]
+) -> None:
+    tree, env = machine
+    packed = tmp_path / "packed"
     _pack(packed, "m.gguf", b"the model", 1, 1 << 20)
     (packed / "1" / "m.gguf.part.00").write_bytes(b"the modem")  # damaged on the way
-    env = {
-        **os.environ,
-        "REGRAPHT_STAGE": str(tmp_path / "stage"),
-        "REGRAPHT_STAGE_CACHE": str(tmp_path / "cache"),
-    }
     said = _call(tree, packed / "1", env)
     assert "m.gguf: 1 of 1 parts" in said
     assert not (tmp_path / "cache" / "regrapht" / "models" / "m.gguf").exists()
