@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shutil
 import statistics
 import sys
@@ -39,14 +38,15 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from benchmarks.provenance import device_prefix, provenance, write_result
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.evaluation import Evaluation
 from regrapht_core.contracts.task import Task, TimingMode
 from regrapht_core.verify.config import VerifyConfig
-from regrapht_core.verify.pipeline import Built, Verifier
+from regrapht_core.verify.pipeline import Verifier
+from regrapht_core.verify.pool import Verifies, build_workers
 
 __all__ = ["NOISE", "answers", "collect", "main", "prebuild", "retime"]
 
@@ -55,10 +55,6 @@ NOISE = 1.05
 
 Answer = tuple[str, float]
 """An answer's code and the speedup its own run measured."""
-
-
-class Builds(Protocol):
-    def build(self, task: Task, source: str) -> Built | Evaluation: ...
 
 
 TimeFn = Callable[[Task, str], float | None]
@@ -225,10 +221,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return time_answers(args.manifest, args.answers, args.rounds, command, gpu=args.gpu)
 
 
-def prebuild(verifier: Builds, jobs: Sequence[tuple[Task, str]], *, workers: int) -> list[bool]:
-    """Compile every ``(task, code)`` at once on ``workers`` cores, for the object cache:
-    the rounds then verify one answer at a time, each build a cache hit, so the GPU does
-    not wait on nvcc task after task. Whether each built (the rounds report the rest)."""
+def prebuild(
+    verifier: Verifies, jobs: Sequence[tuple[Task, str]], *, workers: int | None = None
+) -> list[bool]:
+    """Compile every ``(task, code)`` at once (``verify.pool.build_workers``), for the
+    object cache: the rounds then verify one answer at a time, each build a cache hit, so
+    the GPU does not wait on nvcc task after task. Whether each built (the rounds report
+    the rest)."""
 
     def build(job: tuple[Task, str]) -> bool:
         built = verifier.build(*job)
@@ -237,7 +236,8 @@ def prebuild(verifier: Builds, jobs: Sequence[tuple[Task, str]], *, workers: int
         shutil.rmtree(built.work, ignore_errors=True)
         return True
 
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="retime-build") as pool:
+    count = build_workers(workers)
+    with ThreadPoolExecutor(max_workers=count, thread_name_prefix="retime-build") as pool:
         return list(pool.map(build, jobs))
 
 
@@ -282,7 +282,7 @@ def time_answers(
             write_result(name, record)
 
         jobs = [(tasks[n], a[n][0]) for n in wanted for a in arms if n in a]
-        prebuild(verifier, jobs, workers=max((os.cpu_count() or 1) - 2, 1))
+        prebuild(verifier, jobs)
         retime(tasks, (arms[0], arms[1]), time_fn, rounds=rounds, on_task=on_task)
     json.dump(record.get("summary", {}), sys.stdout, indent=1)
     sys.stdout.write("\n")

@@ -9,9 +9,10 @@ with the model a histogram answer that offloads only its zeroing loop passed at 
 job while the same kind of answer measured 0.98x in the other. So an answer below
 :data:`CLOSE_CALL_SPEEDUP` is timed in :data:`PAIRED_ROUNDS` rounds, each the reference and
 the answer back to back, the order alternating so a drift in the machine's load does not
-favour one side, and it is faster only if it is faster in every round: a program no faster
-than the reference passes all five by chance once in 32 times. Its speedup is then the
-median round's. The highest chance pass seen was 1.46x; the threshold leaves room above it.
+favour one side, and it is faster only if it is faster in every round: were each round a
+coin flip for a program no faster than the reference, it would pass all five once in 32
+times (a bound derived, not measured). Its speedup is then the median round's. The highest
+chance pass seen was 1.46x; the threshold leaves room above it.
 """
 
 from __future__ import annotations

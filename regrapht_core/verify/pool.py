@@ -19,7 +19,7 @@ from regrapht_core.contracts.evaluation import Evaluation
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.pipeline import Built
 
-__all__ = ["Verifies", "verify_many"]
+__all__ = ["Verifies", "build_workers", "verify_many"]
 
 
 class Verifies(Protocol):
@@ -30,6 +30,12 @@ class Verifies(Protocol):
     ) -> Built | Evaluation: ...
 
     def run(self, built: Built, *, deadline: Deadline = NO_DEADLINE) -> Evaluation: ...
+
+
+def build_workers(workers: int | None = None) -> int:
+    """``workers``, else all cores but two: one for the GPU run's host side and one for the
+    calling process, so compiles never stretch the round trips of the run being timed."""
+    return workers or max((os.cpu_count() or 1) - 2, 1)
 
 
 def verify_many(
@@ -45,14 +51,13 @@ def verify_many(
     Each build starts as its job arrives, so ``jobs`` may be lazy: a search's proposals
     for one batch compile while the next is being proposed. The GPU runs start once
     ``jobs`` is exhausted: a run must not share the machine with a model writing the next
-    proposal, or the timings would carry its load. Builds use all cores but two by
-    default: one for the GPU run's host side and one for this process, so compiles never
-    stretch the round trips of the run being timed. Once ``cancel`` is set no further
-    candidate is run and the results are the prefix finished by then; builds not started
-    are dropped (one already in nvcc finishes in the background, unused). A passed
-    ``deadline`` is the verifier's to report, as a timeout per candidate.
+    proposal, or the timings would carry its load. Builds use :func:`build_workers`. Once
+    ``cancel`` is set no further candidate is run and the results are the prefix finished
+    by then; builds not started are dropped (one already in nvcc finishes in the
+    background, unused). A passed ``deadline`` is the verifier's to report, as a timeout
+    per candidate.
     """
-    count = workers or max((os.cpu_count() or 1) - 2, 1)
+    count = build_workers(workers)
     builds = ThreadPoolExecutor(max_workers=count, thread_name_prefix="regrapht-build")
     try:
         built: list[Future[Built | Evaluation]] = []
