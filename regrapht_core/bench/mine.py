@@ -31,6 +31,8 @@ from regrapht_core.datatypes import Trajectory
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.trajectories import trajectory_document
+from regrapht_core.model.resolve import resolve_source
+from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.learning import verified_trajectory
 from regrapht_core.optimize.session import JobSettings, Optimizer
@@ -194,11 +196,18 @@ def task_miner(
         "driver": device.driver,
         "nvcc": device.nvcc,
         "budget": job.search.budget,
-        "model": job.model.model if job.model else None,
+        "model": model_named(job.model, os.environ),
         "timing": timing or "task",
         "commit": commit,
     }
     return TaskMiner(optimizer, settings, command)
+
+
+def model_named(model: ModelSettings | None, env: Mapping[str, str]) -> str | None:
+    """The model a miner asks, as resolved (``None``: rewriters only). Records and a
+    resumed run's settings name it, so that a run with the embedded default is not taken
+    for a run without a model, whose unset name reads the same."""
+    return resolve_source(model, env).location if model is not None else None
 
 
 def write_mined(mined: Mined, out: Path) -> None:

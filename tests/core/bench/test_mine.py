@@ -24,6 +24,7 @@ from regrapht_core.bench.mine import (
     _done,
     _trajectories,
     faster_leaves,
+    model_named,
     write_mined,
 )
 from regrapht_core.bench.runner import SuiteTask
@@ -33,6 +34,7 @@ from regrapht_core.contracts.proposal import Candidate
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
+from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.learning import verified_trajectory
 from regrapht_core.optimize.session import JobSettings
 from tests.conftest import gpu_present
@@ -140,6 +142,22 @@ def test_a_task_recorded_with_the_same_settings_is_not_mined_again(tmp_path: Pat
     assert not _done(tmp_path, "other", {"device": "H100", "budget": 8})
     (tmp_path / RECORDS / "smooth.json").write_text("{ cut off")
     assert not _done(tmp_path, "smooth", {"device": "H100", "budget": 8})
+
+
+def test_a_run_with_the_default_model_is_not_taken_for_one_without(tmp_path: Path) -> None:
+    """The embedded default's unset name read as no model: a resumed run with the model
+    would have skipped the tasks a rewriters-only run had left unanswered."""
+    assert model_named(None, {}) is None
+    default = model_named(ModelSettings(), {})
+    assert default and default == model_named(ModelSettings(model=default), {})
+    assert model_named(ModelSettings(), {"REGRAPHT_MODEL": "/m/x.gguf"}) == "/m/x.gguf"
+    write_mined(mined(TREE), tmp_path)
+    without = {"device": "H100", "budget": 8, "model": None}
+    (tmp_path / RECORDS / "smooth.json").write_text(
+        json.dumps(json.loads((tmp_path / RECORDS / "smooth.json").read_text()) | without)
+    )
+    assert _done(tmp_path, "smooth", without)
+    assert not _done(tmp_path, "smooth", without | {"model": default})
 
 
 @pytest.mark.skipif(gpu_present(), reason="checks the refusal where there is no GPU")
