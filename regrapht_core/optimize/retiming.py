@@ -35,6 +35,7 @@ __all__ = [
     "close_call",
     "confirmed",
     "rebased",
+    "reconfirmed",
     "unconfirmed",
 ]
 
@@ -100,6 +101,25 @@ def confirmed(
     middle = sorted(rounds, key=lambda r: r.speedup or 0.0)[len(rounds) // 2]
     note = f"a close call, faster in all {len(rounds)} paired rounds: {said}"
     return replace(middle, flags=(*middle.flags, note))
+
+
+def reconfirmed(
+    task: Task,
+    code: str,
+    verifier: Retimer,
+    deadline: Deadline,
+    *,
+    cancel: threading.Event | None = None,
+) -> Evaluation:
+    """A program a search measured once, measured again in a paired round (the reference
+    first, as an answer's second measurement follows its reference's) and, if that is a
+    close call, confirmed in the rounds after it (:func:`confirmed`). For what is kept
+    without being the job's answer: a mined path's end near 1x is as likely a lucky
+    measurement as an answer is, and a graph would teach it as a gain."""
+    first = _paired_round(task, code, verifier, deadline, answer_first=False)
+    if first.status is not Status.VERIFIED:
+        return first
+    return confirmed(task, code, first, verifier, deadline, cancel=cancel)
 
 
 def unconfirmed(result: Evaluation, why: str) -> Evaluation:

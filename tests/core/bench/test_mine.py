@@ -23,6 +23,7 @@ from regrapht_core.bench.mine import (
     _candidate_row,
     _done,
     _trajectories,
+    confirmed_leaves,
     faster_leaves,
     model_named,
     write_mined,
@@ -58,8 +59,39 @@ def test_the_leaves_are_the_ends_of_the_maximal_faster_chains() -> None:
     assert faster_leaves([step(0, None, "parallelization", verified(0.9))]) == []
 
 
+def test_a_path_end_near_1x_is_mined_only_once_confirmed_and_gives_way_to_its_parent() -> None:
+    """Ends of 2x or more are kept as measured; a close call is measured again; one that
+    is not confirmed leaves, its parent becomes an end and is checked in turn; the job's
+    answer was confirmed by the job and is not measured again."""
+    tree = [
+        step(0, None, "parallelization", verified(1.6)),
+        step(1, 0, "read_only_cache", verified(1.4)),  # a close call, unconfirmed below
+        step(2, None, "privatization", verified(1.3)),  # the job's answer
+        step(3, None, "atomics", verified(30.0)),
+    ]
+    asked: list[int] = []
+    again = {0: verified(1.5), 1: Evaluation(Status.UNCONFIRMED, "h", "not in every round")}
+
+    def confirm(leaf: Candidate) -> Evaluation:
+        asked.append(leaf.index)
+        return again[leaf.index]
+
+    trace = confirmed_leaves(tree, confirm, answer=2)
+    assert asked == [1, 0]
+    assert [c.index for c in faster_leaves(trace)] == [0, 2, 3]
+    assert trace[0].result.speedup == 1.5 and trace[1].result.status is Status.UNCONFIRMED
+    assert trace[3] is tree[3]
+    slower = {0: verified(0.97), 1: verified(0.9)}
+    trace = confirmed_leaves(tree, lambda leaf: slower[leaf.index], answer=2)
+    assert [c.index for c in faster_leaves(trace)] == [2, 3]
+    assert [t.steps[-1].speedup for t in _trajectories("t", outcome(tree, gpu=True), trace)] == [
+        30.0,
+        1.3,
+    ]
+
+
 def test_paths_are_named_for_the_corpus_task_and_come_fastest_first() -> None:
-    found = _trajectories("elementwise_arith_scale_f32_ptr", outcome(TREE, gpu=True))
+    found = _trajectories("elementwise_arith_scale_f32_ptr", outcome(TREE, gpu=True), TREE)
     assert TASK.name != "elementwise_arith_scale_f32_ptr"  # entry functions repeat in a corpus
     assert [t.task for t in found] == ["elementwise_arith_scale_f32_ptr"] * 2
     assert [t.steps[-1].speedup for t in found] == [5.0, 4.5]

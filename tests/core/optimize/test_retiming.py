@@ -13,7 +13,12 @@ from regrapht_core.contracts.evaluation import Evaluation, Status
 from regrapht_core.contracts.proposal import Proposal, SearchResult, StopReason
 from regrapht_core.contracts.task import Task
 from regrapht_core.optimize.job import optimize_task, retimed
-from regrapht_core.optimize.retiming import CLOSE_CALL_SPEEDUP, PAIRED_ROUNDS, confirmed
+from regrapht_core.optimize.retiming import (
+    CLOSE_CALL_SPEEDUP,
+    PAIRED_ROUNDS,
+    confirmed,
+    reconfirmed,
+)
 from regrapht_core.search.answer import answer_of
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.verify.config import VerifyConfig
@@ -75,6 +80,25 @@ def test_a_close_call_slower_in_one_round_is_unconfirmed_and_stops_there() -> No
     assert result.feedback == (
         f"1.46x is within timing noise and was not confirmed in {PAIRED_ROUNDS} paired "
         "rounds (1.46x, 1.20x, 0.98x: not faster in every round)"
+    )
+
+
+def test_a_program_measured_once_starts_its_rounds_afresh() -> None:
+    """A mined path's end: its search measurement is not a round; a first paired round
+    (the reference first) is, and the rounds after it alternate as an answer's do."""
+    runs = [verified(s) for s in (1.30, 1.10, 1.25, 1.40, 1.20)]
+    verifier = Rounds({"// code 0": runs})
+    result = reconfirmed(TASK, "// code 0", verifier, Deadline.after(60.0))
+    assert verifier.asked[:4] == ["reference", "// code 0", "// code 0", "reference"]
+    assert verifier.asked.count("// code 0") == PAIRED_ROUNDS
+    assert result.status is Status.VERIFIED and result.speedup == 1.25
+    clear = Rounds({"// code 0": [verified(3.0)]})
+    assert reconfirmed(TASK, "// code 0", clear, Deadline.after(60.0)).speedup == 3.0
+    assert clear.asked == ["reference", "// code 0"]  # no rounds for a clear gain
+    crashed = Evaluation(Status.CRASH, "h", "illegal memory access")
+    assert (
+        reconfirmed(TASK, "// code 0", Rounds({"// code 0": [crashed]}), Deadline.after(1.0))
+        is crashed
     )
 
 
