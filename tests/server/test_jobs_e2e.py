@@ -5,6 +5,7 @@ and time their candidates, and what they offer depends on the measurements."""
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import subprocess
 import time
@@ -197,7 +198,10 @@ async def test_a_cuda_file_is_changed_in_place_and_still_compiles(
     apply_to_disk(params.edit)
     text = source.read_text()
     assert text.count("constexpr int RADIUS") == 1
-    assert text.count("__global__ void smooth_kernel") == 1
+    # one kernel, however the step that made it declares it (a launch bound, say)
+    assert (
+        len(re.findall(r"__global__ void (?:__launch_bounds__\(\d+\) )?smooth_kernel\(", text)) == 1
+    )
     assert "// ReGraphT: compiled only" in text
     header_end = text.index("void smooth(int n")
     *_, model_line, record_line = text[:header_end].rstrip().splitlines()
