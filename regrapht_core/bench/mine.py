@@ -32,8 +32,6 @@ from regrapht_core.datatypes import Trajectory
 from regrapht_core.errors import ConfigError, ReGraphTError
 from regrapht_core.files import atomic_write
 from regrapht_core.graph.trajectories import trajectory_document
-from regrapht_core.model.resolve import resolve_source
-from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
 from regrapht_core.optimize.learning import verified_trajectory
 from regrapht_core.optimize.retiming import CONFIRMATION_SHARE, close_call, reconfirmed
@@ -234,18 +232,13 @@ def task_miner(
         "driver": device.driver,
         "nvcc": device.nvcc,
         "budget": job.search.budget,
-        "model": model_named(job.model, os.environ),
+        # The model resolved (None: rewriters only): the embedded default's unset name would
+        # read as no model, and a resumed run with it skip a rewriters-only run's tasks.
+        "model": optimizer.model_source.location if optimizer.model_source else None,
         "timing": timing or "task",
         "commit": commit,
     }
     return TaskMiner(optimizer, settings, command)
-
-
-def model_named(model: ModelSettings | None, env: Mapping[str, str]) -> str | None:
-    """The model a miner asks, as resolved (``None``: rewriters only). Records and a
-    resumed run's settings name it, so that a run with the embedded default is not taken
-    for a run without a model, whose unset name reads the same."""
-    return resolve_source(model, env).location if model is not None else None
 
 
 def write_mined(mined: Mined, out: Path) -> None:

@@ -25,7 +25,6 @@ from regrapht_core.bench.mine import (
     _trajectories,
     confirmed_leaves,
     faster_leaves,
-    model_named,
     write_mined,
 )
 from regrapht_core.bench.runner import SuiteTask
@@ -37,7 +36,7 @@ from regrapht_core.graph.snapshot import load_snapshot
 from regrapht_core.graph.trajectories import load_trajectory, load_trajectory_dir
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.learning import verified_trajectory
-from regrapht_core.optimize.session import JobSettings
+from regrapht_core.optimize.session import JobSettings, Optimizer
 from tests.conftest import gpu_present
 from tests.core.optimize.test_job import TASK, outcome, verified
 from tests.core.optimize.test_learning import NOT_RUN, step
@@ -178,7 +177,13 @@ def test_a_task_recorded_with_the_same_settings_is_not_mined_again(tmp_path: Pat
 
 def test_a_run_with_the_default_model_is_not_taken_for_one_without(tmp_path: Path) -> None:
     """The embedded default's unset name read as no model: a resumed run with the model
-    would have skipped the tasks a rewriters-only run had left unanswered."""
+    would have skipped the tasks a rewriters-only run had left unanswered. A miner records
+    the model its optimizer resolved (``task_miner``, on a GPU only)."""
+
+    def model_named(model: ModelSettings | None, env: dict[str, str]) -> str | None:
+        source = Optimizer(JobSettings(model=model), env=env).model_source
+        return source.location if source else None
+
     assert model_named(None, {}) is None
     default = model_named(ModelSettings(), {})
     assert default and default == model_named(ModelSettings(model=default), {})
@@ -234,6 +239,7 @@ def test_on_the_gpu_two_tasks_are_mined_and_built_into_a_snapshot(tmp_path: Path
     records = [json.loads(p.read_text()) for p in (out / RECORDS).glob("*.json")]
     assert len(records) == 2 and all(r["device"] and r["timing"] == "kernel_only" for r in records)
     assert all(r["trajectories"] >= 1 for r in records)  # a copy-bound map too, by its kernel
+    assert all(r["model"] is None for r in records)  # --no-model: a miner names no model
     again = CliRunner().invoke(main, args)
     assert again.exit_code == 0 and again.stderr.count("already mined") == 2
     snapshot = tmp_path / "mined.msgpack"
