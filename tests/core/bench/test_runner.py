@@ -9,7 +9,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +23,7 @@ from regrapht_core.bench.runner import (
     load_manifest,
     merge_arms,
     merge_results,
+    run_suite,
     shard,
     summarise,
 )
@@ -33,8 +34,10 @@ from regrapht_core.contracts.task import TimingMode
 from regrapht_core.errors import ConfigError
 from regrapht_core.graph.paths import shipped_snapshot
 from regrapht_core.graph.snapshot import load_snapshot
+from regrapht_core.model.embedded import DEFAULT_EMBEDDED
+from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.job import OptimizeOutcome
-from regrapht_core.optimize.session import Optimizer
+from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.verify.gpu_lock import GpuLock
 from tests.conftest import gpu_present
 from tests.core.optimize.test_cli import EXAMPLE
@@ -299,6 +302,27 @@ def test_a_cut_run_resumes_where_it_stopped_and_may_add_methods(
     assert CliRunner().invoke(main, build).exit_code == 0
     graph = CliRunner().invoke(main, [*args, "--snapshot", str(seed), "--resume"])
     assert graph.exit_code == EXIT_USER_ERROR and "config.graph" in graph.stderr
+
+
+def test_a_run_names_the_model_it_resolved_and_resumes_only_a_run_with_it(
+    tmp_path: Path,
+) -> None:
+    """A model named by $REGRAPHT_MODEL, or the embedded default, left ``config.model``
+    unset: the 1.5B comparison's files (09c81ff) said nothing of their model, and a run with
+    one model could resume a file another had begun."""
+    out = tmp_path / "suite.json"
+
+    def document(env: dict[str, str], resume: dict[str, Any] | None = None) -> dict[str, Any]:
+        optimizer = Optimizer(JobSettings(model=ModelSettings()), env=env)
+        return run_suite([], ["mcgs"], optimizer, out=out, resume=resume)
+
+    larger = document({"REGRAPHT_MODEL": "qwen2.5-coder-1.5b"})
+    assert larger["config"]["model"] == "qwen2.5-coder-1.5b"
+    default = document({})
+    assert default["config"]["model"] == DEFAULT_EMBEDDED
+    assert Optimizer(JobSettings(model=None), env={}).model_source is None  # --no-model
+    with pytest.raises(ConfigError, match=r"config\.model = 'qwen2\.5-coder-1\.5b'"):
+        document({}, resume=larger)
 
 
 def test_report_writes_markdown_and_plots_from_a_results_file(tmp_path: Path) -> None:
