@@ -411,7 +411,10 @@ def model_step(model: ScriptedModel) -> ModelProposer:
 
 def test_at_equal_budget_the_model_leaves_the_rewriters_their_steps() -> None:
     """A search on the shipped graph: with a model that never helps, the rewriters still
-    take a second technique within budget 3, and the model is never asked."""
+    take a second technique within budget 3, and the model is asked only for a step no
+    rewriter takes. Which step the prior ranks third moves with the corpus (with 1,125
+    trajectories a rewriter's; with 1,101 a loop unrolling, which no rewriter applies to
+    this kernel), so the test does not fix it."""
     graph = load_snapshot(shipped_snapshot()).graph
     model = ScriptedModel("I cannot do that.")
 
@@ -428,6 +431,8 @@ def test_at_equal_budget_the_model_leaves_the_rewriters_their_steps() -> None:
         rng=random.Random(0),
     )
     spent = [c for c in result.candidates if c.code]
-    assert len(spent) == 3 and not model.prompts
     assert {c.producer for c in spent} <= {f"rewriter:{t}" for t in graph.nodes}
     assert len({c.technique for c in spent}) >= 2
+    asked = [c for c in result.candidates if c.producer.startswith("model:")]
+    assert len(model.prompts) == len(asked)
+    assert all(c.result.feedback.startswith(f"rewriter:{c.technique}: ") for c in asked)
