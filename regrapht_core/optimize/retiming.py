@@ -34,6 +34,7 @@ __all__ = [
     "PAIRED_ROUNDS",
     "close_call",
     "confirmed",
+    "cut_short",
     "rebased",
     "reconfirmed",
     "unconfirmed",
@@ -57,6 +58,13 @@ class Retimer(Protocol):
 def close_call(result: Evaluation) -> bool:
     """Whether ``result`` is faster by less than timing noise can fake."""
     return result.speedup is not None and 1.0 < result.speedup < CLOSE_CALL_SPEEDUP
+
+
+def cut_short(result: Evaluation, deadline: Deadline, cancel: threading.Event | None) -> bool:
+    """Whether a measurement taken again timed out only because the job's time ran out (or
+    it was cancelled): with other jobs holding the GPU, the wait for a turn can outlast the
+    deadline. It measured nothing, so it is no verdict on a program whose first run passed."""
+    return result.status is Status.TIMEOUT and deadline.stops(cancel)
 
 
 def rebased(result: Evaluation, reference_ms: Sequence[float]) -> Evaluation:
@@ -89,7 +97,10 @@ def confirmed(
     rounds = [second]
     while _all_faster(rounds) and len(rounds) < PAIRED_ROUNDS and not deadline.stops(cancel):
         answer_first = len(rounds) % 2 == 1
-        rounds.append(_paired_round(task, code, verifier, deadline, answer_first=answer_first))
+        measured = _paired_round(task, code, verifier, deadline, answer_first=answer_first)
+        if cut_short(measured, deadline, cancel):
+            break
+        rounds.append(measured)
     failed = next((r for r in rounds if r.status is not Status.VERIFIED), None)
     if failed is not None:
         return failed

@@ -53,6 +53,50 @@ class Rounds(test_job.Retiming):
         return next(self.measured[code])
 
 
+class Queued(Rounds):
+    """The GPU held by other jobs: once ``cut`` measurements have been taken, the next one
+    waits for a turn until the job's deadline (on the clock ``now``) has passed."""
+
+    def __init__(self, measured: dict[str, list[Evaluation]], cut: int) -> None:
+        super().__init__(measured)
+        self.cut, self.now = cut, 0.0
+        self.deadline = Deadline.after(60.0, clock=lambda: self.now)
+
+    def verify(self, task: Task, code: str, *, deadline: Deadline) -> Evaluation:
+        if self.asked.count(code) < self.cut:
+            return super().verify(task, code, deadline=deadline)
+        self.asked.append(code)
+        self.now = 61.0
+        return Evaluation(Status.TIMEOUT, "h", "the job's time limit passed before it ran")
+
+
+def test_an_answer_whose_second_run_the_deadline_cut_keeps_its_first_measurement() -> None:
+    """A run that never got the GPU measured nothing. Marked a timeout, the 180x answer
+    gave way to its 173x child, and mining lost the path through it (09c81ff)."""
+    trace = [candidate(0, verified(180.0)), candidate(1, verified(173.0))]
+    clear = Queued({}, cut=0)
+    result = retimed(TASK, answer_of(trace, StopReason.BUDGET), clear, clear.deadline)  # type: ignore[arg-type]
+    assert clear.asked == ["reference", "// code 0"]
+    assert result.best is not None and result.best.index == 0
+    assert result.best.result.speedup == 180.0
+    assert result.candidates[0].result.status is Status.VERIFIED
+    close = Queued({}, cut=0)
+    lone = answer_of([candidate(0, verified(1.5))], StopReason.BUDGET)
+    near = retimed(TASK, lone, close, close.deadline)  # type: ignore[arg-type]
+    assert near.best is None  # a close call without its second measurement is not offered
+    assert near.candidates[0].result.status is Status.UNCONFIRMED
+    assert "time ran out before it was measured again" in near.candidates[0].result.feedback
+
+
+def test_a_paired_round_the_deadline_cut_leaves_the_close_call_unconfirmed() -> None:
+    """Not a timeout: the program ran in every round it got."""
+    runs = [verified(s) for s in (1.30, 1.20)]
+    verifier = Queued({"// code 0": runs[1:]}, cut=1)
+    result = confirmed(TASK, "// code 0", runs[0], verifier, verifier.deadline)
+    assert result.status is Status.UNCONFIRMED
+    assert result.feedback.endswith("(1.30x, 1.20x: time ran out after 2)")
+
+
 def test_a_close_call_faster_in_every_paired_round_is_offered_at_the_median_round() -> None:
     """Five rounds, the order alternating (the reference first in the first, then the
     answer first), and the reported speedup is the middle one, not the highest."""
