@@ -34,12 +34,14 @@ rewriters still emit the user's code verbatim: only the analysis reads through t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.loops import CountedLoop
 from regrapht_core.cxx.parse import Node, node_text, parse_source, walk
 from regrapht_core.cxx.syntax import declared_name, strip_parens
 
-__all__ = ["IndexValues", "integer_constants", "is_integer_type"]
+__all__ = ["IndexValues", "integer_constants", "integer_values", "is_integer_type"]
 
 _WIDE_INTEGERS = frozenset(
     " ".join(words)
@@ -171,13 +173,25 @@ def is_integer_type(text: str) -> bool:
 def integer_constants(root: Node) -> set[str]:
     """Object-like macros that expand to an integer literal, and namespace-scope ``const``
     integers: names an inlined initializer may use (their value never changes)."""
-    found: set[str] = set()
+    return {name for name, _ in _integer_definitions(root)}
+
+
+def integer_values(root: Node) -> dict[str, int]:
+    """The :func:`integer_constants` whose definition is an integer literal, with its value
+    (``constexpr int R = 1;``, ``#define S 16``): what a proof about loop bounds may read
+    them as, where a stencil names its radius."""
+    values = {name: _int_text(text) for name, text in _integer_definitions(root)}
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def _integer_definitions(root: Node) -> Iterator[tuple[str, str]]:
+    """Each of the :func:`integer_constants` with the text it is defined as."""
     for node in root.named_children:
         if node.type == "preproc_def":
             name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
-            text = node_text(value).strip().rstrip("uUlL") if value is not None else ""
-            if name is not None and text.isdigit():
-                found.add(node_text(name))
+            text = node_text(value).strip() if value is not None else ""
+            if name is not None and text.rstrip("uUlL").isdigit():
+                yield node_text(name), text
         elif node.type == "declaration":
             qualifiers = {node_text(c) for c in node.children if c.type == "type_qualifier"}
             kind = node.child_by_field_name("type")
@@ -187,9 +201,17 @@ def integer_constants(root: Node) -> set[str]:
                 continue
             for declarator in node.children_by_field_name("declarator"):
                 target = declarator.child_by_field_name("declarator")
+                value = declarator.child_by_field_name("value")
                 if declarator.type == "init_declarator" and target and target.type == "identifier":
-                    found.add(node_text(target))
-    return found
+                    yield node_text(target), node_text(value) if value is not None else ""
+
+
+def _int_text(text: str) -> int | None:
+    """An integer literal's value (``16``, ``0x10``, ``16u``), else ``None``."""
+    try:
+        return int(text.strip().rstrip("uUlL"), 0)
+    except ValueError:
+        return None
 
 
 def _cast_operand(node: Node) -> tuple[Node, bool] | None:

@@ -48,6 +48,7 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         self.bounds()
         self.control_flow()
         self.inner_loops()
+        self.facts.integers = self.named_integers()
         self.index_values = IndexValues(
             self.loop, self.facts.inner_loops, self.outer_integers(), self.symbols.function_macros
         )
@@ -142,10 +143,7 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
     def outer_integers(self) -> set[str]:
         """Integer names from outside the body that the loop does not change: what a named
         index may be defined from (:class:`~regrapht_core.cxx.definitions.IndexValues`)."""
-        root = self.entry.definition
-        while root.parent is not None:
-            root = root.parent
-        names = {self.loop.var} | self.symbols.enumerators | integer_constants(root)
+        names = {self.loop.var} | self.symbols.enumerators | integer_constants(self.file_root())
         names |= {p.name for p in self.entry.params if not p.pointer and is_integer_type(p.element)}
         names |= {
             local.name

@@ -72,6 +72,9 @@ class LoopFacts:
     unowned: str = ""
     """Why iterations may touch each other's elements; empty when disjointness is proven
     (only set when the analysis was asked not to refuse for it)."""
+    integers: dict[str, int] = field(default_factory=dict)
+    """The file's integer constants defined as literals that no name of the entry shadows
+    (``constexpr int R = 1;``): what a bound such as ``w - R`` may be read with."""
 
     @property
     def written(self) -> set[str]:
@@ -101,6 +104,13 @@ class LoopScope:
         shadowed = sorted(self.body_locals & outer)
         if shadowed:
             raise Refusal(f"the loop body redeclares `{shadowed[0]}`, which shadows an outer name")
+
+    def file_root(self) -> Node:
+        """The translation unit the entry is defined in."""
+        root = self.entry.definition
+        while root.parent is not None:
+            root = root.parent
+        return root
 
     def math_call(self, call: Node) -> str | None:
         """The function name when ``call`` is a device math function, else ``None``."""

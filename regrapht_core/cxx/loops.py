@@ -9,6 +9,7 @@ package does not attempt.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import additive_terms, literal_int, stride_key
@@ -57,18 +58,28 @@ class CountedLoop:
     def starts_at_zero(self) -> bool:
         return canon(self.lower) == "0"
 
-    def inside(self, stride: str) -> bool:
+    def inside(self, stride: str, values: Mapping[str, int] | None = None) -> bool:
         """The loop stays in ``[0, stride)``: it starts at a literal ``lo >= 0`` and ends at
         ``stride - c`` (``c >= 0``, or ``c >= 1`` with ``<=``), so interior sweeps such as
-        ``for (j = 1; j < w - 1; ++j)`` stay in the row their iteration owns."""
-        lower = literal_int(self.lower)
+        ``for (j = 1; j < w - 1; ++j)`` stay in the row their iteration owns. ``values``:
+        names that stand for integer literals, as a stencil's ``for (j = R; j < w - R; ++j)``
+        names its radius."""
+        known = values or {}
+
+        def value(node: Node) -> int | None:
+            node = strip_parens(node)
+            if node.type == "identifier":
+                return known.get(node_text(node))
+            return literal_int(node)
+
+        lower = value(self.lower)
         if lower is None or lower < 0:
             return False
         terms = additive_terms(self.upper, 1)
-        ours = [(sign, t) for sign, t in terms if literal_int(t) is None]
+        ours = [(sign, t) for sign, t in terms if value(t) is None]
         if len(ours) != 1 or ours[0][0] < 0 or stride_key(ours[0][1]) != stride:
             return False
-        slack = self.offset - sum(sign * (literal_int(t) or 0) for sign, t in terms)
+        slack = self.offset - sum(sign * (value(t) or 0) for sign, t in terms)
         return slack >= (1 if self.inclusive else 0)
 
 

@@ -8,6 +8,7 @@ its iteration owns.
 from __future__ import annotations
 
 from regrapht_core.cxx.affine import Affine, affine, literal_int, stride_key
+from regrapht_core.cxx.definitions import integer_values
 from regrapht_core.cxx.loop_scope import (
     Access,
     LoopScope,
@@ -31,7 +32,14 @@ class OwnershipAnalysis(LoopScope):
         if not around:
             return False
         inner = max(around, key=lambda loop: loop.body.start_byte)  # the innermost one
-        return inner.inside(stride)
+        return inner.inside(stride, self.facts.integers)
+
+    def named_integers(self) -> dict[str, int]:
+        """The file's integer constants defined as literals (:func:`integer_values`) that no
+        parameter, local or loop variable of the entry shadows."""
+        shadowing = set(self.params) | set(self.entry.locals) | self.body_locals
+        shadowing |= set(self.facts.inner_loops) | {self.loop.var}
+        return {k: v for k, v in integer_values(self.file_root()).items() if k not in shadowing}
 
     def column_owned(self, access: Access, form: Affine) -> bool:
         """``k * S + i`` with ``i`` over ``[0, S)`` and ``k`` an inner loop variable around

@@ -15,7 +15,7 @@ Parameters: ``block_size`` (1-D threads per block, default 256).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from regrapht_core.contracts.task import LoopSelection, Task
@@ -90,6 +90,7 @@ def two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     if inner is None or inner.var_type is None:
         return None
     outer_names = {p.name for p in found.entry.params} | set(found.entry.locals)
+    outer_names |= set(facts.integers)  # constants, the same on the host and the device
     for bound in (inner.lower, inner.upper):
         for node in walk(bound):
             if node.type == "identifier" and node_text(node) not in outer_names:
@@ -100,22 +101,27 @@ def two_dimensional(found: SequentialLoop) -> CountedLoop | None:
         return None
     for array in facts.written:
         keys = {
-            _owner(access.index, outer, inner) for access in facts.accesses if access.array == array
+            _owner(access.index, outer, inner, facts.integers)
+            for access in facts.accesses
+            if access.array == array
         }
         if len(keys) != 1 or None in keys:
             return None
     return inner
 
 
-def _owner(index: Node, outer: CountedLoop, inner: CountedLoop) -> str | None:
+def _owner(
+    index: Node, outer: CountedLoop, inner: CountedLoop, integers: Mapping[str, int]
+) -> str | None:
     """``"row"`` for ``S*i + j`` with ``j`` inside the row, ``"column"`` for ``S*j + i``
-    with ``i`` inside the column, ``None`` when (i, j) may not own the element alone."""
+    with ``i`` inside the column, ``None`` when (i, j) may not own the element alone.
+    ``integers``: named constants the bounds may use (``LoopFacts.integers``)."""
     for key, by, within in (("row", outer, inner), ("column", inner, outer)):
         form = affine(index, by.var)
         if (
             form is not None
             and form.sign > 0
-            and within.inside(form.stride)
+            and within.inside(form.stride, integers)
             and [(s, canon(n)) for s, n in form.rest] == [(1, within.var)]
         ):
             return key

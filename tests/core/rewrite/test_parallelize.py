@@ -285,8 +285,8 @@ def test_column_write_candidates_compute_what_the_reference_computes(tmp_path: P
     _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
 
 
-def _interior(lower: str, condition: str) -> Task:
-    source = (
+def _interior(lower: str, condition: str, prelude: str = "") -> Task:
+    source = prelude + (
         "void interior(int h, int w, const float* in, float* out) {\n"
         "  for (int i = 1; i < h - 1; ++i) {\n"
         f"    for (int j = {lower}; {condition}; ++j)\n"
@@ -328,11 +328,84 @@ def test_inner_sweeps_that_may_leave_the_row_are_refused(condition: str) -> None
     assert not verdict.ok and "stays inside the row" in verdict.reason
 
 
+NAMED_RADIUS = ("constexpr int R = 1;\n", "#define R 1\n", "static const unsigned R = 0x1u;\n")
+
+
+@pytest.mark.parametrize("prelude", NAMED_RADIUS)
+def test_an_inner_sweep_bounded_by_a_named_radius_is_owned(prelude: str) -> None:
+    """``for (j = R; j < w - R; ++j)``: a stencil names its radius (the corpus's
+    stencil2d_box1_f32_ptr was refused for it in both graphs' searches, 9696aa2); a constant
+    defined as a literal is read as its value."""
+    task = _interior("R", "j < w - R", prelude)
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert len(found) == 2 and "blockIdx.y" in found[0].code
+
+
+@pytest.mark.parametrize(
+    ("prelude", "lower", "condition"),
+    [
+        ("constexpr int R = -1;\n", "R", "j < w - R"),  # starts before the row
+        ("constexpr int R = 1;\n", "0", "j < w + R"),  # ends past it
+        ("constexpr int R = 2 - 1;\n", "R", "j < w - R"),  # not a literal: not read
+    ],
+)
+def test_a_named_bound_that_may_leave_the_row_is_refused(
+    prelude: str, lower: str, condition: str
+) -> None:
+    task = _interior(lower, condition, prelude)
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "stays inside the row" in verdict.reason
+
+
+def test_a_parameter_that_shadows_a_named_radius_is_not_read_as_it() -> None:
+    source = (
+        "constexpr int R = 1;\n"
+        "void interior(int h, int w, int R, const float* in, float* out) {\n"
+        "  for (int i = 1; i < h - 1; ++i) {\n"
+        "    for (int j = R; j < w - R; ++j) out[i * w + j] = in[i * w + j];\n"
+        "  }\n}\n"
+    )
+    task = cases.make_task(
+        "interior",
+        source,
+        "void interior(int h, int w, int R, const float* in, float* out)",
+        (
+            cases._scalar("h"),
+            cases._scalar("w"),
+            cases._scalar("R"),
+            cases._pointer("in", length="h * w"),
+            cases._pointer("out", Role.INOUT, "h * w"),
+        ),
+        sizes=({"h": 3, "w": 3, "R": 1},),
+    )
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok and "stays inside the row" in verdict.reason
+
+
+@pytest.mark.slow
+def test_named_radius_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
+    task = _interior("R", "j < w - R", NAMED_RADIUS[0])
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
+
+
 @pytest.mark.slow
 def test_interior_sweep_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _interior("1", "j < w - 1")
     found = Parallelize().apply(task.source, RewriteContext(task))
     _all_pass_on_cpu(task, [c.code for c in found], tmp_path)
+
+
+@pytest.mark.gpu
+@requires_nvcc
+def test_named_radius_candidates_agree_with_the_reference_on_the_gpu(tmp_path: Path) -> None:
+    task = _interior("R", "j < w - R", NAMED_RADIUS[0])
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert len(found) == 2
+    for number, code in enumerate(c.code for c in found):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run_on_gpu(task, code, work) == "PASS"
 
 
 def _csr_without_nnz(row_ptr_role: str) -> Task:
