@@ -232,9 +232,7 @@ def task_miner(
         "driver": device.driver,
         "nvcc": device.nvcc,
         "budget": job.search.budget,
-        # The model resolved (None: rewriters only): the embedded default's unset name would
-        # read as no model, and a resumed run with it skip a rewriters-only run's tasks.
-        "model": optimizer.model_source.location if optimizer.model_source else None,
+        "model": optimizer.model_named,
         "timing": timing or "task",
         "commit": commit,
     }

@@ -493,10 +493,7 @@ def _document(
             "budget": settings.search.budget,
             "depth_cap": settings.search.depth_cap,
             "time_limit_s": settings.search.time_limit_s,
-            # The model resolved (None: rewriters only), as mining records it: the unset
-            # name read the same for the embedded default and for $REGRAPHT_MODEL's, so a
-            # 1.5B run's file said nothing of its model, and one run could resume another's.
-            "model": optimizer.model_source.location if optimizer.model_source else None,
+            "model": optimizer.model_named,
             "rewriters": settings.rewriters,
             "seed": settings.seed,
             "timing": str(timing) if timing else "task",

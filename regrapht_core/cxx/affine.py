@@ -16,7 +16,16 @@ from dataclasses import dataclass
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.syntax import canon, strip_parens
 
-__all__ = ["Affine", "additive_terms", "affine", "factors", "literal_int", "mentions", "stride_key"]
+__all__ = [
+    "Affine",
+    "additive_terms",
+    "affine",
+    "factors",
+    "int_literal",
+    "literal_int",
+    "mentions",
+    "stride_key",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,10 +63,13 @@ def array_at(node: Node, var: str, back: int = 0) -> str | None:
 
 def literal_int(node: Node) -> int | None:
     node = strip_parens(node)
-    if node.type != "number_literal":
-        return None
+    return int_literal(node_text(node)) if node.type == "number_literal" else None
+
+
+def int_literal(text: str) -> int | None:
+    """An integer literal's value (``16``, ``0x10``, ``16u``), else ``None``."""
     try:
-        return int(node_text(node).rstrip("uUlL"), 0)
+        return int(text.strip().rstrip("uUlL"), 0)
     except ValueError:
         return None
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from regrapht_core.contracts.task import SourceLanguage
+from regrapht_core.cxx.affine import int_literal
 from regrapht_core.cxx.loops import CountedLoop
 from regrapht_core.cxx.parse import Node, node_text, parse_source, walk
 from regrapht_core.cxx.syntax import declared_name, strip_parens
@@ -180,7 +181,7 @@ def integer_values(root: Node) -> dict[str, int]:
     """The :func:`integer_constants` whose definition is an integer literal, with its value
     (``constexpr int R = 1;``, ``#define S 16``): what a proof about loop bounds may read
     them as, where a stencil names its radius."""
-    values = {name: _int_text(text) for name, text in _integer_definitions(root)}
+    values = {name: int_literal(text) for name, text in _integer_definitions(root)}
     return {name: value for name, value in values.items() if value is not None}
 
 
@@ -204,14 +205,6 @@ def _integer_definitions(root: Node) -> Iterator[tuple[str, str]]:
                 value = declarator.child_by_field_name("value")
                 if declarator.type == "init_declarator" and target and target.type == "identifier":
                     yield node_text(target), node_text(value) if value is not None else ""
-
-
-def _int_text(text: str) -> int | None:
-    """An integer literal's value (``16``, ``0x10``, ``16u``), else ``None``."""
-    try:
-        return int(text.strip().rstrip("uUlL"), 0)
-    except ValueError:
-        return None
 
 
 def _cast_operand(node: Node) -> tuple[Node, bool] | None:

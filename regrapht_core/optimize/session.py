@@ -134,6 +134,13 @@ class Optimizer:
         return self.verifier.device is not None
 
     @property
+    def model_named(self) -> str | None:
+        """The model jobs ask, as resolved (``None``: rewriters only), for records and
+        resumed runs to name: the unset ``--model`` reads the same for the embedded default,
+        for ``$REGRAPHT_MODEL``'s and for no model at all."""
+        return self.model_source.location if self.model_source else None
+
+    @property
     def loaded_model(self) -> CodeModel | None:
         """The model if a job has loaded it; never loads it (nor raises)."""
         return self._model

@@ -181,8 +181,7 @@ def test_a_run_with_the_default_model_is_not_taken_for_one_without(tmp_path: Pat
     the model its optimizer resolved (``task_miner``, on a GPU only)."""
 
     def model_named(model: ModelSettings | None, env: dict[str, str]) -> str | None:
-        source = Optimizer(JobSettings(model=model), env=env).model_source
-        return source.location if source else None
+        return Optimizer(JobSettings(model=model), env=env).model_named
 
     assert model_named(None, {}) is None
     default = model_named(ModelSettings(), {})

@@ -320,7 +320,7 @@ def test_a_run_names_the_model_it_resolved_and_resumes_only_a_run_with_it(
     assert larger["config"]["model"] == "qwen2.5-coder-1.5b"
     default = document({})
     assert default["config"]["model"] == DEFAULT_EMBEDDED
-    assert Optimizer(JobSettings(model=None), env={}).model_source is None  # --no-model
+    assert Optimizer(JobSettings(model=None), env={}).model_named is None  # --no-model
     with pytest.raises(ConfigError, match=r"config\.model = 'qwen2\.5-coder-1\.5b'"):
         document({}, resume=larger)
 
