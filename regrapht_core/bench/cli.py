@@ -301,6 +301,12 @@ def _read_results(path: Path) -> dict[str, Any]:
     show_default=True,
     help="With --ray: workers sharing each GPU (they compile at once; one times at a time).",
 )
+@click.option(
+    "--explore",
+    is_flag=True,
+    help="Let the search try, after the first step, every technique a rewriter implements, "
+    "not only the graph's edges: what verifies faster adds edges to a graph built from it.",
+)
 @_timing_option
 @job_options(budget=8)
 def mine_command(
@@ -312,6 +318,7 @@ def mine_command(
     limit: int | None,
     ray_address: str | None,
     workers_per_gpu: int,
+    explore: bool,
     timing: str | None,
     job: JobSettings,
 ) -> None:
@@ -322,7 +329,7 @@ def mine_command(
     default, so no task can hold a worker for good."""
     console = Console(stderr=True)
     require_nvcc(job)
-    job = _bounded(job)
+    job = replace(_bounded(job), explore=explore)
     if workers_per_gpu > 1 and ray_address is None:
         raise ConfigError("--workers-per-gpu needs --ray")
     mode = TimingMode(timing) if timing else None

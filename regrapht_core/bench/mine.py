@@ -236,6 +236,8 @@ def task_miner(
         "timing": timing or "task",
         "commit": commit,
     }
+    # Named only when set, so records from before the option still resume their runs.
+    settings |= {"explore": True} if job.explore else {}
     return TaskMiner(optimizer, settings, command)
 
 

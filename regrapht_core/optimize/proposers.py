@@ -38,6 +38,7 @@ from regrapht_core.model.protocol import CodeModel, Completion, FinishReason, Sa
 from regrapht_core.optimize.rewriter_proposer import NO_REWRITER, RewriterProposer
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import fill, launch_kernels, parallel_scaffold
+from regrapht_core.search.config import GraphView
 
 __all__ = [
     "ONE_SHOT_STYLES",
@@ -314,11 +315,16 @@ class RewritersFirst:
 
 
 def step_proposer(
-    model: CodeModel, graph: ReGraph, *, seed: int = 0, rewriters: bool = True
+    model: CodeModel,
+    graph: ReGraph,
+    actions: GraphView | None = None,
+    *,
+    seed: int = 0,
+    rewriters: bool = True,
 ) -> ProposeFn:
     """The proposer every job uses: rewriters, and where no rewriter acts
-    (:class:`RewritersFirst`) a scaffold whose loop body the model writes, then the model
-    alone.
+    (:class:`RewritersFirst`) from a state on any step ``actions`` allows (by default the
+    graph's edges), a scaffold whose loop body the model writes, then the model alone.
 
     ``rewriters=False`` is the model-only ablation the benchmarks compare against.
     """
@@ -327,6 +333,8 @@ def step_proposer(
         return by_model
 
     def successors(technique: str) -> Sequence[str]:
+        if actions is not None:
+            return actions.successors(technique)
         return graph.successors(technique) if graph.has_node(technique) else ()
 
     fallback = first_of(HoleProposer(model, graph, seed=seed), by_model)

@@ -24,11 +24,13 @@ from regrapht_core.graph.snapshot import BuildInfo, load_snapshot
 from regrapht_core.model.protocol import CodeModel
 from regrapht_core.model.resolve import ModelSource, default_cache_dir, load_model, resolve_source
 from regrapht_core.model.settings import LlamaSettings, ModelSettings, ServerSettings
+from regrapht_core.optimize.exploring import ExploringGraph
 from regrapht_core.optimize.job import OptimizeOutcome, SearchFn, optimize_task
 from regrapht_core.optimize.proposers import step_proposer
 from regrapht_core.optimize.rewriter_proposer import RewriterProposer
+from regrapht_core.rewrite.registry import default_registry
 from regrapht_core.search import run_search
-from regrapht_core.search.config import SearchConfig
+from regrapht_core.search.config import GraphView, SearchConfig
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
@@ -51,6 +53,10 @@ class JobSettings:
     (``graph.paths.snapshot_path``)."""
     rewriters: bool = True
     """Let deterministic rewriters answer the steps they can (off: model-only ablation)."""
+    explore: bool = False
+    """Search beyond the graph's edges: after the first step, every technique a rewriter
+    implements may follow (``optimize.exploring``). Mining's setting, so that what it
+    finds can add edges; an editor's search walks the graph."""
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -117,6 +123,10 @@ class Optimizer:
         self.graph: ReGraph = snapshot.graph
         self.graph_build: BuildInfo = snapshot.build
         """How the graph was built: a benchmark records it, so two graphs' runs never mix."""
+        self.actions: GraphView = (
+            ExploringGraph(self.graph, default_registry()) if settings.explore else self.graph
+        )
+        """What the search may do: the graph's edges, or more when exploring."""
         self.verifier = verifier or Verifier(settings.verify)
         self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)
@@ -158,7 +168,9 @@ class Optimizer:
         if model is None:
             return RewriterProposer()
         settings = self.settings
-        return step_proposer(model, self.graph, seed=settings.seed, rewriters=settings.rewriters)
+        return step_proposer(
+            model, self.graph, self.actions, seed=settings.seed, rewriters=settings.rewriters
+        )
 
     def run(
         self,
@@ -177,7 +189,7 @@ class Optimizer:
         model = self.model()
         return optimize_task(
             task,
-            self.graph,
+            self.actions,
             propose_fn=propose_fn or self._step_proposer(model),
             verifier=self.verifier,
             config=settings.search,

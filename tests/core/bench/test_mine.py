@@ -311,3 +311,43 @@ def test_each_mined_task_has_a_time_limit_by_default(
     args = ["graph", "mine", str(CORPUS), "--out", str(tmp_path), *flags]
     assert CliRunner().invoke(main, args).exit_code == EXIT_USER_ERROR
     assert seen == [limit]
+
+
+def test_explore_reaches_the_miners_job(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_cli, "require_nvcc", lambda _job: None)
+    seen: list[bool] = []
+
+    def record_explore(job: JobSettings, *_args: object) -> None:
+        seen.append(job.explore)
+        raise ConfigError("stop here")
+
+    monkeypatch.setattr(bench_cli, "task_miner", record_explore)
+    for flags in ([], ["--explore"]):
+        args = ["graph", "mine", str(CORPUS), "--out", str(tmp_path), *flags]
+        assert CliRunner().invoke(main, args).exit_code == EXIT_USER_ERROR
+    assert seen == [False, True]
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
+def test_on_the_gpu_an_explored_search_verifies_steps_off_the_graphs_edges(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "explored"
+    args = ["graph", "mine", str(CORPUS), "--out", str(out), "--split", "train", "--explore"]
+    args += ["--only", "elementwise_arith_axpby_f32_ptr", "--timing", "kernel_only"]
+    args += ["--no-model", "--budget", "16", "--time-limit", "120"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.stderr
+    (record,) = [json.loads(p.read_text()) for p in (out / RECORDS).glob("*.json")]
+    assert record["explore"] is True
+    graph = Optimizer(JobSettings(model=None)).graph
+    rows = {row["index"]: row for row in record["candidates"]}
+    off = [
+        row
+        for row in rows.values()
+        if row["verified"]
+        and row["parent"] is not None
+        and not graph.has_edge(rows[row["parent"]]["technique"], row["technique"])
+    ]
+    assert off, "no verified step off the graph's edges"
