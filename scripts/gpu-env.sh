@@ -5,10 +5,16 @@
 export REGRAPHT_COMMIT="${REGRAPHT_COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}"
 export PYTHONUNBUFFERED=1
 # A call that carries no .whl (to leave room for a Ray part) uses what an earlier call on
-# this warm machine installed.
+# this warm machine installed. The same wheels are installed once: `pip --upgrade` replaces
+# every file, and a later call's reinstall pulled rapidfuzz's files from under a benchmark
+# still running from an earlier call (benchmarks/results/gpu-h200-explore-9344307).
 if ls .whl/*.whl >/dev/null 2>&1; then
-    python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-        --target /tmp/site .whl/*.whl || return 1
+    wheels=$(sha256sum .whl/*.whl | sha256sum | cut -c1-64)
+    if [ "$(cat /tmp/site/.regrapht-wheels 2>/dev/null)" != "$wheels" ]; then
+        python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
+            --target /tmp/site .whl/*.whl || return 1
+        echo "$wheels" >/tmp/site/.regrapht-wheels
+    fi
     export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"
 elif [ -d /tmp/site ]; then
     export PYTHONPATH="/tmp/site:${PWD}:${PWD}/server"

@@ -57,7 +57,8 @@ def graph() -> None:
     type=click.Path(path_type=Path, file_okay=False),
     multiple=True,
     help="Folder of trajectory JSON files, repeatable: the seed's and mined ones together "
-    "(default: a checkout's graph_snapshots/trajectories and graph_snapshots/mined/trajectories).",
+    "(default: a checkout's graph_snapshots/trajectories, graph_snapshots/mined/trajectories "
+    "and graph_snapshots/explored/trajectories).",
 )
 @click.option(
     "--out",

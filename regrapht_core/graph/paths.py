@@ -105,12 +105,15 @@ def checkout_dir() -> Path | None:
 
 
 def default_trajectory_dirs() -> list[Path]:
-    """What the shipped snapshot is built from, in a checkout: the seed's trajectories and
-    the ones mined on the GPU (issue 20); none when installed (they are not shipped)."""
+    """What the shipped snapshot is built from, in a checkout: the seed's trajectories, the
+    ones mined on the GPU over the graph's edges and the ones mined exploring beyond them
+    (issue 20, docs/mining.md); none when installed (they are not shipped)."""
     root = checkout_dir()
     if root is None:
         return []
-    return [root / _SOURCE / "trajectories", root / _SOURCE / "mined" / "trajectories"]
+    return [root / _SOURCE / "trajectories"] + [
+        root / _SOURCE / mined / "trajectories" for mined in ("mined", "explored")
+    ]
 
 
 def build_target(flag: Path | None = None, env: Mapping[str, str] = os.environ) -> Path | None:

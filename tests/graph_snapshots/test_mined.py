@@ -1,6 +1,7 @@
-"""The committed mining output (graph_snapshots/mined): every trajectory a build would read
-is from a train task, device-verified step by step, and counted by its task's record; the
-shipped snapshot is the seed + mined build, and it repeats byte for byte.
+"""The committed mining output (graph_snapshots/mined, over the graph's edges, and
+graph_snapshots/explored, beyond them): every trajectory a build would read is from a train
+task, device-verified step by step, and counted by its task's record; the shipped snapshot
+is the seed + mined + explored build, and it repeats byte for byte.
 
 The test split judges graphs (benchmarks/results/gpu-h100-graph-compare-test-*), so a
 test task's path in this folder would let a graph learn the answers it is judged on.
@@ -11,6 +12,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from regrapht_core.bench.mine import MINED, RECORDS
 from regrapht_core.bench.runner import load_manifest
 from regrapht_core.graph.build import build_snapshot
@@ -18,21 +21,24 @@ from regrapht_core.graph.trajectories import load_trajectory_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 MINED_DIR = ROOT / "graph_snapshots" / "mined"
+EXPLORED_DIR = ROOT / "graph_snapshots" / "explored"
+FOLDERS = pytest.mark.parametrize("folder", [MINED_DIR, EXPLORED_DIR], ids=["mined", "explored"])
 
 
-def _records() -> dict[str, dict[str, object]]:
-    return {p.stem: json.loads(p.read_text()) for p in (MINED_DIR / RECORDS).glob("*.json")}
+def _records(folder: Path = MINED_DIR) -> dict[str, dict[str, object]]:
+    return {p.stem: json.loads(p.read_text()) for p in (folder / RECORDS).glob("*.json")}
 
 
-def _mined_files() -> list[Path]:
-    return sorted((MINED_DIR / MINED).glob("*.json"))
+def _mined_files(folder: Path) -> list[Path]:
+    return sorted((folder / MINED).glob("*.json"))
 
 
-def test_every_mined_path_is_a_train_task_verified_on_a_gpu() -> None:
+@FOLDERS
+def test_every_mined_path_is_a_train_task_verified_on_a_gpu(folder: Path) -> None:
     split = {t.name: t.split for t in load_manifest(ROOT / "benchmarks/corpus/manifest.toml")}
-    records = _records()
-    loaded = load_trajectory_dir(MINED_DIR / MINED)
-    assert len(loaded) >= 1000
+    records = _records(folder)
+    loaded = load_trajectory_dir(folder / MINED)
+    assert len(loaded) >= (1000 if folder == MINED_DIR else 1)
     for path, trajectory in loaded:
         task = path.name.removesuffix(".json").split(".path")[0]
         assert split.get(task) == "train", path.name
@@ -42,9 +48,10 @@ def test_every_mined_path_is_a_train_task_verified_on_a_gpu() -> None:
         assert (speedups[-1] or 0.0) > 1.0, path.name
 
 
-def test_every_record_counts_its_files_and_names_its_device() -> None:
-    records = _records()
-    files = {p.name for p in (MINED_DIR / MINED).glob("*.json")}
+@FOLDERS
+def test_every_record_counts_its_files_and_names_its_device(folder: Path) -> None:
+    records = _records(folder)
+    files = {p.name for p in (folder / MINED).glob("*.json")}
     for name, record in records.items():
         assert record["device"] and record["commit"], name
         count = record.get("trajectories") or 0
@@ -52,18 +59,24 @@ def test_every_record_counts_its_files_and_names_its_device() -> None:
         expected = {f"{name}.json"} | {f"{name}.path{k}.json" for k in range(2, count + 1)}
         assert expected <= files if count else f"{name}.json" not in files, name
     assert sum(int(r.get("trajectories") or 0) for r in records.values()) == len(files)
+    # An explored record says so: its paths may take steps no edge of the graph held.
+    assert all(
+        r.get("explore") is (True if folder == EXPLORED_DIR else None) for r in records.values()
+    )
 
 
 def test_the_shipped_snapshot_is_the_seed_and_mined_build_and_repeats(tmp_path: Path) -> None:
-    """What ships is what `graph build` makes of the seed's and the mined trajectories
-    (issue 20: at least 1,000 device-verified ones), byte for byte, every time."""
+    """What ships is what `graph build` makes of the seed's, the mined and the explored
+    trajectories (issue 20: at least 1,000 device-verified ones), byte for byte, every time."""
     seed = ROOT / "graph_snapshots" / "trajectories"
-    first = build_snapshot([seed, MINED_DIR / MINED], tmp_path / "a.msgpack")
-    build_snapshot([seed, MINED_DIR / MINED], tmp_path / "b.msgpack")
+    sources = [seed, MINED_DIR / MINED, EXPLORED_DIR / MINED]
+    first = build_snapshot(sources, tmp_path / "a.msgpack")
+    build_snapshot(sources, tmp_path / "b.msgpack")
     shipped = ROOT / "graph_snapshots" / "regraph.msgpack"
     assert (tmp_path / "a.msgpack").read_bytes() == shipped.read_bytes()
     assert (tmp_path / "b.msgpack").read_bytes() == shipped.read_bytes()
-    assert first.build.trajectories == len(load_trajectory_dir(seed)) + len(_mined_files())
+    mined = len(_mined_files(MINED_DIR)) + len(_mined_files(EXPLORED_DIR))
+    assert first.build.trajectories == len(load_trajectory_dir(seed)) + mined
     assert first.build.trajectories >= 1000
 
 

@@ -96,6 +96,7 @@ def test_a_checkout_builds_into_graph_snapshots(tmp_path: Path) -> None:
     assert default_trajectory_dirs() == [
         ROOT / "graph_snapshots" / "trajectories",
         ROOT / "graph_snapshots" / "mined" / "trajectories",
+        ROOT / "graph_snapshots" / "explored" / "trajectories",
     ]
     assert build_target(None, {}) == SOURCE
     assert build_target(None, {SNAPSHOT_ENV: str(tmp_path / "e")}) == tmp_path / "e"
