@@ -1,11 +1,13 @@
 """How the ReGraph grows as trajectories are added, and what its edges say to the search.
 
-Usage: python scripts/graph_growth.py SEED_DIR MINED_DIR [--step 100]
+Usage: python scripts/graph_growth.py SEED_DIR MINED_DIR [MINED_DIR ...] [--step 100]
        > benchmarks/results/cpu-graph-growth.json
 
-Growth: the seed's trajectories first, then the mined ones in a fixed shuffled order
-(``random.Random(0)``, so no family comes all at once), counting nodes, edges, edges with
-a measured example, and examples after each ``--step`` of them.
+Growth: the seed's trajectories first, then each mining run's folder in turn, its
+trajectories in a fixed shuffled order (``random.Random(0)``, so no family comes all at
+once), counting nodes, edges, edges with a measured example, and examples after each
+``--step`` of them and at the end of each folder: a run mined over the graph's edges and
+one mined exploring beyond them (``graph mine --explore``) show apart.
 
 Edges: for the seed graph and the seed + mined graph, each edge's examples, tasks, the
 mean reward of its measured examples (what ``search.prior`` ranks a step by: paper Eq. 3,
@@ -49,15 +51,20 @@ def _counts(graph: ReGraph, trajectories: int) -> dict[str, int]:
     }
 
 
-def growth(seed: Sequence[Trajectory], mined: Sequence[Trajectory], step: int) -> list[Any]:
+def growth(
+    seed: Sequence[Trajectory], runs: Sequence[Sequence[Trajectory]], step: int
+) -> list[Any]:
     graph = build_graph(seed)
     rows = [_counts(graph, len(seed))]
-    order = list(mined)
-    random.Random(0).shuffle(order)
-    for k, trajectory in enumerate(order, start=1):
-        merge_trajectory(graph, trajectory)
-        if k % step == 0 or k == len(order):
-            rows.append(_counts(graph, len(seed) + k))
+    added = 0
+    for run in runs:
+        order = list(run)
+        random.Random(0).shuffle(order)
+        for k, trajectory in enumerate(order, start=1):
+            merge_trajectory(graph, trajectory)
+            added += 1
+            if added % step == 0 or k == len(order):
+                rows.append(_counts(graph, len(seed) + added))
     return rows
 
 
@@ -113,19 +120,20 @@ def later_steps(mined: Sequence[Trajectory]) -> dict[str, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seed", type=Path, help="the seed's trajectory folder")
-    parser.add_argument("mined", type=Path, help="a mining run's trajectory folder")
+    parser.add_argument("mined", type=Path, nargs="+", help="mining runs' trajectory folders")
     parser.add_argument("--step", type=int, default=100, help="trajectories between rows")
     args = parser.parse_args()
     seed = [t for _, t in load_trajectory_dir(args.seed)]
-    mined = [t for _, t in load_trajectory_dir(args.mined)]
+    runs = [[t for _, t in load_trajectory_dir(folder)] for folder in args.mined]
+    mined = [t for run in runs for t in run]
     document = {
         "benchmark": "ReGraph growth and edge evidence (CPU: counts only, nothing timed)",
         "command": " ".join(["python", *sys.argv]),
         "commit": current_commit(),
         "device": None,  # counts of files: nothing here ran on a GPU
         "seed": str(args.seed),
-        "mined": str(args.mined),
-        "growth": growth(seed, mined, args.step),
+        "mined": [str(folder) for folder in args.mined],
+        "growth": growth(seed, runs, args.step),
         "later_steps": later_steps(mined),
         "edges_seed": edges(build_graph(seed)),
         "edges_seed_and_mined": edges(build_graph([*seed, *mined])),
