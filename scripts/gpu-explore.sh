@@ -6,10 +6,10 @@
 #   scripts/gpu-explore.sh wait    # wait (up to WAIT_S); logs, records and results in $OUT/explore.tgz
 #
 # Rewriters only (--no-model), kernel-only timing, as the corpus was mined. Mining runs
-# eight processes (four per GPU) over scripts/arms/explore-train.txt for at most MINE_S
+# eight processes (four per GPU) over scripts/explore/train.txt for at most MINE_S
 # seconds (a process stopped then writes its summary; a task cut short is not recorded);
 # then the graph is built from the seed's, the shipped mined and the explored trajectories,
-# and the two arms search scripts/arms/explore-test.txt, four shards each, every GPU
+# and the two arms search scripts/explore/test.txt, four shards each, every GPU
 # running two shards of each graph (scripts/gpu-model-arms.sh, NO_MODEL=1).
 set -uo pipefail
 WORK=${WORK:-/tmp/explore}
@@ -26,7 +26,7 @@ start)
     cat >"$WORK/run.sh" <<SCRIPT
 set -uo pipefail
 cd "$PWD"
-mapfile -t tasks < <(sed -e '/^#/d' scripts/arms/explore-train.txt)
+mapfile -t tasks < <(sed -e '/^#/d' scripts/explore/train.txt)
 for k in 0 1 2 3 4 5 6 7; do
     picked=""
     for ((i = k; i < \${#tasks[@]}; i += 8)); do picked+=" --only \${tasks[i]}"; done
@@ -43,7 +43,7 @@ python3 -m regrapht_core graph build --trajectories graph_snapshots/trajectories
     --trajectories graph_snapshots/mined/trajectories --trajectories $WORK/trajectories \\
     --out $WORK/explored.msgpack >>$WORK/build.log 2>&1
 python3 -m regrapht_core graph stats --snapshot $WORK/explored.msgpack >>$WORK/build.log 2>&1
-test=\$(sed -e '/^#/d' -e 's/^/--only /' scripts/arms/explore-test.txt | tr '\n' ' ')
+test=\$(sed -e '/^#/d' -e 's/^/--only /' scripts/explore/test.txt | tr '\n' ' ')
 arms=""
 for s in 1 2 3 4; do
     arms+="seed-\$s $manifest \$test --timing kernel_only --no-model --shard \$s/4 --snapshot $WORK/seed.msgpack --gpu \$((s % 2))

@@ -106,7 +106,7 @@ class _Search:
         start = root_technique(task)
         root = Node(start, task.source, candidate=None, reward=0.0)
         self.tree = SearchGraph(root=(start, code_hash(task.source)))
-        self.tree.nodes[self.tree.root] = root
+        self.tree.add(self.tree.root, root)
         self.closed: set[Key] = set()
         self.priors = Priors(graph, cap=config.prior_weight, neighbours=config.prior_neighbours)
         self.prior_at: dict[tuple[Key, str], EdgePrior] = {}
@@ -199,6 +199,7 @@ class _Search:
     def moves(self, key: Key, path: Sequence[Key]) -> list[Move]:
         """Into each open state a step from ``key`` reached, and each step's next variant
         where widening allows it (``selection.widening_allows``)."""
+        self.tree.share(key)
         node = self.tree.nodes[key]
         moves: list[Move] = []
         for action in self.graph.successors(node.technique):
@@ -218,6 +219,7 @@ class _Search:
         the least promising), verified together. The others stay untried moves of the
         state. The states reached (``None`` if the search stopped before any was
         evaluated)."""
+        self.tree.share(key)
         node = self.tree.nodes[key]
         node.expanded = True
         ranked = [a for a in self.ranked(key) if a not in node.children and a not in node.exhausted]
@@ -251,17 +253,22 @@ class _Search:
             return None
         reached.append(child_key)
         if child_key not in self.tree.nodes:
-            self.tree.nodes[child_key] = Node(
-                action,
-                candidate.code,
-                candidate=candidate.index,
-                reward=value,
-                terminal=candidate.result.status.failed,
+            self.tree.add(
+                child_key,
+                Node(
+                    action,
+                    candidate.code,
+                    candidate=candidate.index,
+                    reward=value,
+                    terminal=candidate.result.status.failed,
+                ),
             )
         return child_key
 
     def take(self, key: Key, action: str) -> Key | None:
-        """A rollout's step from ``key``: the best state it reached before, else new."""
+        """A rollout's step from ``key`` (or a twin: ``SearchGraph.share``): the best state
+        it reached before, else new."""
+        self.tree.share(key)
         node = self.tree.nodes[key]
         reached = node.children.get(action)
         if reached:

@@ -63,6 +63,29 @@ class SearchGraph:
     root: Key
     nodes: dict[Key, Node] = field(default_factory=dict)
     edges: dict[tuple[str, str], EdgeStats] = field(default_factory=dict)
+    twins: dict[str, list[Key]] = field(default_factory=dict)
+    """The states of each code hash: where the graph has a cycle (a read-only cache then a
+    launch configuration, or the two the other way round), one code is reached under two
+    techniques, as two states."""
+
+    def add(self, key: Key, node: Node) -> None:
+        self.nodes[key] = node
+        self.twins.setdefault(key[1], []).append(key)
+
+    def share(self, key: Key) -> None:
+        """Give the state ``key`` the steps its twins took: a step belongs to the code, not
+        to the technique that reached it, as the proposers answer by code and technique (a
+        rewriter hands each step's variants out once). Asked again from a twin, a rewriter
+        could only say all its candidates were handed out, a refusal that counts against
+        the search's refusal cap, and a model would be paid for the same step twice. The
+        lists of states reached are shared, so a variant either twin adds is both's."""
+        node = self.nodes[key]
+        for twin in self.twins.get(key[1], ()):
+            if twin != key:
+                other = self.nodes[twin]
+                for action, reached in other.children.items():
+                    node.children.setdefault(action, reached)
+                node.exhausted |= other.exhausted
 
     def edge(self, source: str, target: str) -> EdgeStats:
         return self.edges.setdefault((source, target), EdgeStats())

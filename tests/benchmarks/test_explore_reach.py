@@ -1,4 +1,4 @@
-"""The explore lists (scripts/arms/explore-*.txt) are what `benchmarks.explore_reach` picks,
+"""The explore lists (scripts/explore/*.txt) are what `benchmarks.explore_reach` picks,
 and what it counts as new is a step the rewriters answer off the seed graph's edges."""
 
 from __future__ import annotations
@@ -17,15 +17,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _listed(name: str) -> list[str]:
-    text = (ROOT / "scripts" / "arms" / name).read_text()
+    text = (ROOT / "scripts" / "explore" / name).read_text()
     return [line for line in text.splitlines() if line and not line.startswith("#")]
 
 
 @pytest.mark.parametrize(
     ("split", "count", "listed"),
     [
-        ("test", 32, "explore-test.txt"),
-        pytest.param("train", 64, "explore-train.txt", marks=pytest.mark.slow),
+        ("test", 32, "test.txt"),
+        pytest.param("train", 64, "train.txt", marks=pytest.mark.slow),
     ],
 )
 def test_the_committed_lists_are_the_pick(

@@ -13,12 +13,14 @@ import pytest
 from regrapht_core.contracts.deadline import NO_DEADLINE, Deadline
 from regrapht_core.contracts.proposal import StopReason
 from regrapht_core.cxx.parse import language_for_path
+from regrapht_core.graph.build import build_snapshot
 from regrapht_core.model.protocol import ChatMessage, Completion, FinishReason, Sampling
 from regrapht_core.model.settings import ModelSettings
 from regrapht_core.optimize.session import JobSettings, Optimizer
 from regrapht_core.search.config import SearchConfig
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.verify.config import VerifyConfig
+from tests.core.optimize.test_cli import SEED_TRAJECTORIES
 from tests.core.optimize.test_proposers import ScriptedModel
 
 EXAMPLE = Path(__file__).parents[3] / "examples" / "smooth.cpp"
@@ -45,10 +47,16 @@ class SlowModel(ScriptedModel):
 @pytest.mark.slow
 def test_a_job_with_a_model_step_ends_within_seconds_of_its_limit(tmp_path: Path) -> None:
     model = SlowModel("")
+    # The seed graph keeps the steps the search takes fixed: with the shipped graph's 61
+    # edges the rewriters act from every state the bundled example reaches in the limit,
+    # so the model is never asked (test_cli builds it for the same reason).
+    seed = tmp_path / "seed.msgpack"
+    build_snapshot([SEED_TRAJECTORIES], seed)
     settings = JobSettings(
         search=SearchConfig(budget=1000, time_limit_s=LIMIT_S),
         model=ModelSettings(),
         verify=VerifyConfig(cache_dir=tmp_path / "objects"),
+        snapshot=seed,
     )
     optimizer = Optimizer(settings, env={}, model_loader=lambda _source, _settings: model)
     task = extract_task(

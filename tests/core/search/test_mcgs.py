@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import pytest
 
@@ -186,11 +186,13 @@ def test_p_ucb_prefers_the_better_child_after_the_first_visits() -> None:
     assert state.result(StopReason.BUDGET).stop_reason == "budget"
 
 
-def test_identical_code_is_one_state_and_is_verified_once() -> None:
-    def commuting(request: ProposeRequest) -> Proposal:
-        applied = sorted({*techniques(request.code), request.technique})
-        return Proposal(TASK.source + "".join(f"\n// {t}" for t in applied))
+def commuting(request: ProposeRequest) -> Proposal:
+    """Steps that commute: A then B and B then A write the same code."""
+    applied = sorted({*techniques(request.code), request.technique})
+    return Proposal(TASK.source + "".join(f"\n// {t}" for t in applied))
 
+
+def test_identical_code_is_one_state_and_is_verified_once() -> None:
     # A then B and B then A write the same code: under technique B and A respectively
     # they are two states, but the code is verified once.
     graph = Graph({"sequential": ["A", "B"], "A": ["B"], "B": ["A"]})
@@ -414,8 +416,9 @@ class OneEach:
     """A proposer that hands out one candidate per (code, technique), as the rewriter
     proposer does, and refuses a second request for the same step."""
 
-    def __init__(self) -> None:
+    def __init__(self, answer: Callable[[ProposeRequest], Proposal] = propose) -> None:
         self.asked: list[tuple[str, str]] = []
+        self.answer = answer
 
     def __call__(self, request: ProposeRequest) -> Proposal:
         step = (request.code, request.technique)
@@ -426,7 +429,7 @@ class OneEach:
                 retryable=False,
             )
         self.asked.append(step)
-        return propose(request)
+        return self.answer(request)
 
 
 def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
@@ -698,3 +701,34 @@ def test_where_no_step_is_promising_the_best_ranked_is_still_taken() -> None:
     again = Verifier({("A",): 1.2, ("B",): 1.1})
     search(Graph({"sequential": ["A"]}, {("sequential", "A"): [measured(0.5)]}), again, budget=1)
     assert again.calls == [("A",)]
+
+
+def test_a_step_from_one_code_is_asked_once_whichever_technique_reached_it() -> None:
+    """Where the graph has a cycle (A → B and B → A), A then B and B then A reach one code
+    as two states (under B and under A). A step from that code is the code's: asked from
+    the second state it was asked again, and the rewriters' refusal ("all candidates were
+    proposed") counted against the refusal cap (the shipped graph with the explored
+    trajectories, at 39d338b)."""
+    graph = Graph({"sequential": ["A", "B"], "A": ["B", "C"], "B": ["A", "C"]})
+    table = {("A",): 2.0, ("B",): 2.0, ("A", "B"): 3.0, ("A", "B", "C"): 4.0}
+    table |= {("A", "C"): 2.5, ("B", "C"): 2.5}
+    for seed in range(20):
+        proposer = OneEach(commuting)
+        state = _Search(
+            TASK,
+            graph,
+            propose_fn=proposer,
+            evaluate_fn=Verifier(table),
+            config=SearchConfig(budget=30, retry_with_feedback=False, depth_cap=4),
+            rng=random.Random(seed),
+            progress_fn=None,
+            cancel=None,
+            deadline=None,
+        )
+        state.run()
+        repeats = [c for c in state.trace if "were proposed" in c.result.feedback]
+        assert all(c.phase == "widen" for c in repeats), (seed, [c.phase for c in repeats])
+        both = [k for k in state.tree.nodes if techniques(state.tree.nodes[k].code) == ("A", "B")]
+        assert len(both) == 2  # the code under B and under A
+        first, second = (state.tree.nodes[k] for k in both)
+        assert first.children.get("C") is second.children.get("C")  # one step, shared
