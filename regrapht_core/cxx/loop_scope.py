@@ -75,6 +75,11 @@ class LoopFacts:
     integers: dict[str, int] = field(default_factory=dict)
     """The file's integer constants defined as literals that no name of the entry shadows
     (``constexpr int R = 1;``): what a bound such as ``w - R`` may be read with."""
+    sub_rows: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Per array written by rows, the inner loops (by their node's start byte) whose
+    iterations each own a sub-row of the row: every access is ``S*i + j*B + r`` with ``j``
+    inside ``[0, S/B)`` and ``r`` inside ``[0, B)`` (``ownership.OwnershipAnalysis.digits``),
+    so a 2-D mapping may give each ``(i, j)`` a thread of its own."""
 
     @property
     def written(self) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from regrapht_core.cxx.affine import additive_terms, literal_int, stride_key
+from regrapht_core.cxx.affine import additive_terms, int_literal, literal_int, stride_key
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
@@ -63,7 +63,8 @@ class CountedLoop:
         ``stride - c`` (``c >= 0``, or ``c >= 1`` with ``<=``), so interior sweeps such as
         ``for (j = 1; j < w - 1; ++j)`` stay in the row their iteration owns. ``values``:
         names that stand for integer literals, as a stencil's ``for (j = R; j < w - R; ++j)``
-        names its radius."""
+        names its radius. A literal ``stride`` takes a bound of known values
+        (``for (j = 0; j < S; ++j)`` with ``#define S 16`` inside ``"16"``)."""
         known = values or {}
 
         def value(node: Node) -> int | None:
@@ -77,6 +78,10 @@ class CountedLoop:
             return False
         terms = additive_terms(self.upper, 1)
         ours = [(sign, t) for sign, t in terms if value(t) is None]
+        limit = int_literal(stride)
+        if not ours and limit is not None:  # a literal row, a bound of known values
+            top = sum(sign * (value(t) or 0) for sign, t in terms) - self.offset
+            return top + (1 if self.inclusive else 0) <= limit
         if len(ours) != 1 or ours[0][0] < 0 or stride_key(ours[0][1]) != stride:
             return False
         slack = self.offset - sum(sign * (value(t) or 0) for sign, t in terms)

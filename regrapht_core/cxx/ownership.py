@@ -7,33 +7,25 @@ its iteration owns.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.affine import Affine, affine, literal_int, stride_key
-from regrapht_core.cxx.definitions import integer_values
+from collections.abc import Iterator, Sequence
+
+from regrapht_core.cxx.affine import Affine, affine, factors, literal_int, stride_key
+from regrapht_core.cxx.definitions import integer_values, is_integer_type
 from regrapht_core.cxx.loop_scope import (
     Access,
     LoopScope,
     quote,
 )
-from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.loops import CountedLoop
+from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.syntax import strip_parens
+from regrapht_core.cxx.sizes import Size
+from regrapht_core.cxx.syntax import declared_name, strip_parens
 
 __all__ = ["OwnershipAnalysis"]
 
 
 class OwnershipAnalysis(LoopScope):
-    def inner_offset(self, term: Node, stride: str, access: Node) -> bool:
-        """``term`` is an inner loop variable running over ``[0, stride)`` around ``access``."""
-        term = strip_parens(term)
-        loops = self.facts.inner_loops.get(node_text(term), []) if term.type == "identifier" else []
-        around = [
-            loop for loop in loops if loop.body.start_byte <= access.start_byte < loop.body.end_byte
-        ]
-        if not around:
-            return False
-        inner = max(around, key=lambda loop: loop.body.start_byte)  # the innermost one
-        return inner.inside(stride, self.facts.integers)
-
     def named_integers(self) -> dict[str, int]:
         """The file's integer constants defined as literals (:func:`integer_values`) that no
         parameter, local or loop variable of the entry shadows."""
@@ -117,32 +109,155 @@ class OwnershipAnalysis(LoopScope):
                 )
 
     def check_rows(self, array: str, forms: list[tuple[Access, Affine]]) -> None:
-        """Stride ``S``: every access stays in ``[S*i, S*i + S)``, the row iteration i owns."""
+        """Stride ``S``: every access stays in ``[S*i, S*i + S)``, the row iteration i owns.
+        Records the inner loops whose iterations own a sub-row each (``LoopFacts.sub_rows``)."""
         first = forms[0][1]
-        literal_stride = (
-            literal_int(first.stride_factors[0]) if len(first.stride_factors) == 1 else None
-        )
+        row = self.size(first.stride_factors)
         # A read of a row's first element is safe even when the row length S is symbolic:
         # if S <= 0, the writes (each proven inside [S*i, S*i + S) below) never happen.
-        rows_written = all(len(f.rest) == 1 for a, f in forms if a.write)
+        rows_written = all(len(f.rest) >= 1 for a, f in forms if a.write)
+        owners: set[int] | None = None
         for access, form in forms:
             if form.sign < 0:
                 raise Refusal(f"{quote(access.node)} walks `{array}` backwards by rows")
-            first_element = len(form.rest) == 0
-            if first_element and literal_stride is not None and literal_stride > 0:
-                continue
-            if first_element and not access.write and rows_written:
-                continue
-            single = len(form.rest) == 1 and form.rest[0][0] > 0
-            if not single or not self.in_row(form.rest[0][1], first.stride, literal_stride, access):
+            exempt = not form.rest and not access.write and rows_written
+            if not exempt and not self.fits(form.rest, row, access):
                 raise Refusal(
                     f"cannot prove {quote(access.node)} stays inside the row of `{array}` "
                     "that its iteration owns"
                 )
+            digits = self.digits(form.rest, row, access)
+            ours = {d.node.start_byte for d in digits if isinstance(d, CountedLoop)}
+            owners = ours if owners is None else owners & ours
+        self.facts.sub_rows[array] = frozenset(owners or ())
 
-    def in_row(self, term: Node, stride: str, literal_stride: int | None, access: Access) -> bool:
-        """The offset ``term`` stays in ``[0, stride)``: a literal, or an inner loop variable."""
-        value = literal_int(term)
-        if literal_stride is not None and value is not None and 0 <= value < literal_stride:
-            return True
-        return self.inner_offset(term, stride, access.node)
+    def fits(self, terms: Sequence[tuple[int, Node]], row: Size, access: Access) -> bool:
+        """The sum of ``terms`` stays in ``[0, row)`` wherever ``access`` runs: nothing (a
+        row of a known positive size), or a sum with a leading digit (:meth:`digits`)."""
+        if not terms:
+            return row.literal is not None and row.literal >= 1
+        return any(True for _ in self.digits(terms, row, access))
+
+    def digits(
+        self, terms: Sequence[tuple[int, Node]], row: Size, access: Access
+    ) -> Iterator[CountedLoop | int]:
+        """Each term ``y * B`` of ``terms`` (``B`` may be 1) that leads the sum as a digit
+        leads a number: ``y`` (an inner loop around ``access``, or a literal) runs inside
+        ``[0, row / B)`` and the other terms stay inside ``[0, B)``, so the sum stays in
+        ``[0, row)``, as ``y * nx + x`` stays below ``nx * ny`` (the row of ``z`` in a 3-D
+        sweep) and ``i * S + j`` below ``S * S`` (one matrix of a batch). Then each ``y``
+        also owns ``[y * B, y * B + B)`` of the row."""
+        for k, (sign, term) in enumerate(terms):
+            digit = self.digit(term, access) if sign > 0 else None
+            span = None if digit is None else row.over(digit[1])
+            if digit is None or span is None:
+                continue
+            loop, unit = digit
+            if isinstance(loop, int):
+                inside = span.literal is not None and 0 <= loop < span.literal
+            else:
+                inside = loop.inside(span.key(), self.facts.integers)
+            if inside and self.fits([*terms[:k], *terms[k + 1 :]], unit, access):
+                yield loop
+
+    def digit(self, term: Node, access: Access) -> tuple[CountedLoop | int, Size] | None:
+        """``term`` as ``y * B``: the innermost loop of ``y`` around ``access`` (or a literal
+        ``y``) and the size ``B`` of the other factors, each unchanged by the loop."""
+        parts = factors(term)
+        for k, part in enumerate(parts):
+            others = [*parts[:k], *parts[k + 1 :]]
+            if not all(self.invariant(f) for f in others):
+                continue
+            unit = self.size(others)
+            value = literal_int(part)
+            if value is not None and not others:
+                return value, unit
+            loop = self.around(part, access.node)
+            if loop is not None:
+                return loop, unit
+        return None
+
+    def around(self, term: Node, access: Node) -> CountedLoop | None:
+        """The innermost inner loop of the variable ``term`` that holds ``access``."""
+        term = strip_parens(term)
+        loops = self.facts.inner_loops.get(node_text(term), []) if term.type == "identifier" else []
+        holding = [
+            loop for loop in loops if loop.body.start_byte <= access.start_byte < loop.body.end_byte
+        ]
+        return max(holding, key=lambda loop: loop.body.start_byte) if holding else None
+
+    def size(self, parts: Sequence[Node]) -> Size:
+        """The product of ``parts``, each prelude constant that names a product read as it
+        (``const int plane = nx * ny;``: :meth:`product`)."""
+        expanded: list[Node] = []
+        for part in parts:
+            expanded += self.product(part) or [part]
+        return Size.of(expanded, self.facts.integers)
+
+    def product(self, part: Node, depth: int = 0) -> list[Node] | None:
+        """The factors ``part`` stands for when it names a ``const`` integer the prelude
+        defines as a product of parameters, constants and such names, none of which the
+        function ever assigns: then it holds that product wherever the loop reads it."""
+        part = strip_parens(part)
+        if part.type != "identifier" or depth > 4:
+            return None
+        name = node_text(part)
+        value = self.constant_definition(name)
+        if value is None:
+            return None
+        found: list[Node] = []
+        for written in factors(value):
+            factor = strip_parens(written)
+            if literal_int(factor) is not None:
+                found.append(factor)
+                continue
+            if factor.type != "identifier" or not self.never_assigned(node_text(factor)):
+                return None
+            param = self.params.get(node_text(factor))
+            nested = None if param is not None else self.product(factor, depth + 1)
+            if nested is not None:
+                found += nested
+            elif param is not None and not param.pointer:
+                found.append(factor)
+            elif node_text(factor) not in self.facts.integers:
+                return None
+            else:
+                found.append(factor)
+        return found
+
+    def constant_definition(self, name: str) -> Node | None:
+        """The initializer of ``const <integer> name = ...;`` in the prelude, if that is
+        its only declaration there."""
+        found = []
+        for statement in self.entry.prelude:
+            if statement.type != "declaration":
+                continue
+            for declarator in statement.children_by_field_name("declarator"):
+                named = declared_name(declarator)
+                if named is not None and node_text(named) == name:
+                    found.append((statement, declarator))
+        if len(found) != 1:
+            return None
+        statement, declarator = found[0]
+        local = self.entry.locals.get(name)
+        qualifiers = {node_text(c) for c in statement.children if c.type == "type_qualifier"}
+        if local is None or not local.scalar or not qualifiers & {"const", "constexpr"}:
+            return None
+        if not is_integer_type(local.type) or declarator.type != "init_declarator":
+            return None
+        return declarator.child_by_field_name("value")
+
+    def never_assigned(self, name: str) -> bool:
+        """Nothing in the function assigns, steps or takes the address of ``name``."""
+        body = self.entry.definition.child_by_field_name("body")
+        for node in walk(body) if body is not None else ():
+            target = None
+            if node.type == "assignment_expression":
+                target = node.child_by_field_name("left")
+            elif node.type == "update_expression" or (
+                node.type == "pointer_expression" and node_text(node.children[0]) == "&"
+            ):
+                target = node.child_by_field_name("argument")
+            if target is not None and node_text(strip_parens(target)) == name:
+                return False
+        return True

@@ -100,6 +100,8 @@ def two_dimensional(found: SequentialLoop) -> CountedLoop | None:
     if any(node.type == "break_statement" for node in walk(inner.body)):
         return None
     for array in facts.written:
+        if inner.node.start_byte in facts.sub_rows.get(array, frozenset()):
+            continue  # each (i, j) owns a sub-row of row i: a 3-D sweep's (z, y)
         keys = {
             _owner(access.index, outer, inner, facts.integers)
             for access in facts.accesses

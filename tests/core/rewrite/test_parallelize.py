@@ -471,3 +471,141 @@ def test_an_output_longer_than_the_loop_gets_back_only_what_was_written(
     work = tmp_path / "whole"
     work.mkdir()
     assert run_on_cpu(SHORT_LOOP, whole, work) != "PASS", "copying all of y back clobbers its tail"
+
+
+def _sweep3d(
+    prelude: str = "const int plane = nx * ny;",
+    y: str = "y < ny - 1",
+    x: str = "x < nx - 1",
+    index: str = "z * plane + y * nx + x",
+) -> Task:
+    source = (
+        "void sweep(int nx, int ny, int nz, const float* in, float* out) {\n"
+        f"  {prelude}\n"
+        "  for (int z = 1; z < nz - 1; ++z) {\n"
+        f"    for (int y = 1; {y}; ++y) {{\n"
+        f"      for (int x = 1; {x}; ++x) {{\n"
+        f"        const int idx = {index};\n"
+        "        out[idx] = 0.5f * in[idx] + 0.25f * (in[idx - 1] + in[idx + 1]);\n"
+        "      }\n    }\n  }\n}\n"
+    )
+    return cases.make_task(
+        "sweep",
+        source,
+        "void sweep(int nx, int ny, int nz, const float* in, float* out)",
+        (
+            cases._scalar("nx"),
+            cases._scalar("ny"),
+            cases._scalar("nz"),
+            cases._pointer("in", length="nx * ny * nz"),
+            cases._pointer("out", Role.INOUT, "nx * ny * nz"),
+        ),
+        sizes=({"nx": 3, "ny": 3, "nz": 3}, {"nx": 7, "ny": 5, "nz": 6}),
+    )
+
+
+@pytest.mark.parametrize(
+    ("prelude", "index"),
+    [
+        ("const int plane = nx * ny;", "z * plane + y * nx + x"),
+        ("const int plane = ny * nx;", "x + nx * y + plane * z"),
+        ("", "z * nx * ny + y * nx + x"),
+    ],
+    ids=["named-plane", "reordered", "spelled-out"],
+)
+def test_a_3d_sweep_owns_its_plane_through_the_sub_rows_inside_it(prelude: str, index: str) -> None:
+    """``out[z * plane + y * nx + x]``: ``y * nx + x`` stays below ``nx * ny`` when ``y``
+    runs inside ``[0, ny)`` and ``x`` inside ``[0, nx)`` (the corpus's 3-D stencils, refused
+    for `idx` in both graphs' searches)."""
+    task = _sweep3d(prelude=prelude, index=index)
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    # Each (z, y) owns the sub-row y of plane z: a 2-D launch first, one thread per z after.
+    assert len(found) == 2 and "blockIdx.y" in found[0].code, found
+
+
+def test_a_3d_sweep_whose_rows_share_elements_is_not_mapped_in_2d() -> None:
+    """``out[z * nx * ny + x]`` inside a loop over ``y``: each z owns its plane, but every
+    y of it writes the same elements, so (z, y) may not each get a thread."""
+    task = _sweep3d(prelude="", x="x < nx * ny", index="z * nx * ny + x")
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert len(found) == 1 and "blockIdx.y" not in found[0].code
+
+
+@pytest.mark.parametrize(
+    ("prelude", "y", "x", "index"),
+    [
+        ("const int plane = nx * ny;", "y < ny", "x < nx + 1", "z * plane + y * nx + x"),
+        ("const int plane = nx * ny;", "y < ny + 1", "x < nx", "z * plane + y * nx + x"),
+        ("const int plane = nx * ny;", "y < ny", "x < nx", "z * plane + y * ny + x"),
+        ("int plane = nx * ny; plane += 1;", "y < ny", "x < nx", "z * plane + y * nx + x"),
+        ("const int plane = nx * ny; nx = 2;", "y < ny", "x < nx", "z * plane + y * nx + x"),
+        ("const int plane = nx * nz;", "y < ny", "x < nx", "z * plane + y * nx + x"),
+        ("const int plane = nx * ny;", "y < ny", "x < nx", "z * plane + y * nx - x"),
+    ],
+    ids=[
+        "x-leaves",
+        "y-leaves",
+        "wrong-radix",
+        "plane-changes",
+        "factor-changes",
+        "wrong-plane",
+        "minus",
+    ],
+)
+def test_a_3d_sweep_that_may_leave_its_plane_is_refused(
+    prelude: str, y: str, x: str, index: str
+) -> None:
+    task = _sweep3d(prelude, y, x, index)
+    verdict = Parallelize().applies(task.source, RewriteContext(task))
+    assert not verdict.ok
+
+
+def _batched(prelude: str, inner: str) -> Task:
+    source = prelude + (
+        "void batched(int batch, const float* a, float* c) {\n"
+        "  for (int b = 0; b < batch; ++b) {\n"
+        "    const int base = b * S * S;\n"
+        f"    for (int i = 0; {inner}; ++i)\n"
+        "      for (int j = 0; j < S; ++j) c[base + i * S + j] = 2.0f * a[base + j * S + i];\n"
+        "  }\n}\n"
+    )
+    return cases.make_task(
+        "batched",
+        source,
+        "void batched(int batch, const float* a, float* c)",
+        (
+            cases._scalar("batch"),
+            cases._pointer("a", length="batch * 16 * 16"),
+            cases._pointer("c", Role.INOUT, "batch * 16 * 16"),
+        ),
+        sizes=({"batch": 1}, {"batch": 5}),
+    )
+
+
+@pytest.mark.parametrize("prelude", ["#define S 16\n", "constexpr int S = 16;\n"])
+def test_a_batch_of_fixed_size_matrices_is_owned_matrix_by_matrix(prelude: str) -> None:
+    """``c[base + i * S + j]`` with ``base = b * S * S``: the corpus's batched gemms."""
+    task = _batched(prelude, "i < S")
+    assert Parallelize().applies(task.source, RewriteContext(task)).ok
+    leaving = _batched(prelude, "i <= S")
+    assert not Parallelize().applies(leaving.source, RewriteContext(leaving)).ok
+
+
+@pytest.mark.slow
+def test_nested_row_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
+    for k, task in enumerate([_sweep3d(), _batched("#define S 16\n", "i < S")]):
+        found = Parallelize().apply(task.source, RewriteContext(task))
+        assert found
+        work = tmp_path / str(k)
+        work.mkdir()
+        _all_pass(task, [c.code for c in found], work)
+
+
+@pytest.mark.gpu
+@requires_nvcc
+def test_nested_row_candidates_agree_with_the_reference_on_the_gpu(tmp_path: Path) -> None:
+    for k, task in enumerate([_sweep3d(), _batched("#define S 16\n", "i < S")]):
+        found = Parallelize().apply(task.source, RewriteContext(task))
+        work = tmp_path / str(k)
+        work.mkdir()
+        _all_pass(task, [c.code for c in found], work, run=run_on_gpu)
