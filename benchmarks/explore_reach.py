@@ -5,7 +5,7 @@ Per task: parallelize it (the first candidate of the first rewriter that answers
 apply every rewriter technique to that code and to what each produced, two steps deep (each
 step's first candidate), and list the steps whose edge the seed graph lacks. No GPU and no
 compiler: a rewriter answering is not a program verifying. ``--pick N`` prints N of the
-tasks with such steps, family by family in turn (the lists in scripts/explore/*.txt)::
+tasks with such steps, family by family in turn (scripts/explore/*.txt are its picks at 9344307)::
 
     python3 -m benchmarks.explore_reach --split test [--pick 32] [--out FILE]
 """
