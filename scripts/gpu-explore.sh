@@ -18,7 +18,6 @@ MINE_LIMIT=${MINE_LIMIT:-90}
 MINE_S=${MINE_S:-540}
 source scripts/gpu-env.sh || exit 1
 manifest=benchmarks/corpus/manifest.toml
-only() { sed -e '/^#/d' -e 's/^/--only /' "$1" | tr '\n' ' '; }
 
 case "${1:-}" in
 start)

@@ -42,7 +42,7 @@ from regrapht_core.cxx.loops import CountedLoop
 from regrapht_core.cxx.parse import Node, node_text, parse_source, walk
 from regrapht_core.cxx.syntax import declared_name, strip_parens
 
-__all__ = ["IndexValues", "integer_constants", "integer_values", "is_integer_type"]
+__all__ = ["IndexValues", "changed", "integer_constants", "integer_values", "is_integer_type"]
 
 _WIDE_INTEGERS = frozenset(
     " ".join(words)
@@ -450,13 +450,13 @@ class IndexValues:
                 return True
             if node.type == "call_expression" and self._macro_argument(node, name):
                 return True
-            target = _changed(node)
+            target = changed(node)
             if target is not None and _names(target, name):
                 return True
         return False
 
 
-def _changed(node: Node) -> Node | None:
+def changed(node: Node) -> Node | None:
     """What ``node`` may change: an assigned, stepped, address-taken or reference-bound
     expression."""
     if node.type == "assignment_expression":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from regrapht_core.cxx.affine import Affine, affine, factors, literal_int, stride_key
-from regrapht_core.cxx.definitions import integer_values, is_integer_type
+from regrapht_core.cxx.definitions import changed, integer_values, is_integer_type
 from regrapht_core.cxx.loop_scope import (
     Access,
     LoopScope,
@@ -235,29 +235,21 @@ class OwnershipAnalysis(LoopScope):
             for declarator in statement.children_by_field_name("declarator"):
                 named = declared_name(declarator)
                 if named is not None and node_text(named) == name:
-                    found.append((statement, declarator))
+                    found.append(declarator)
         if len(found) != 1:
             return None
-        statement, declarator = found[0]
+        declarator = found[0]
         local = self.entry.locals.get(name)
-        qualifiers = {node_text(c) for c in statement.children if c.type == "type_qualifier"}
-        if local is None or not local.scalar or not qualifiers & {"const", "constexpr"}:
+        constant = local is not None and {"const", "constexpr"} & set(local.type.split())
+        if local is None or not local.scalar or not constant:
             return None
         if not is_integer_type(local.type) or declarator.type != "init_declarator":
             return None
         return declarator.child_by_field_name("value")
 
     def never_assigned(self, name: str) -> bool:
-        """Nothing in the function assigns, steps or takes the address of ``name``."""
+        """Nothing in the function assigns, steps, takes the address of or binds a
+        reference to ``name`` (:func:`~regrapht_core.cxx.definitions.changed`)."""
         body = self.entry.definition.child_by_field_name("body")
-        for node in walk(body) if body is not None else ():
-            target = None
-            if node.type == "assignment_expression":
-                target = node.child_by_field_name("left")
-            elif node.type == "update_expression" or (
-                node.type == "pointer_expression" and node_text(node.children[0]) == "&"
-            ):
-                target = node.child_by_field_name("argument")
-            if target is not None and node_text(strip_parens(target)) == name:
-                return False
-        return True
+        targets = (changed(node) for node in (walk(body) if body is not None else ()))
+        return not any(t is not None and node_text(strip_parens(t)) == name for t in targets)

@@ -432,6 +432,29 @@ class OneEach:
         return self.answer(request)
 
 
+def one_each_search(
+    graph: Graph,
+    proposer: OneEach,
+    table: Mapping[tuple[str, ...], float | None],
+    seed: int,
+    *,
+    budget: int,
+    depth_cap: int,
+) -> _Search:
+    """A search (not yet run) with ``proposer`` handing out one candidate per step."""
+    return _Search(
+        TASK,
+        graph,
+        propose_fn=proposer,
+        evaluate_fn=Verifier(table),
+        config=SearchConfig(budget=budget, retry_with_feedback=False, depth_cap=depth_cap),
+        rng=random.Random(seed),
+        progress_fn=None,
+        cancel=None,
+        deadline=None,
+    )
+
+
 def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
     """Regression (issue 16): rollout states were not stored, so selection later expanded a
     (state, technique) the rollout had applied; the proposer's refusal was scored -1 and the
@@ -441,17 +464,7 @@ def test_a_step_a_rollout_took_is_never_proposed_again() -> None:
     table.update({("A", "B", "C"): 5.0, ("B", "A"): 2.0, ("A", "C", "A"): 1.5})
     for seed in range(20):
         proposer = OneEach()
-        state = _Search(
-            TASK,
-            graph,
-            propose_fn=proposer,
-            evaluate_fn=Verifier(table),
-            config=SearchConfig(budget=40, retry_with_feedback=False, depth_cap=3),
-            rng=random.Random(seed),
-            progress_fn=None,
-            cancel=None,
-            deadline=None,
-        )
+        state = one_each_search(graph, proposer, table, seed, budget=40, depth_cap=3)
         reason = state.run()
         assert len(proposer.asked) == len(set(proposer.asked))
         # Asked again only to widen a step, and that refusal is no failure.
@@ -713,18 +726,7 @@ def test_a_step_from_one_code_is_asked_once_whichever_technique_reached_it() -> 
     table = {("A",): 2.0, ("B",): 2.0, ("A", "B"): 3.0, ("A", "B", "C"): 4.0}
     table |= {("A", "C"): 2.5, ("B", "C"): 2.5}
     for seed in range(20):
-        proposer = OneEach(commuting)
-        state = _Search(
-            TASK,
-            graph,
-            propose_fn=proposer,
-            evaluate_fn=Verifier(table),
-            config=SearchConfig(budget=30, retry_with_feedback=False, depth_cap=4),
-            rng=random.Random(seed),
-            progress_fn=None,
-            cancel=None,
-            deadline=None,
-        )
+        state = one_each_search(graph, OneEach(commuting), table, seed, budget=30, depth_cap=4)
         state.run()
         repeats = [c for c in state.trace if "were proposed" in c.result.feedback]
         assert all(c.phase == "widen" for c in repeats), (seed, [c.phase for c in repeats])
