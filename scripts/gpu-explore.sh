@@ -6,16 +6,19 @@
 #   scripts/gpu-explore.sh wait    # wait (up to WAIT_S); logs, records and results in $OUT/explore.tgz
 #
 # Rewriters only (--no-model), kernel-only timing, as the corpus was mined. Mining runs
-# eight processes (four per GPU) over scripts/explore/train.txt for at most MINE_S
-# seconds (a process stopped then writes its summary; a task cut short is not recorded);
-# then the graph is built from the seed's, the shipped mined and the explored trajectories,
-# and the two arms search scripts/explore/test.txt, four shards each, every GPU
+# eight processes (four per GPU) over the train list TRAIN (default
+# scripts/explore/train.txt) for at most MINE_S seconds (a process stopped then writes its
+# summary; a task cut short is not recorded); then the graph is built from the seed's, the
+# shipped mined and the explored trajectories, and the two arms search the test list TEST
+# (default scripts/explore/test.txt; empty: no search), four shards each, every GPU
 # running two shards of each graph (scripts/gpu-model-arms.sh, NO_MODEL=1).
 set -uo pipefail
 WORK=${WORK:-/tmp/explore}
 MINE_BUDGET=${MINE_BUDGET:-12}
 MINE_LIMIT=${MINE_LIMIT:-90}
 MINE_S=${MINE_S:-540}
+TRAIN=${TRAIN:-scripts/explore/train.txt}
+TEST=${TEST-scripts/explore/test.txt}
 source scripts/gpu-env.sh || exit 1
 manifest=benchmarks/corpus/manifest.toml
 
@@ -25,7 +28,7 @@ start)
     cat >"$WORK/run.sh" <<SCRIPT
 set -uo pipefail
 cd "$PWD"
-mapfile -t tasks < <(sed -e '/^#/d' scripts/explore/train.txt)
+mapfile -t tasks < <(sed -e '/^#/d' $TRAIN)
 for k in 0 1 2 3 4 5 6 7; do
     picked=""
     for ((i = k; i < \${#tasks[@]}; i += 8)); do picked+=" --only \${tasks[i]}"; done
@@ -42,7 +45,8 @@ python3 -m regrapht_core graph build --trajectories graph_snapshots/trajectories
     --trajectories graph_snapshots/mined/trajectories --trajectories $WORK/trajectories \\
     --out $WORK/explored.msgpack >>$WORK/build.log 2>&1
 python3 -m regrapht_core graph stats --snapshot $WORK/explored.msgpack >>$WORK/build.log 2>&1
-test=\$(sed -e '/^#/d' -e 's/^/--only /' scripts/explore/test.txt | tr '\n' ' ')
+if [ -z "$TEST" ]; then echo done >$WORK/finished; exit 0; fi
+test=\$(sed -e '/^#/d' -e 's/^/--only /' $TEST | tr '\n' ' ')
 arms=""
 for s in 1 2 3 4; do
     arms+="seed-\$s $manifest \$test --timing kernel_only --no-model --shard \$s/4 --snapshot $WORK/seed.msgpack --gpu \$((s % 2))

@@ -25,6 +25,7 @@ __all__ = [
     "Local",
     "declared_locals",
     "entry_function",
+    "entry_loops",
     "top_level_for_loops",
     "top_level_loops",
 ]
@@ -127,9 +128,14 @@ def top_level_for_loops(definition: Node) -> list[Node]:
     return [c for c in (body.named_children if body else []) if c.type in _FOR_LOOPS]
 
 
+def entry_loops(root: Node, task: Task) -> list[Node]:
+    """The ``for`` loops at the top level of the entry's body, in order."""
+    return top_level_for_loops(_find_entry(root, task.entry))
+
+
 def top_level_loops(root: Node, task: Task) -> int:
     """How many ``for`` loops the entry's body holds at its top level."""
-    return len(top_level_for_loops(_find_entry(root, task.entry)))
+    return len(entry_loops(root, task))
 
 
 def _selected(selection: LoopSelection, entry: str, found: int) -> int:
@@ -165,7 +171,8 @@ def entry_function(root: Node, task: Task, number: int | None = None) -> EntryFu
         number = _selected(task.loop, task.entry, len(loops))
     if number is None and len(loops) > 1:
         raise Refusal(
-            f"`{task.entry}` has {len(loops)} top-level loops; parallelization maps them one by one"
+            f"`{task.entry}` has {len(loops)} top-level loops; "
+            "parallelization maps them loop by loop"
         )
     if number is not None and number >= len(loops):
         raise Refusal(f"`{task.entry}` has no top-level loop number {number + 1}")

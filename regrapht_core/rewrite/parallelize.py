@@ -5,10 +5,10 @@ most. The loop must pass :func:`~regrapht_core.cxx.dependence.analyse_loop` with
 reduction (those go to :mod:`regrapht_core.rewrite.reduction`). The kernel gets the loop
 body verbatim under a bounds guard; the wrapper keeps the entry's signature and moves data.
 A perfectly nested pair of independent loops is also offered as a 2-D launch (x over the
-inner loop, for coalescing; y strided so any row count fits the grid limit). An entry with
-several top-level loops has them mapped one by one, unless the task selects one: then that
-loop alone is mapped, like an only loop (a reduction by the reduction rewriter, which the
-registry asks next), and the others stay on the host.
+inner loop, for coalescing; y strided so any row count fits the grid limit). When the task
+selects one of several top-level loops, that loop alone is mapped, like an only loop (a
+reduction by the reduction rewriter, which the registry asks next), and the others stay on
+the host; with none selected, :mod:`regrapht_core.rewrite.loop_by_loop` maps them in turn.
 
 Parameters: ``block_size`` (1-D threads per block, default 256).
 """
@@ -18,15 +18,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from regrapht_core.contracts.task import LoopSelection, Task
+from regrapht_core.contracts.task import LoopSelection
 from regrapht_core.cxx.affine import affine
 from regrapht_core.cxx.dependence import LoopFacts
-from regrapht_core.cxx.entry import top_level_loops
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit
-from regrapht_core.cxx.syntax import NameAllocator, canon, parse
+from regrapht_core.cxx.syntax import NameAllocator, canon
 from regrapht_core.rewrite.assemble import (
     body_lines,
     loop_var_type,
@@ -39,7 +38,6 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.reduction import reduction_candidate
 from regrapht_core.rewrite.sequential import (
     SequentialLoop,
     analysed_loop,
@@ -261,8 +259,6 @@ class Parallelize(RefusingRewriter):
     ) -> list[RewriteCandidate]:
         block = block_size(params)
         split, task = split_entry(code, context.task)
-        if task.loop is None and top_level_loops(parse(split).root_node, task) > 1:
-            return [_loop_by_loop(split, task, block)]
         found = as_map(analysed_loop(split, task))
         var = found.entry.loop.var
         alone = "" if task.loop is None else f" ({_only(task.loop)})"
@@ -287,32 +283,4 @@ class Parallelize(RefusingRewriter):
 
 
 def _only(selection: LoopSelection) -> str:
-    return f"only the selected {selection.describe()}; the rest stays on the host"
-
-
-def _loop_by_loop(code: str, task: Task, block: int) -> RewriteCandidate:
-    """Each top-level loop its own kernel, in order, each launched after the host code
-    before it ran (a mean computed by one loop is passed by value to the next). A loop
-    that cannot be mapped stays on the host, where it was; none mapped is a refusal."""
-    total = top_level_loops(parse(code).root_node, task)
-    position, mapped, kept = 0, [], []
-    for number in range(1, total + 1):
-        try:
-            found = analysed_loop(code, task, loop=position)
-            if found.facts.reductions:
-                code = reduction_candidate(found)
-                mapped.append(f"{number} (a reduction)")
-            else:
-                code = candidate_1d(found, block)
-                mapped.append(str(number))
-        except Refusal as refusal:
-            kept.append(f"loop {number} stays on the host: {refusal.reason}")
-            position += 1
-    if not mapped:
-        raise Refusal("; ".join(kept))
-    note = f"; {'; '.join(kept)}" if kept else ""
-    return RewriteCandidate(
-        code,
-        f"mapped top-level loops {', '.join(mapped)} of {total} to kernels, one thread per "
-        f"iteration ({block} threads per block){note}",
-    )
+    return f"{selection.describe()} alone"

@@ -12,7 +12,9 @@ the reduction rewriter, the two shared-update rewriters (privatized first, then 
 atomics), the running-total scan, the linear recurrence, the first-match search and the
 arg-reduction, because the same first step turns any of those loops into CUDA; for a
 histogram both shared-update rewriters answer, and the plain atomics are the next
-candidate when the privatized one fails.
+candidate when the privatized one fails. Last, an entry with several top-level loops has
+each mapped by the first of those that takes it (:mod:`regrapht_core.rewrite.loop_by_loop`);
+the others refuse such an entry.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from regrapht_core.rewrite.fast_math import FastMath
 from regrapht_core.rewrite.first_match import FirstMatch
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
 from regrapht_core.rewrite.launch_config import LaunchConfiguration
+from regrapht_core.rewrite.loop_by_loop import LoopByLoop
 from regrapht_core.rewrite.matmul import BlockedMatmul, TiledMatmul
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.privatize import PrivatizedUpdates
@@ -64,12 +67,12 @@ def default_registry() -> Registry:
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
     arg = ArgReduction()
     tiled, rows = TiledTranspose(), RowReduction()
-    blocked, matmul = BlockedMatmul(), TiledMatmul()
+    blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
         tiled,
         blocked,
         matmul,
-        Parallelize(),
+        mapped,
         reduction,
         rows,
         private,
@@ -93,4 +96,6 @@ def default_registry() -> Registry:
     pairs += [(r.technique, r) for r in rewriters]
     later = (reduction, private, atomics, scan, recurrence, search, arg)
     pairs += [("parallelization", r) for r in later]
+    single = (tiled, rows, blocked, matmul, mapped, *later)
+    pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))
     return registry_of(pairs)

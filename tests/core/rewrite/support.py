@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -277,3 +278,13 @@ def run_on_gpu(task: Task, candidate: str, work: Path) -> str:
         [str(work / "run")], capture_output=True, text=True, timeout=240, check=False
     )
     return (done.stdout + done.stderr).strip()
+
+
+def all_pass(
+    task: Task, codes: Iterable[str], tmp_path: Path, run: Callable[..., str] = run_on_cpu
+) -> None:
+    """Each code run (``run_on_cpu``, or ``run_on_gpu``) computes what the reference does."""
+    for number, code in enumerate(codes):
+        work = tmp_path / str(number)
+        work.mkdir()
+        assert run(task, code, work) == "PASS"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,13 @@ from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.tasks.extract import extract_task
 from tests.core.rewrite import cases
-from tests.core.rewrite.support import compile_cuda, requires_nvcc, run_on_cpu, run_on_gpu
+from tests.core.rewrite.support import (
+    all_pass,
+    compile_cuda,
+    requires_nvcc,
+    run_on_cpu,
+    run_on_gpu,
+)
 
 MAPS = [
     cases.SAXPY,
@@ -170,24 +175,14 @@ def test_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
 def test_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
-    _all_pass(task, _candidates(task), tmp_path)
-
-
-def _all_pass(
-    task: Task, codes: Iterable[str], tmp_path: Path, run: Callable[..., str] = run_on_cpu
-) -> None:
-    """Each code run (``run_on_cpu``, or ``run_on_gpu``) computes what the reference does."""
-    for number, code in enumerate(codes):
-        work = tmp_path / str(number)
-        work.mkdir()
-        assert run(task, code, work) == "PASS"
+    all_pass(task, _candidates(task), tmp_path)
 
 
 @pytest.mark.gpu
 @requires_nvcc
 @pytest.mark.parametrize("task", MAPS + REDUCTIONS, ids=_ids(MAPS + REDUCTIONS))
 def test_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
-    _all_pass(task, _candidates(task), tmp_path, run=run_on_gpu)
+    all_pass(task, _candidates(task), tmp_path, run=run_on_gpu)
 
 
 @pytest.mark.slow
@@ -283,7 +278,7 @@ def test_column_writes_with_a_stride_other_than_the_trip_count_are_refused() -> 
 def test_column_write_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _transpose("m")
     found = Parallelize().apply(task.source, RewriteContext(task))
-    _all_pass(task, [c.code for c in found], tmp_path)
+    all_pass(task, [c.code for c in found], tmp_path)
 
 
 def _interior(lower: str, condition: str, prelude: str = "") -> Task:
@@ -387,14 +382,14 @@ def test_a_parameter_that_shadows_a_named_radius_is_not_read_as_it() -> None:
 def test_named_radius_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _interior("R", "j < w - R", NAMED_RADIUS[0])
     found = Parallelize().apply(task.source, RewriteContext(task))
-    _all_pass(task, [c.code for c in found], tmp_path)
+    all_pass(task, [c.code for c in found], tmp_path)
 
 
 @pytest.mark.slow
 def test_interior_sweep_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _interior("1", "j < w - 1")
     found = Parallelize().apply(task.source, RewriteContext(task))
-    _all_pass(task, [c.code for c in found], tmp_path)
+    all_pass(task, [c.code for c in found], tmp_path)
 
 
 @pytest.mark.gpu
@@ -403,7 +398,7 @@ def test_named_radius_candidates_agree_with_the_reference_on_the_gpu(tmp_path: P
     task = _interior("R", "j < w - R", NAMED_RADIUS[0])
     found = Parallelize().apply(task.source, RewriteContext(task))
     assert len(found) == 2
-    _all_pass(task, [c.code for c in found], tmp_path, run=run_on_gpu)
+    all_pass(task, [c.code for c in found], tmp_path, run=run_on_gpu)
 
 
 def _csr_without_nnz(row_ptr_role: str) -> Task:
@@ -438,7 +433,7 @@ def test_buffer_lengths_held_by_an_output_offsets_array_are_refused() -> None:
 def test_csr_without_nnz_candidates_compute_what_the_reference_computes(tmp_path: Path) -> None:
     task = _csr_without_nnz("in")
     found = Parallelize().apply(task.source, RewriteContext(task))
-    _all_pass(task, [c.code for c in found], tmp_path)
+    all_pass(task, [c.code for c in found], tmp_path)
 
 
 SHORT_LOOP = cases.make_task(
@@ -605,7 +600,7 @@ def test_nested_row_candidates_compute_what_the_reference_computes(tmp_path: Pat
         assert found
         work = tmp_path / str(k)
         work.mkdir()
-        _all_pass(task, [c.code for c in found], work)
+        all_pass(task, [c.code for c in found], work)
 
 
 @pytest.mark.gpu
@@ -615,4 +610,4 @@ def test_nested_row_candidates_agree_with_the_reference_on_the_gpu(tmp_path: Pat
         found = Parallelize().apply(task.source, RewriteContext(task))
         work = tmp_path / str(k)
         work.mkdir()
-        _all_pass(task, [c.code for c in found], work, run=run_on_gpu)
+        all_pass(task, [c.code for c in found], work, run=run_on_gpu)

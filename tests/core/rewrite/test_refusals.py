@@ -54,7 +54,7 @@ def _verdict(body: str, prefix: str = "") -> str:
         (
             "  for (int i = 1; i < n; ++i) y[i] = y[i - 1];\n"
             "  for (int i = 0; i < n; ++i) y[i / 2] = x[i];",
-            "loop 2 stays on the host",
+            "2 top-level loops; parallelization maps them loop by loop",
         ),
         ("  int k = 0;\n  while (k < n) { y[k] = x[k]; ++k; }", "no top-level for loop"),
         ("  for (int i = 0; i < n; ++i) { float* row = y + 0; row[0] = x[i]; }", "`row`"),
