@@ -211,18 +211,18 @@ class OwnershipAnalysis(LoopScope):
             if literal_int(factor) is not None:
                 found.append(factor)
                 continue
-            if factor.type != "identifier" or not self.never_assigned(node_text(factor)):
+            text = node_text(factor)
+            if factor.type != "identifier" or not self.never_assigned(text):
                 return None
-            param = self.params.get(node_text(factor))
+            param = self.params.get(text)
             nested = None if param is not None else self.product(factor, depth + 1)
+            scalar = not param.pointer if param is not None else text in self.facts.integers
             if nested is not None:
                 found += nested
-            elif param is not None and not param.pointer:
+            elif scalar:
                 found.append(factor)
-            elif node_text(factor) not in self.facts.integers:
-                return None
             else:
-                found.append(factor)
+                return None
         return found
 
     def constant_definition(self, name: str) -> Node | None:

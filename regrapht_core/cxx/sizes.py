@@ -56,5 +56,5 @@ class Size:
 
     def key(self) -> str:
         """The size as :func:`~regrapht_core.cxx.affine.stride_key` spells a bound."""
-        parts = [*([] if self.coefficient == 1 and self.names else [str(self.coefficient)])]
-        return " * ".join(sorted([*parts, *self.names]))
+        unit = self.coefficient == 1 and self.names
+        return " * ".join(sorted([*([] if unit else [str(self.coefficient)]), *self.names]))

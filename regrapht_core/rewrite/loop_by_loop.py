@@ -77,14 +77,15 @@ class LoopByLoop(RefusingRewriter):
         if total < 2:
             raise Refusal(f"`{task.entry}` has one top-level loop; it is mapped alone")
         memo: dict[tuple[str, int], _Answers] = {}
-        first = self._mapped(split, task, params, memo, {})
+        first = self._mapped(split, task, params, total, memo=memo, picks={})
         if not any(first.answers):
             raise Refusal("; ".join(first.notes))
         found = [first]
         for number, count in enumerate(first.answers):
             for other in range(1, count):
                 if len(found) < _CANDIDATES:
-                    found.append(self._mapped(split, task, params, memo, {number: other}))
+                    picks = {number: other}
+                    found.append(self._mapped(split, task, params, total, memo=memo, picks=picks))
         return [
             RewriteCandidate(
                 m.code, f"mapped {total} top-level loops one by one: {'; '.join(m.notes)}"
@@ -97,11 +98,13 @@ class LoopByLoop(RefusingRewriter):
         code: str,
         task: Task,
         params: RewriteParams,
+        total: int,
+        *,
         memo: dict[tuple[str, int], _Answers],
         picks: dict[int, int],
     ) -> _Mapped:
-        """Every loop mapped by its answer number ``picks[loop]`` (0 when not given)."""
-        total = len(entry_loops(parse(code).root_node, task))
+        """Each of the ``total`` loops mapped by its answer number ``picks[loop]`` (0 when
+        not given)."""
         position, notes, answers = 0, [], []
         for number in range(total):
             key = (code, position)

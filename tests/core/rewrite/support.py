@@ -13,6 +13,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,12 @@ def all_pass(
         work = tmp_path / str(number)
         work.mkdir()
         assert run(task, code, work) == "PASS"
+
+
+def small_corpus_task(path: Path, function: str, size: str, small: str) -> Task:
+    """The corpus file at ``path`` with its size ``size`` written ``small`` and only the
+    correctness sizes no larger, so the CPU emulator runs it in seconds."""
+    source = path.read_text().replace(size, small)
+    task = extract_task(source, "cpp", function=function, validate=False)
+    kept = tuple(b for b in task.correctness_sizes if all(int(v) <= int(small) for v in b.values()))
+    return replace(task, correctness_sizes=kept)

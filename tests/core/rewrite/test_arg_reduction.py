@@ -3,7 +3,6 @@ ties) becomes one unsigned min-reduction of keys packing the element's order abo
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from tests.core.rewrite.support import (
     requires_nvcc,
     run_on_cpu,
     run_on_gpu,
+    small_corpus_task,
 )
 
 CORPUS = Path(__file__).parents[3] / "benchmarks" / "corpus" / "arg_reductions"
@@ -33,10 +33,7 @@ POINTER_TASKS = {
 
 def corpus_task(function: str) -> Task:
     """The corpus file at sizes the CPU emulator runs in seconds."""
-    source = (CORPUS / POINTER_TASKS[function]).read_text().replace("1<<24", "5000")
-    task = extract_task(source, "cpp", function=function, validate=False)
-    small = tuple(b for b in task.correctness_sizes if b["n"] <= 5000)
-    return replace(task, correctness_sizes=small)
+    return small_corpus_task(CORPUS / POINTER_TASKS[function], function, "1<<24", "5000")
 
 
 ARGMIN = extract_task(

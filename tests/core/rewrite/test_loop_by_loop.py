@@ -21,34 +21,33 @@ from regrapht_core.rewrite.loop_by_loop import LoopByLoop
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.registry import default_registry
 from regrapht_core.rewrite.sequential import split_entry
-from regrapht_core.tasks.extract import extract_task
 from tests.core.rewrite.cases import make_task
-from tests.core.rewrite.support import all_pass, first_step, requires_nvcc, run_on_gpu
+from tests.core.rewrite.support import (
+    all_pass,
+    first_step,
+    requires_nvcc,
+    run_on_gpu,
+    small_corpus_task,
+)
 
 CORPUS = Path(__file__).parents[3] / "benchmarks" / "corpus"
 
 
-def _small(path: str, function: str, size: str, small: str) -> Task:
-    """A corpus task at sizes the CPU emulator runs in seconds."""
-    source = (CORPUS / path).read_text().replace(size, small)
-    task = extract_task(source, "cpp", function=function, validate=False)
-    kept = tuple(b for b in task.correctness_sizes if all(int(v) <= int(small) for v in b.values()))
-    return replace(task, correctness_sizes=kept)
-
-
-HISTOGRAM = _small(
-    "histograms/histograms_binned_f64_skip_ptr.cpp", "histogram_skip_f64", "1<<24", "5000"
+HISTOGRAM = small_corpus_task(
+    CORPUS / "histograms/histograms_binned_f64_skip_ptr.cpp", "histogram_skip_f64", "1<<24", "5000"
 )
-FIRSTMIN = _small(
-    "arg_reductions/arg_reductions_firstmin_f64_ptr.cpp", "firstmin_f64", "1<<24", "5000"
+FIRSTMIN = small_corpus_task(
+    CORPUS / "arg_reductions/arg_reductions_firstmin_f64_ptr.cpp", "firstmin_f64", "1<<24", "5000"
 )
-VARIANCE = _small(
-    "predicate_reductions/predicate_reductions_variance_f32_ptr.cpp",
+VARIANCE = small_corpus_task(
+    CORPUS / "predicate_reductions/predicate_reductions_variance_f32_ptr.cpp",
     "variance_f32",
     "1<<24",
     "5000",
 )
-INDEGREE = _small("graph_steps/graph_steps_indegree_u32_ptr.cpp", "in_degrees", "1<<20", "300")
+INDEGREE = small_corpus_task(
+    CORPUS / "graph_steps/graph_steps_indegree_u32_ptr.cpp", "in_degrees", "1<<20", "300"
+)
 TASKS = [HISTOGRAM, FIRSTMIN, VARIANCE, INDEGREE]
 
 
