@@ -39,6 +39,7 @@ from regrapht_core.optimize.rewriter_proposer import NO_REWRITER, RewriterPropos
 from regrapht_core.rewrite.protocol import RewriteContext
 from regrapht_core.rewrite.scaffold import fill, launch_kernels, parallel_scaffold
 from regrapht_core.search.config import GraphView
+from regrapht_core.search.variants import VariantPrior
 
 __all__ = [
     "ONE_SHOT_STYLES",
@@ -321,10 +322,12 @@ def step_proposer(
     *,
     seed: int = 0,
     rewriters: bool = True,
+    variants: VariantPrior | None = None,
 ) -> ProposeFn:
-    """The proposer every job uses: rewriters, and where no rewriter acts
-    (:class:`RewritersFirst`) from a state on any step ``actions`` allows (by default the
-    graph's edges), a scaffold whose loop body the model writes, then the model alone.
+    """The proposer every job uses: rewriters (their variants in the order ``variants``
+    predicts), and where no rewriter acts (:class:`RewritersFirst`) from a state on any
+    step ``actions`` allows (by default the graph's edges), a scaffold whose loop body the
+    model writes, then the model alone.
 
     ``rewriters=False`` is the model-only ablation the benchmarks compare against.
     """
@@ -338,4 +341,4 @@ def step_proposer(
         return graph.successors(technique) if graph.has_node(technique) else ()
 
     fallback = first_of(HoleProposer(model, graph, seed=seed), by_model)
-    return RewritersFirst(RewriterProposer(), fallback, successors)
+    return RewritersFirst(RewriterProposer(variants=variants), fallback, successors)

@@ -4,8 +4,10 @@ The adapter speaks the search's :data:`~regrapht_core.contracts.proposal.Propose
 rewriter and model proposals share one budget and one trace. A rewriter may offer several
 candidates for one step (launch configurations to time, a 2-D and a 1-D mapping); the
 adapter hands them out one per request for the same code and technique -- a retry after a
-failed candidate gets the next one -- and says so when they are used up. Refusals come back
-as proposals without code whose message is the rewriter's reason.
+failed candidate gets the next one -- and says so when they are used up, in the order the
+graph's measured examples predict best on similar code (``search.variants``) where it is
+given one, else in the rewriters' own. Refusals come back as proposals without code whose
+message is the rewriter's reason.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from regrapht_core.contracts.proposal import Proposal, ProposeFn, ProposeRequest
 from regrapht_core.rewrite.protocol import RewriteCandidate, RewriteContext, RewriteParams
 from regrapht_core.rewrite.registry import Registry, default_registry
+from regrapht_core.search.variants import VariantPrior
 
 __all__ = ["NO_REWRITER", "RewriterProposer", "rewriter_propose_fn"]
 
@@ -30,9 +33,12 @@ class RewriterProposer:
         self,
         registry: Registry | None = None,
         params: Mapping[str, RewriteParams] | None = None,
+        *,
+        variants: VariantPrior | None = None,
     ) -> None:
         self._registry = default_registry() if registry is None else registry
         self._params = params or {}
+        self._variants = variants
         self._offered: dict[tuple[str, str], tuple[list[tuple[str, RewriteCandidate]], str]] = {}
         self._cursor: dict[tuple[str, str], int] = {}
 
@@ -50,6 +56,14 @@ class RewriterProposer:
                     found += [(rewriter.technique, c) for c in made]
                 else:
                     reasons.append(rewriter.applies(request.code, context).reason)
+            if self._variants is not None and len(found) > 1:
+                order = self._variants.order(
+                    request.from_technique,
+                    request.technique,
+                    request.code,
+                    [candidate.description for _, candidate in found],
+                )
+                found = [found[i] for i in order]
             self._offered[key] = (found, "; ".join(dict.fromkeys(r for r in reasons if r)))
         return self._offered[key]
 

@@ -31,6 +31,7 @@ from regrapht_core.optimize.rewriter_proposer import RewriterProposer
 from regrapht_core.rewrite.registry import default_registry
 from regrapht_core.search import run_search
 from regrapht_core.search.config import GraphView, SearchConfig
+from regrapht_core.search.variants import VariantPrior
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.pipeline import Verifier
 
@@ -127,6 +128,11 @@ class Optimizer:
             ExploringGraph(self.graph, default_registry()) if settings.explore else self.graph
         )
         """What the search may do: the graph's edges, or more when exploring."""
+        search = settings.search
+        self.variants = VariantPrior(
+            self.actions, neighbours=search.prior_neighbours, enabled=search.prior_weight > 0
+        )
+        """Which variant of a rewriter's step the graph's examples predict best."""
         self.verifier = verifier or Verifier(settings.verify)
         self.model_source = None if settings.model is None else resolve_source(settings.model, env)
         cache = default_cache_dir(env)
@@ -166,10 +172,15 @@ class Optimizer:
 
     def _step_proposer(self, model: CodeModel | None) -> ProposeFn:
         if model is None:
-            return RewriterProposer()
+            return RewriterProposer(variants=self.variants)
         settings = self.settings
         return step_proposer(
-            model, self.graph, self.actions, seed=settings.seed, rewriters=settings.rewriters
+            model,
+            self.graph,
+            self.actions,
+            seed=settings.seed,
+            rewriters=settings.rewriters,
+            variants=self.variants,
         )
 
     def run(

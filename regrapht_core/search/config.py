@@ -24,10 +24,14 @@ def root_technique(task: Task) -> str:
 
 class Measured(Protocol):
     """What the search reads of an edge's example: the step it shows (its task's code
-    before and after) and the speedup measured for ``after``, if any."""
+    before and after, and how its proposer described it) and the speedup measured for
+    ``after``, if any."""
 
     @property
     def task(self) -> str: ...
+
+    @property
+    def think(self) -> str: ...
 
     @property
     def before(self) -> str: ...
