@@ -4,20 +4,23 @@ step's variants on the code most like the state's.
 A proposer may offer several variants of one step (a row shared by a block, by a warp or
 left to one thread; a 2-D or a 1-D mapping; a register-blocked, a tiled or a plain matrix
 product) and hands them out in a fixed order, one per request. Which one is fastest
-depends on the code: on the train split's mining records (``graph_snapshots/mined``) a
-1-D stencil of radius 16 ran 4.7x faster with a thread per output than with a block of 128
-threads per output, which the row rewriters offer first, and a CSR product ran faster with
-a thread per row than with the warp per row offered first. A search whose budget allows one
+depends on the code: the mining measured a 1-D stencil of a run-time radius
+(``stencil1d_radius_interior_f32_ptr``) 81x faster with a thread per output than with the
+block of 128 threads per output that the row rewriter offers first, and a row norm
+(``rows_l2norm_f32_ptr``) 6x faster the other way round
+(``benchmarks/results/cpu-variant-order-*.json``). A search whose budget allows one
 variant of the first step (the variants after the first come only from progressive
 widening) keeps the fixed order's first, so that knowledge only reaches it through the
-order: the examples of the step from the ``neighbours`` ``before`` codes nearest to the
-state's (BM25, as ``search.prior`` reads them) that measured at least two of the variants
-offered, each variant's log speedup taken relative to the mean of those measured from the
-same ``before``. Variants are told apart by their descriptions (a rewriter's candidate
-description, stored as the example's ``think``), with the names of the code's variables
-left out. A variant without such evidence counts as average, and evidence within timing
-noise as none, so the fixed order stands wherever the graph has nothing to say -- as it
-has with the seed graph, whose examples measured one variant per step.
+order: the examples of the step from the ``before`` codes nearest to the state's (BM25, as
+``search.prior`` reads them, at most ``neighbours`` and none less than half as alike as the
+nearest, ``NEAR``) that measured at least two of the variants offered, and each variant's
+strength fitted to all of them at once (``_strengths``). Variants are told apart by their
+descriptions (a rewriter's candidate description, stored as the example's ``think``), with
+the names of the code's variables left out. A variant without such evidence counts as
+average, and evidence within timing noise as none, so the fixed order stands wherever the
+graph has nothing to say -- as it has with the seed graph, whose examples measured one
+variant per step. Left one train task out, the order put a better first variant forward
+on 20 of 125 train tasks and a worse one on 6 (``benchmarks/variant_order.py``).
 """
 
 from __future__ import annotations
@@ -33,9 +36,18 @@ from regrapht_core.search.config import GraphView
 from regrapht_core.search.prior import GAIN_NOISE
 from regrapht_core.similarity import BM25Index, tokenize
 
-__all__ = ["VariantPrior", "variant_kind"]
+__all__ = ["NEAR", "VariantPrior", "variant_kind"]
+
+_FIT_ROUNDS = 50
+"""Alternating-means rounds of the strength fit: a handful of variants on a handful of
+codes settle in far fewer."""
 
 _NAME = re.compile(r"`[^`]*`")
+
+NEAR = 0.5
+"""A ``before`` code counts only if it scores at least this fraction of the nearest one's
+BM25 score: a row reduction's nearest codes are row reductions, and a 1-D stencil half as
+similar, whose variants rank the other way round by a factor of 70, would outvote them."""
 
 
 def variant_kind(description: str) -> str:
@@ -86,17 +98,18 @@ class VariantPrior:
         befores = sorted(compared)
         ranks = BM25Index([tokenize(b) for b in befores]).scores(tokenize(code))
         nearest = sorted(range(len(befores)), key=lambda i: (-ranks[i], befores[i]))
-        relative: dict[str, list[float]] = defaultdict(list)
-        for i in nearest[: self._neighbours]:
-            means = {
+        nearest = nearest[: self._neighbours]
+        near = [i for i in nearest if ranks[i] >= NEAR * ranks[nearest[0]]]
+        tables = [
+            {
                 kind: statistics.fmean(logs)
                 for kind, logs in compared[befores[i]].items()
                 if kind in offered
             }
-            centre = statistics.fmean(means.values())
-            for kind, mean in means.items():
-                relative[kind].append(mean - centre)
-        return [statistics.fmean(relative[k]) if relative[k] else None for k in kinds]
+            for i in near
+        ]
+        strength = _strengths(tables)
+        return [strength.get(k) for k in kinds]
 
     def _measured(self, source: str, target: str) -> dict[str, dict[str, list[float]]]:
         """``before`` → variant → the log speedups measured for it, where a ``before``
@@ -116,3 +129,27 @@ class VariantPrior:
                 before: dict(logs) for before, logs in table.items() if len(logs) >= 2
             }
         return self._edges[source, target]
+
+
+def _strengths(tables: Sequence[dict[str, float]]) -> dict[str, float]:
+    """Each variant's log speedup relative to the others, fitted to every ``before``'s
+    measured variants at once (least squares of ``log speedup = offset of the before +
+    strength of the variant``, by alternating means; centred on 0). A mean relative to
+    the variants measured beside it would not do: a 2-D mapping measured against a
+    register-blocked product on two gemms and against a 1-D mapping 70x slower on three
+    would come out far above the blocked product it lost to."""
+    kinds = sorted({kind for table in tables for kind in table})
+    strength = dict.fromkeys(kinds, 0.0)
+    for _ in range(_FIT_ROUNDS):
+        offsets = [statistics.fmean(v - strength[k] for k, v in table.items()) for table in tables]
+        strength = {
+            kind: statistics.fmean(
+                table[kind] - offset
+                for table, offset in zip(tables, offsets, strict=True)
+                if kind in table
+            )
+            for kind in kinds
+        }
+        centre = statistics.fmean(strength.values()) if strength else 0.0
+        strength = {kind: value - centre for kind, value in strength.items()}
+    return strength

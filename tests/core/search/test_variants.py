@@ -63,6 +63,42 @@ def test_the_variant_that_won_on_the_most_similar_code_goes_first() -> None:
     assert graph.order("S", "P", rows, [BLOCK, WARP, THREAD]) == [0, 1, 2]
 
 
+def test_variants_compared_on_different_codes_are_ranked_together() -> None:
+    """Two gemms measured the blocked product ahead of the 2-D mapping, three other codes
+    the 2-D mapping 70x ahead of the 1-D one: the blocked product still comes first (a
+    mean relative to whatever was measured beside a variant put the 2-D mapping first)."""
+    blocked, tiled, two_d, one_d = "blocked in registers", "tiled", "2-D grid", "1-D"
+    gemm = "for (i) for (j) { acc = 0; for (k) acc += a[i*n+k] * b[k*n+j]; c[i*n+j] = acc; }"
+    examples = [
+        variant(gemm, blocked, 3000.0),
+        variant(gemm, tiled, 2600.0),
+        variant(gemm, two_d, 2000.0),
+        variant(gemm + " ", blocked, 1800.0, "u"),
+        variant(gemm + " ", two_d, 1200.0, "u"),
+    ]
+    for k in range(3):
+        other = gemm.replace("b[k*n+j]", f"b[j*n+k] /* {k} */")
+        examples += [variant(other, two_d, 700.0, f"v{k}"), variant(other, one_d, 10.0, f"v{k}")]
+    graph = prior(*examples, neighbours=5)
+    offered = [blocked, tiled, two_d, one_d]
+    assert graph.order("S", "P", gemm, offered) == [0, 1, 2, 3]
+    strengths = graph.scores("S", "P", gemm, offered)
+    assert strengths == sorted(strengths, reverse=True)
+
+
+def test_codes_far_less_alike_than_the_nearest_are_not_read() -> None:
+    """A row reduction's nearest code ranks the block first; a stencil, less than half as
+    alike, ranks it last by far more: it is not read (``NEAR``)."""
+    rows = prior(
+        variant(ROWS, BLOCK, 300.0, "rows"),
+        variant(ROWS, THREAD, 60.0, "rows"),
+        variant("y[i] = x[i-1] + x[i+1];", BLOCK, 20.0),
+        variant("y[i] = x[i-1] + x[i+1];", THREAD, 1600.0),
+        neighbours=5,
+    )
+    assert rows.order("S", "P", ROWS, [BLOCK, THREAD]) == [0, 1]
+
+
 def test_the_proposers_order_stands_without_evidence_beyond_noise() -> None:
     """One variant measured per code (the seed graph's examples), gains within timing noise,
     measurements ignored (``prior_weight`` 0), an unmeasured example: the fixed order."""
