@@ -30,7 +30,8 @@ from regrapht_core.cxx.ownership import OwnershipAnalysis
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.reductions import ReductionAnalysis
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.symbols import IO_NAMES, FileSymbols
+from regrapht_core.cxx.splice import Edit
+from regrapht_core.cxx.symbols import IO_NAMES, ConstTable, FileSymbols
 from regrapht_core.cxx.syntax import operator_text, strip_parens
 
 __all__ = ["Access", "LoopFacts", "Reduction", "ReductionOp", "analyse_loop"]
@@ -98,7 +99,35 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
             return
         if name in IO_NAMES:
             raise Refusal(f"{where} does I/O (`{name}`)")
+        table = self.symbols.tables.get(name)
+        if table is not None:
+            self.device_table(name, table, where)
+            return
         raise Refusal(f"{where} uses `{name}`, which device code cannot see")
+
+    def device_table(self, name: str, table: ConstTable, where: str) -> None:
+        """A namespace-scope constant array (filter taps, weights) becomes a ``__device__``
+        one, initialised as written, which the kernel reads under the same name; so no
+        code outside the loop may read it, as host code cannot see device memory. Global
+        memory rather than ``__constant__``: the constant cache serialises reads whose
+        index differs across a warp, and a later step (constant memory) is where a kernel's
+        reads are proven uniform."""
+        if table.qualifier.start_byte in self.device_tables:
+            return
+        loop, declaration = self.loop.node, table.declaration
+        for node in walk(self.file_root()):
+            if (
+                node.type == "identifier"
+                and node_text(node) == name
+                and not loop.start_byte <= node.start_byte < loop.end_byte
+                and not declaration.start_byte <= node.start_byte < declaration.end_byte
+            ):
+                raise Refusal(
+                    f"{where} uses `{name}`, a constant array that code outside the loop also "
+                    f"reads ({quote(node.parent or node)}), so it cannot move to the device"
+                )
+        self.device_tables.add(table.qualifier.start_byte)
+        self.facts.edits.append(Edit.replace(table.qualifier, "__device__ const"))
 
     def control_flow(self) -> None:
         for node in walk(self.loop.body):

@@ -105,6 +105,8 @@ class LoopScope:
         self.body_locals = local_names(self.loop.body)
         self.params = {p.name: p for p in entry.params}
         self.checked_helpers: set[str] = set()
+        self.device_tables: set[int] = set()
+        """Namespace-scope constant arrays already moved to the device, by declaration."""
         outer = set(self.params) | set(entry.locals) | {self.loop.var}
         shadowed = sorted(self.body_locals & outer)
         if shadowed:

@@ -18,6 +18,7 @@ __all__ = [
     "DEVICE_MATH",
     "IO_NAMES",
     "KNOWN_CONSTANTS",
+    "ConstTable",
     "FileSymbols",
     "file_symbols",
     "local_names",
@@ -50,6 +51,16 @@ KNOWN_CONSTANTS = words(
 """Header macros whose expansion is a literal, hence as good on the device as on the host."""
 
 
+@dataclass(frozen=True, slots=True)
+class ConstTable:
+    """A namespace-scope constant array: its declaration, the qualifier that makes it
+    constant (``const`` or ``constexpr``) and how many values its initializer lists."""
+
+    declaration: Node
+    qualifier: Node
+    values: int
+
+
 @dataclass(slots=True)
 class FileSymbols:
     helpers: dict[str, list[Node]] = field(default_factory=dict)
@@ -60,6 +71,10 @@ class FileSymbols:
     enumerators: set[str] = field(default_factory=set)
     constants: set[str] = field(default_factory=set)
     """Namespace-scope ``const``/``constexpr`` scalars with an initializer."""
+    tables: dict[str, ConstTable] = field(default_factory=dict)
+    """Namespace-scope ``const``/``constexpr`` one-dimensional arrays with an initializer
+    list (filter taps, weights, lookup tables): device code cannot see them as they are,
+    but a copy in device memory can take their place (``cxx.dependence``)."""
     kernels: set[str] = field(default_factory=set)
 
     def plain_name(self, name: str) -> bool:
@@ -85,6 +100,35 @@ def _is_const_scalar(declaration: Node) -> list[str]:
     return names
 
 
+def _const_tables(declaration: Node) -> dict[str, ConstTable]:
+    qualifiers = [
+        c
+        for c in declaration.children
+        if c.type == "type_qualifier" and node_text(c) in ("const", "constexpr")
+    ]
+    storage = {node_text(c) for c in declaration.children if c.type == "storage_class_specifier"}
+    if not qualifiers or storage - {"static"}:
+        return {}
+    tables = {}
+    for declarator in declaration.children_by_field_name("declarator"):
+        target = declarator.child_by_field_name("declarator")
+        value = declarator.child_by_field_name("value")
+        if (
+            declarator.type == "init_declarator"
+            and target is not None
+            and target.type == "array_declarator"
+            and (name := target.child_by_field_name("declarator")) is not None
+            and name.type == "identifier"
+            and value is not None
+            and value.type == "initializer_list"
+            and not any(c.type == "initializer_list" for c in value.named_children)
+        ):
+            tables[node_text(name)] = ConstTable(
+                declaration, qualifiers[0], len(value.named_children)
+            )
+    return tables
+
+
 def file_symbols(root: Node) -> FileSymbols:
     symbols = FileSymbols()
     for definition in function_definitions(root):
@@ -107,6 +151,7 @@ def file_symbols(root: Node) -> FileSymbols:
                     symbols.prototypes.setdefault(node_text(name_node), []).append(node)
             else:
                 symbols.constants.update(_is_const_scalar(node))
+                symbols.tables.update(_const_tables(node))
         symbols.enumerators.update(_enumerators(node))
     return symbols
 
