@@ -167,23 +167,17 @@ class ReductionAnalysis(LoopScope):
     def guarded_extreme(
         self, name: str, write: Node, value: Node
     ) -> tuple[ReductionOp, Node] | None:
-        """``if (e > m) m = e;`` (and its mirror images) as a max or min."""
-        statement = write.parent
-        if statement is None or statement.type != "expression_statement":
+        """``if (e > m) m = e;`` (and its mirror images) as a max or min; other conjuncts
+        of the test (``if (x[i] < cap && x[i] > m) m = x[i];``) filter the values folded,
+        which each thread does as the loop does."""
+        holder = _sole_guard(write)
+        condition = None if holder is None else holder.child_by_field_name("condition")
+        if holder is None or condition is None:
             return None
-        holder = statement.parent
-        if holder is not None and holder.type == "compound_statement":
-            if holder.named_child_count != 1:
-                return None
-            holder = holder.parent
-        if holder is None or holder.type != "if_statement":
+        compared = [c for c in _conjuncts(condition.named_children[0]) if mentions(c, name)]
+        if len(compared) != 1 or compared[0].type != "binary_expression":
             return None
-        if holder.child_by_field_name("alternative") is not None:
-            return None
-        condition = holder.child_by_field_name("condition")
-        test = strip_parens(condition.named_children[0]) if condition else None
-        if test is None or test.type != "binary_expression":
-            return None
+        test = compared[0]
         left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
         if left is None or right is None:
             return None
@@ -196,3 +190,28 @@ class ReductionAnalysis(LoopScope):
         if canon(right) == canon(value) and canon(left) == name:
             return (ReductionOp.MIN if greater else ReductionOp.MAX), holder
         return None
+
+
+def _sole_guard(write: Node) -> Node | None:
+    """The ``if`` (without ``else``) whose only statement is ``write``."""
+    statement = write.parent
+    if statement is None or statement.type != "expression_statement":
+        return None
+    holder = statement.parent
+    if holder is not None and holder.type == "compound_statement":
+        if holder.named_child_count != 1:
+            return None
+        holder = holder.parent
+    if holder is None or holder.type != "if_statement":
+        return None
+    return None if holder.child_by_field_name("alternative") is not None else holder
+
+
+def _conjuncts(test: Node) -> list[Node]:
+    """The operands of a chain of ``&&`` (the test itself when it is not one)."""
+    test = strip_parens(test)
+    if test.type == "binary_expression" and operator_text(test) == "&&":
+        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+        if left is not None and right is not None:
+            return [*_conjuncts(left), *_conjuncts(right)]
+    return [test]

@@ -211,6 +211,19 @@ MAX_REDUCTION = make_task(
     returns="float",
 )
 
+FILTERED_MAX = make_task(
+    "largest_below",
+    "float largest_below(const float* x, int n, float cap) {\n"
+    "  float m = -1.0e30f;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    if (x[i] < cap && x[i] > m) m = x[i];\n"
+    "  }\n"
+    "  return m;\n}\n",
+    "float largest_below(const float* x, int n, float cap)",
+    (_pointer("x"), _scalar("n"), _scalar("cap", "float", "0.25")),
+    returns="float",
+)
+
 EARLY_BREAK = make_task(
     "find_first",
     "int find_first(const float* x, int n, float t) {\n"

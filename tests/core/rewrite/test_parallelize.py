@@ -31,7 +31,7 @@ MAPS = [
     cases.MATVEC,
     cases.STENCIL,
 ]
-REDUCTIONS = [cases.SUM, cases.DOT, cases.MAX_REDUCTION]
+REDUCTIONS = [cases.SUM, cases.DOT, cases.MAX_REDUCTION, cases.FILTERED_MAX]
 
 
 def _candidates(task: Task) -> list[str]:

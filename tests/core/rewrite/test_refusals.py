@@ -58,6 +58,16 @@ def _verdict(body: str, prefix: str = "") -> str:
         ),
         ("  int k = 0;\n  while (k < n) { y[k] = x[k]; ++k; }", "no top-level for loop"),
         ("  for (int i = 0; i < n; ++i) { float* row = y + 0; row[0] = x[i]; }", "`row`"),
+        (
+            "  float m = 0;\n  for (int i = 0; i < n; ++i) if (x[i] > m || x[i] < -1) m = x[i];"
+            "\n  y[0] = m;",
+            "not as a sum, min or max",
+        ),
+        (
+            "  float m = 0;\n  for (int i = 0; i < n; ++i) if (x[i] > m && m < 1) m = x[i];"
+            "\n  y[0] = m;",
+            "not as a sum, min or max",
+        ),
     ],
     ids=[
         "prefix",
@@ -80,6 +90,8 @@ def _verdict(body: str, prefix: str = "") -> str:
         "two-loops",
         "while",
         "pointer-alias-write",
+        "max-or-else",
+        "max-tested-twice",
     ],
 )
 def test_refusal(body: str, reason: str) -> None:
