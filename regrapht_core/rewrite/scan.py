@@ -1,5 +1,7 @@
 """Running totals as a library scan: ``acc += term(i); out[i] = acc;`` becomes a kernel
-that writes each term into ``out`` and CUB's ``DeviceScan::InclusiveSum`` over it.
+that writes each term into ``out`` and CUB's ``DeviceScan::InclusiveSum`` over it; the
+exclusive form, ``out[i] = acc; acc += term(i);`` (offsets from counts, a CSR row pointer),
+``DeviceScan::ExclusiveSum`` (``ExclusiveScan`` from the start value when it is not zero).
 
 Every element of a running total depends on the one before, so parallelization refuses the
 loop. But the dependence is only through an addition, and a prefix sum is what CUB computes
@@ -8,9 +10,10 @@ Integer totals are exact in any order; floating-point ones differ by rounding, w
 verifier's tolerance judges. A start value other than zero is folded into the first term.
 
 Recognized exactly: the loop from 0 whose body is the addition to a local the prelude
-declares and initializes, then the store of that local to ``out[i]`` of the same type,
-with the local used nowhere else. The terms loop (``out[i] = term(i)``) must pass the map
-analysis like any loop, so a term that reads ``out`` or calls unknown code is refused there.
+declares and initializes and the store of that local to ``out[i]`` of the same type, in
+either order, with the local used nowhere else. The terms loop (``out[i] = term(i)``)
+must pass the map analysis like any loop, so a term that reads ``out`` or calls unknown
+code is refused there.
 """
 
 from __future__ import annotations
@@ -43,6 +46,8 @@ class _Total:
     init: str
     term: Node
     out: str
+    exclusive: bool
+    """The total is stored before the term is added (``out[0]`` is the start value)."""
 
 
 class LibraryScan(RefusingRewriter):
@@ -59,16 +64,22 @@ class LibraryScan(RefusingRewriter):
         term = node_text(total.term)
         element = next(p.element for p in entry.params if p.name == total.out)
         value = f"static_cast<{element}>({term})"
-        if total.init not in _ZERO:
-            value = f"({var} == 0 ? static_cast<{element}>({total.init}) + {value} : {value})"
+        start = f"static_cast<{element}>({total.init})"
+        if total.init not in _ZERO and not total.exclusive:
+            value = f"({var} == 0 ? {start} + {value} : {value})"
         found = split.terms_map(f"{total.out}[{var}] = {value};")
+        kind = "exclusive" if total.exclusive else "inclusive"
+        function = f"{kind.capitalize()}Sum"
+        if total.exclusive and total.init not in _ZERO:
+            function = "ExclusiveScan"
 
         def scan(buffers: list[DeviceBuffer], host: HostNames, names: NameAllocator) -> list[str]:
             device = next(b.device for b in buffers if b.param.name == total.out)
             temp, size = names.fresh("scan_temp"), names.fresh("scan_bytes")
-            call = (
-                f"cub::DeviceScan::InclusiveSum({temp}, {size}, {device}, {device}, {host.count});"
-            )
+            operands = [temp, size, device, device, host.count]
+            if function == "ExclusiveScan":
+                operands[4:4] = [f"::cuda::std::plus<{element}>{{}}", start]
+            call = f"cub::DeviceScan::{function}({', '.join(operands)});"
             return [
                 f"size_t {size} = 0;",
                 f"void* {temp} = nullptr;",
@@ -79,12 +90,13 @@ class LibraryScan(RefusingRewriter):
             ]
 
         candidate = candidate_1d(found, block, after=scan)
+        plus = "#include <cuda/std/functional>\n" if function == "ExclusiveScan" else ""
         return [
             RewriteCandidate(
-                "#include <cub/cub.cuh>\n" + candidate,
-                f"the running total `{total.acc}` is an inclusive prefix sum: a kernel writes "
+                "#include <cub/cub.cuh>\n" + plus + candidate,
+                f"the running total `{total.acc}` is an {kind} prefix sum: a kernel writes "
                 f"each term into `{total.out}` ({block} threads per block) and "
-                "cub::DeviceScan::InclusiveSum scans it in place",
+                f"cub::DeviceScan::{function} scans it in place",
             )
         ]
 
@@ -99,8 +111,9 @@ def _running_total(entry: EntryFunction) -> _Total:
     add, store = (_expression(s) for s in statements)
     if add is None or store is None:
         raise Refusal("the loop is not a running total (`acc += term; out[i] = acc;`)")
-    if _operator(store) == "+=" and _operator(add) == "=":
-        raise Refusal("the total is stored before it is added to: an exclusive scan, not built")
+    exclusive = _operator(store) == "+=" and _operator(add) == "="
+    if exclusive:
+        add, store = store, add
     acc_node, out_node = add.child_by_field_name("left"), store.child_by_field_name("left")
     term, stored = add.child_by_field_name("right"), store.child_by_field_name("right")
     if (
@@ -138,7 +151,7 @@ def _running_total(entry: EntryFunction) -> _Total:
         raise Refusal(f"the code uses the total `{acc}` after the loop")
     if mentions(term, acc) or mentions(term, out):
         raise Refusal(f"the term {node_text(term)} reads the total")
-    return _Total(acc, init, term, out)
+    return _Total(acc, init, term, out, exclusive)
 
 
 def _expression(statement: Node) -> Node | None:

@@ -1,5 +1,6 @@
 """The running-total rewriter: ``acc += term; out[i] = acc;`` becomes a terms kernel and
-CUB's inclusive scan; every other shape of loop-carried total is refused with the reason."""
+CUB's inclusive scan, ``out[i] = acc; acc += term;`` its exclusive scan; every other shape
+of loop-carried total is refused with the reason."""
 
 from __future__ import annotations
 
@@ -44,6 +45,33 @@ ENERGY = extract_task(
     function="energy",
 )
 
+OFFSETS = extract_task(
+    "// regrapht: n = 1000; counts[n] in ~ int(0, 9); offsets[n] out\n"
+    "void offsets_of(int n, const int* counts, int* offsets) {\n"
+    "  int next = 0;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    offsets[i] = next;\n"
+    "    next += counts[i];\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="offsets_of",
+)
+SHIFTED = extract_task(
+    "// regrapht: n = 1000; x[n] in; e[n] out\n"
+    "void shifted(int n, const double* x, double* e) {\n"
+    "  double total = 2.5;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    e[i] = total;\n"
+    "    total += 0.5 * x[i];\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="shifted",
+)
+TASKS = [SCAN, ENERGY, OFFSETS, SHIFTED]
+IDS = ["integers", "floats", "exclusive", "exclusive-from-a-start"]
+
 
 def scanned(task: Task) -> str:
     (candidate,) = LibraryScan().apply(task.source, RewriteContext(task))
@@ -76,10 +104,21 @@ def test_a_start_value_other_than_zero_is_added_to_the_first_term() -> None:
     assert "(i == 0 ? static_cast<float>(1.5f) + static_cast<float>(x[i] * x[i])" in code
 
 
+def test_a_total_stored_before_its_term_is_added_is_an_exclusive_scan() -> None:
+    """Offsets from counts (a CSR row pointer): ``out[0]`` is the start value."""
+    code = scanned(OFFSETS)
+    assert "offsets[i] = static_cast<int>(counts[i]);" in code
+    scan = "cub::DeviceScan::ExclusiveSum(scan_temp, scan_bytes, d_offsets, d_offsets, count);"
+    assert code.count(scan) == 2
+    shifted = scanned(SHIFTED)
+    assert "::cuda::std::plus<double>{}, static_cast<double>(2.5), count);" in shifted
+    assert "i == 0 ?" not in shifted, "the start value is the scan's, not the first term's"
+
+
 @pytest.mark.parametrize(
     ("body", "before", "after", "reason"),
     [
-        ("e[i] = total; total += x[i];", "  float total = 0.0f;\n", "", "exclusive scan"),
+        ("e[i] = total; total += x[i];", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  double total = 0.0;\n", "", "a scan of one type"),
         ("total += e[i]; e[i] = total;", "  float total = 0.0f;\n", "", "reads the total"),
@@ -99,18 +138,19 @@ def test_a_total_stored_away_from_the_loop_index_is_refused() -> None:
 
 
 @requires_nvcc
-def test_the_candidates_compile_with_nvcc(tmp_path: Path) -> None:
-    compile_cuda(scanned(SCAN), tmp_path)
+@pytest.mark.parametrize("task", [SCAN, SHIFTED], ids=["inclusive", "exclusive-from-a-start"])
+def test_the_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
+    compile_cuda(scanned(task), tmp_path)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", [SCAN, ENERGY], ids=["integers", "floats"])
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
 def test_the_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
     assert run_on_cpu(task, scanned(task), tmp_path) == "PASS"
 
 
 @pytest.mark.gpu
 @requires_nvcc
-@pytest.mark.parametrize("task", [SCAN, ENERGY], ids=["integers", "floats"])
+@pytest.mark.parametrize("task", TASKS, ids=IDS)
 def test_the_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
     assert run_on_gpu(task, scanned(task), tmp_path) == "PASS"

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 
 #include "../cuda_runtime.h"
 
@@ -17,6 +18,29 @@ struct DeviceScan {
   static cudaError_t InclusiveSum(void* temp, std::size_t& bytes, In in, Out out,
                                   NumItems count) {
     return InclusiveScan(temp, bytes, in, out, [](auto a, auto b) { return a + b; }, count);
+  }
+
+  template <typename In, typename Out, typename NumItems>
+  static cudaError_t ExclusiveSum(void* temp, std::size_t& bytes, In in, Out out,
+                                  NumItems count) {
+    return ExclusiveScan(temp, bytes, in, out, [](auto a, auto b) { return a + b; },
+                         std::decay_t<decltype(out[0])>{}, count);
+  }
+
+  template <typename In, typename Out, typename Op, typename Init, typename NumItems>
+  static cudaError_t ExclusiveScan(void* temp, std::size_t& bytes, In in, Out out, Op op,
+                                   Init init, NumItems count) {
+    if (temp == nullptr) {
+      bytes = 16;
+      return cudaSuccess;
+    }
+    auto total = init;
+    for (NumItems i = 0; i < count; ++i) {
+      const auto term = in[i];  // read before the write: in place when in == out
+      out[i] = total;
+      total = op(total, term);
+    }
+    return cudaSuccess;
   }
 
   template <typename In, typename Out, typename Op, typename NumItems>
