@@ -134,4 +134,13 @@ class LoopByLoop(RefusingRewriter):
             except Refusal as refusal:
                 if rewriter is self._explains:
                     refused = refusal.reason
-        return _Answers(tuple(candidates), refused)
+        # The next loop is found by its position among the loops left, so an answer must
+        # leave exactly one top-level loop fewer (host code of its own would shift it).
+        kept = [
+            c
+            for c in candidates
+            if len(entry_loops(parse(c.code).root_node, task)) == len(loops) - 1
+        ]
+        if candidates and not kept:
+            refused = "its rewrites change the entry's other top-level loops"
+        return _Answers(tuple(kept), refused)

@@ -18,7 +18,12 @@ from regrapht_core.cxx.entry import entry_loops
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
 from regrapht_core.rewrite.loop_by_loop import LoopByLoop
-from regrapht_core.rewrite.protocol import RewriteContext
+from regrapht_core.rewrite.protocol import (
+    RefusingRewriter,
+    RewriteCandidate,
+    RewriteContext,
+    RewriteParams,
+)
 from regrapht_core.rewrite.registry import default_registry
 from regrapht_core.rewrite.sequential import split_entry
 from tests.core.rewrite.cases import make_task
@@ -159,3 +164,28 @@ def test_the_corpus_entries_with_several_loops_map_27_whole_2_in_part() -> None:
         else:
             whole += 1
     assert (whole, part, refused) == (27, 2, 5)
+
+
+class _KeepsTheLoop(RefusingRewriter):
+    """A rewriter whose answer leaves the entry's loops as they were (host code of its own
+    with a loop of its own would do the same to the count)."""
+
+    technique = "parallelization"
+
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        return [RewriteCandidate(code + "\n", "kept the loop")]
+
+
+def test_an_answer_that_does_not_remove_its_loop_is_dropped() -> None:
+    """The next loop is found by its position among those left: an answer that leaves as
+    many loops would make the next step rewrite the wrong one."""
+    keeps = _KeepsTheLoop()
+    task = _task(
+        "  for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];\n"
+        "  for (int i = 0; i < n; ++i) y[i] += 1.0f;"
+    )
+    with pytest.raises(Refusal) as refused:
+        LoopByLoop([keeps], explains=keeps).build(task.source, RewriteContext(task), {})
+    assert "loop 1 stays on the host: its rewrites change the entry's other" in refused.value.reason
