@@ -18,13 +18,21 @@ code is refused there.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import array_at, mentions
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.syntax import NameAllocator, declared_name, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    assignment_targets,
+    canon,
+    declared_name,
+    operator_text,
+    strip_parens,
+)
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
 from regrapht_core.rewrite.parallelize import block_size, candidate_1d
 from regrapht_core.rewrite.protocol import (
@@ -48,6 +56,11 @@ class _Total:
     out: str
     exclusive: bool
     """The total is stored before the term is added (``out[0]`` is the start value)."""
+    op: str
+    """``sum``, ``max`` or ``min``."""
+    combine: str = ""
+    """For a maximum or minimum, the loop's update as an expression of ``a`` (the value so
+    far) and ``b`` (the term): ``b > a ? b : a``, ``fmax(a, b)``."""
 
 
 class LibraryScan(RefusingRewriter):
@@ -60,25 +73,32 @@ class LibraryScan(RefusingRewriter):
         split = split_entry_function(code, context.task)
         entry = split.entry
         total = _running_total(entry)
-        var = entry.loop.var
-        term = node_text(total.term)
+        loop = entry.loop
+        var, lower = loop.var, ("0" if loop.starts_at_zero() else loop.lower_text())
         element = next(p.element for p in entry.params if p.name == total.out)
-        value = f"static_cast<{element}>({term})"
         start = f"static_cast<{element}>({total.init})"
-        if total.init not in _ZERO and not total.exclusive:
-            value = f"({var} == 0 ? {start} + {value} : {value})"
-        found = split.terms_map(f"{total.out}[{var}] = {value};")
+        names = NameAllocator(split.root)
+        functor = names.fresh(f"scan_{total.op}_op") if total.op != "sum" else ""
+        floating = element.replace("const", "").strip() in ("float", "double")
+        first = f"{var} == {lower}"
+        found = split.terms_map(
+            _terms(total, element, var, first, floating=floating, local=names.fresh("term"))
+        )
         kind = "exclusive" if total.exclusive else "inclusive"
-        function = f"{kind.capitalize()}Sum"
-        if total.exclusive and total.init not in _ZERO:
-            function = "ExclusiveScan"
+        function, operator = f"{kind.capitalize()}Sum", ""
+        if total.op != "sum":
+            function, operator = "InclusiveScan", f"{functor}{{}}"
+        elif total.exclusive and total.init not in _ZERO:
+            function, operator = "ExclusiveScan", f"::cuda::std::plus<{element}>{{}}"
 
         def scan(buffers: list[DeviceBuffer], host: HostNames, names: NameAllocator) -> list[str]:
             device = next(b.device for b in buffers if b.param.name == total.out)
+            if lower != "0":
+                device = f"{device} + ({lower})"
             temp, size = names.fresh("scan_temp"), names.fresh("scan_bytes")
             operands = [temp, size, device, device, host.count]
-            if function == "ExclusiveScan":
-                operands[4:4] = [f"::cuda::std::plus<{element}>{{}}", start]
+            if operator:
+                operands[4:4] = [operator, start] if function == "ExclusiveScan" else [operator]
             call = f"cub::DeviceScan::{function}({', '.join(operands)});"
             return [
                 f"size_t {size} = 0;",
@@ -90,51 +110,92 @@ class LibraryScan(RefusingRewriter):
             ]
 
         candidate = candidate_1d(found, block, after=scan)
-        plus = "#include <cuda/std/functional>\n" if function == "ExclusiveScan" else ""
+        heads = ["#include <cub/cub.cuh>\n"]
+        if total.op != "sum" and floating:
+            heads.append("#include <cmath>\n")
+        if function == "ExclusiveScan":
+            heads.append("#include <cuda/std/functional>\n")
+        if functor:
+            # The loop's own update, ``a`` the value so far and ``b`` the term, so ties and
+            # NaNs go as the loop sends them.
+            heads.append(
+                f"struct {functor} {{\n  __host__ __device__ {element} operator()({element} a, "
+                f"{element} b) const {{ return {total.combine}; }}\n}};\n"
+            )
+        what = "total" if total.op == "sum" else f"{total.op}imum"
+        scanned = "sum" if total.op == "sum" else f"{total.op} scan"
         return [
             RewriteCandidate(
-                "#include <cub/cub.cuh>\n" + plus + candidate,
-                f"the running total `{total.acc}` is an {kind} prefix sum: a kernel writes "
-                f"each term into `{total.out}` ({block} threads per block) and "
+                "".join(heads) + candidate,
+                f"the running {what} `{total.acc}` is an {kind} prefix {scanned}: a kernel "
+                f"writes each term into `{total.out}` ({block} threads per block) and "
                 f"cub::DeviceScan::{function} scans it in place",
             )
         ]
 
 
+_SHAPE = "the loop is not a running total (`acc += term; out[i] = acc;`)"
+_EXTREMES = {
+    "max": "max",
+    "std::max": "max",
+    "fmax": "max",
+    "fmaxf": "max",
+    "std::fmax": "max",
+    "min": "min",
+    "std::min": "min",
+    "fmin": "min",
+    "fminf": "min",
+    "std::fmin": "min",
+}
+_GREATER = {">": True, ">=": True, "<": False, "<=": False}
+_OPERANDS = re.compile(r"\b[ab]\b")
+"""``a`` and ``b`` in a maximum's or minimum's update (``_Total.combine``)."""
+
+
+def _terms(total: _Total, element: str, var: str, first: str, *, floating: bool, local: str) -> str:
+    """The terms loop's body: each term into ``out``, the start value folded into the
+    first (added to a sum's; a maximum's or minimum's by the loop's own update); a NaN
+    term of a floating-point maximum or minimum, which the loop never takes, as the
+    operator's identity, so the scan's partial results can start anywhere."""
+    value = f"static_cast<{element}>({node_text(total.term)})"
+    start = f"static_cast<{element}>({total.init})"
+    if total.op == "sum":
+        if total.init not in _ZERO and not total.exclusive:
+            value = f"({first} ? {start} + {value} : {value})"
+        return f"{total.out}[{var}] = {value};"
+    lines = [f"const {element} {local} = {value};"]
+    if floating:
+        identity = f"static_cast<{element}>({'-' if total.op == 'max' else ''}INFINITY)"
+        lines = [f"{element} {local} = {value};", f"if ({local} != {local}) {local} = {identity};"]
+    folded = _OPERANDS.sub(lambda m: start if m[0] == "a" else local, total.combine)
+    lines.append(f"{total.out}[{var}] = {first} ? ({folded}) : {local};")
+    return "{ " + " ".join(lines) + " }"
+
+
 def _running_total(entry: EntryFunction) -> _Total:
-    """The loop's ``acc += term; out[i] = acc;``, or why the loop is not that."""
+    """The loop's ``acc += term; out[i] = acc;`` (or the store first, or a running maximum
+    or minimum), or why the loop is not that."""
     loop = entry.loop
     body = loop.body
     statements = [c for c in body.named_children if c.type != "comment"]
     if body.type != "compound_statement" or len(statements) != 2:
-        raise Refusal("the loop is not a running total (`acc += term; out[i] = acc;`)")
-    add, store = (_expression(s) for s in statements)
-    if add is None or store is None:
-        raise Refusal("the loop is not a running total (`acc += term; out[i] = acc;`)")
-    exclusive = _operator(store) == "+=" and _operator(add) == "="
-    if exclusive:
-        add, store = store, add
-    acc_node, out_node = add.child_by_field_name("left"), store.child_by_field_name("left")
-    term, stored = add.child_by_field_name("right"), store.child_by_field_name("right")
-    if (
-        _operator(add) != "+="
-        or _operator(store) != "="
-        or acc_node is None
-        or acc_node.type != "identifier"
-        or term is None
-        or stored is None
-        or node_text(strip_parens(stored)) != node_text(acc_node)
-        or out_node is None
-        or out_node.type != "subscript_expression"
-    ):
-        raise Refusal("the loop is not a running total (`acc += term; out[i] = acc;`)")
-    acc = node_text(acc_node)
+        raise Refusal(_SHAPE)
+    stores = [_store(s) for s in statements]
+    if stores[1] is not None and stores[0] is None:
+        update, (out_node, acc), exclusive = _update(statements[0]), stores[1], False
+    elif stores[0] is not None:
+        update, (out_node, acc), exclusive = _update(statements[1]), stores[0], True
+    else:
+        raise Refusal(_SHAPE)
+    if update is None or update[1] != acc:
+        raise Refusal(_SHAPE)
+    op, _, term, combine = update
+    if exclusive and op != "sum":
+        raise Refusal(f"the running {op}imum is stored before it is updated: not built")
     out = array_at(out_node, loop.var)
     if out is None:
         where = node_text(out_node)
         raise Refusal(f"the running total is stored at {where}, not at the loop index")
-    if not loop.starts_at_zero():
-        raise Refusal("the running total's loop does not start at 0")
     param = entry.param(out)
     local = entry.locals.get(acc)
     if param is None or param.pointers != 1:
@@ -151,7 +212,91 @@ def _running_total(entry: EntryFunction) -> _Total:
         raise Refusal(f"the code uses the total `{acc}` after the loop")
     if mentions(term, acc) or mentions(term, out):
         raise Refusal(f"the term {node_text(term)} reads the total")
-    return _Total(acc, init, term, out, exclusive)
+    return _Total(acc, init, term, out, exclusive, op, combine)
+
+
+def _store(statement: Node) -> tuple[Node, str] | None:
+    """``out[...] = acc;``: the element stored to and the variable stored."""
+    expression = _expression(statement)
+    if expression is None or _operator(expression) != "=":
+        return None
+    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    if left is None or right is None or left.type != "subscript_expression":
+        return None
+    right = strip_parens(right)
+    return (left, node_text(right)) if right.type == "identifier" else None
+
+
+def _update(statement: Node) -> tuple[str, str, Node, str] | None:
+    """``acc += term``, ``acc = max(acc, term)`` or ``if (term > acc) acc = term;`` (and
+    the minimum's forms): the operation, the variable and the term."""
+    if statement.type == "if_statement":
+        return _guarded_update(statement)
+    expression = _expression(statement)
+    if expression is None:
+        return None
+    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    if left is None or right is None or left.type != "identifier":
+        return None
+    acc = node_text(left)
+    if _operator(expression) == "+=":
+        return "sum", acc, right, ""
+    right = strip_parens(right)
+    function = right.child_by_field_name("function") if right.type == "call_expression" else None
+    arguments = right.child_by_field_name("arguments")
+    if _operator(expression) != "=" or function is None or arguments is None:
+        return None
+    called = "".join(node_text(function).split())
+    op = _EXTREMES.get(called)
+    args = [strip_parens(a) for a in arguments.named_children]
+    terms = [a for a in args if node_text(a) != acc]
+    if op is None or len(args) != 2 or len(terms) != 1:
+        return None
+    p, q = ("a", "b") if node_text(args[0]) == acc else ("b", "a")
+    if called.removeprefix("std::") in ("max", "min") and p == "b":
+        # A scan may start a partial result at any term: one that the update lets a NaN
+        # term replace is not associative, and the loop's answer would be lost.
+        raise Refusal(
+            f"`{acc} = {node_text(right)}` passes the term first, so a NaN term replaces the "
+            f"{op}imum so far; `{called}({acc}, term)` is scanned"
+        )
+    if called.removeprefix("std::") in ("max", "min"):
+        # std::max(p, q) is (p < q) ? q : p; std::min(p, q) is (q < p) ? q : p.
+        combine = f"({p} < {q}) ? {q} : {p}" if op == "max" else f"({q} < {p}) ? {q} : {p}"
+    else:
+        combine = f"{called.removeprefix('std::')}({p}, {q})"
+    return op, acc, terms[0], combine
+
+
+def _guarded_update(statement: Node) -> tuple[str, str, Node, str] | None:
+    """``if (term > acc) acc = term;`` (no else; ``>=``, ``<`` and mirrored forms)."""
+    condition = statement.child_by_field_name("condition")
+    body = statement.child_by_field_name("consequence")
+    if condition is None or body is None or statement.child_by_field_name("alternative"):
+        return None
+    if body.type == "compound_statement":
+        inner = [c for c in body.named_children if c.type != "comment"]
+        body = inner[0] if len(inner) == 1 else body
+    expression = _expression(body)
+    test = strip_parens(condition.named_children[0]) if condition.named_children else None
+    if expression is None or test is None or test.type != "binary_expression":
+        return None
+    target, value = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+    greater = _GREATER.get(operator_text(test))
+    if target is None or value is None or left is None or right is None or greater is None:
+        return None
+    if _operator(expression) != "=":
+        return None
+    acc, term, compared = node_text(target), canon(value), (canon(left), canon(right))
+    if compared in ((term, acc), (acc, term)):
+        term_first = compared == (term, acc)
+        larger = greater == term_first
+        operator = operator_text(test)
+        flipped = {">": "<", ">=": "<=", "<": ">", "<=": ">="}[operator]
+        test_text = f"a {flipped} b" if term_first else f"a {operator} b"
+        return ("max" if larger else "min"), acc, value, f"({test_text}) ? b : a"
+    return None
 
 
 def _expression(statement: Node) -> Node | None:
@@ -179,7 +324,11 @@ def _initializer(entry: EntryFunction, acc: str) -> str:
                 if declarator.type != "init_declarator" or value is None:
                     raise Refusal(f"the total `{acc}` starts without a single value")
                 init = node_text(value)
-        if init is not None and statement.type != "declaration" and mentions(statement, acc):
+        if init is not None and any(
+            node_text(t) == acc
+            for t in assignment_targets(statement)
+            if statement.type != "declaration"
+        ):
             raise Refusal(f"the code changes the total `{acc}` before the loop")
     if init is None:
         raise Refusal(f"`{acc}` is not declared before the loop")

@@ -69,8 +69,35 @@ SHIFTED = extract_task(
     "cpp",
     function="shifted",
 )
-TASKS = [SCAN, ENERGY, OFFSETS, SHIFTED]
-IDS = ["integers", "floats", "exclusive", "exclusive-from-a-start"]
+RUNMAX = extract_task(
+    "// regrapht: n = 1000; x[n] in ~ normal(0, 1); out[n] out\n"
+    "void runmax(int n, const float* x, float* out) {\n"
+    "  if (n <= 0) return;\n"
+    "  float m = x[0];\n"
+    "  out[0] = m;\n"
+    "  for (int i = 1; i < n; ++i) {\n"
+    "    if (x[i] > m) m = x[i];\n"
+    "    out[i] = m;\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="runmax",
+)
+RUNMIN = extract_task(
+    "#include <algorithm>\n"
+    "// regrapht: n = 1000; x[n] in ~ int(-1000, 1000); out[n] out\n"
+    "void runmin(int n, const int* x, int* out) {\n"
+    "  int m = 500;\n"
+    "  for (int i = 0; i < n; ++i) {\n"
+    "    m = std::min(m, x[i] / 2);\n"
+    "    out[i] = m;\n"
+    "  }\n"
+    "}\n",
+    "cpp",
+    function="runmin",
+)
+TASKS = [SCAN, ENERGY, OFFSETS, SHIFTED, RUNMAX, RUNMIN]
+IDS = ["integers", "floats", "exclusive", "exclusive-from-a-start", "running-max", "running-min"]
 
 
 def scanned(task: Task) -> str:
@@ -115,9 +142,29 @@ def test_a_total_stored_before_its_term_is_added_is_an_exclusive_scan() -> None:
     assert "i == 0 ?" not in shifted, "the start value is the scan's, not the first term's"
 
 
+def test_a_running_maximum_is_a_max_scan_with_the_loops_own_comparison() -> None:
+    """From the second element (the first stored before the loop): the scan starts at
+    ``out + 1``, the first term takes the start value in, and the operator is the loop's
+    comparison, so ties and NaNs go as the loop sends them."""
+    code = scanned(RUNMAX)
+    assert "return (a < b) ? b : a;" in code
+    scan = "cub::DeviceScan::InclusiveScan(scan_temp, scan_bytes, d_out + (1), d_out + (1), "
+    assert code.count(scan + "scan_max_op{}, count);") == 2
+    first = (
+        "out[i] = i == 1 ? ((static_cast<float>(x[0]) < term) ? term : static_cast<float>(x[0]))"
+    )
+    assert first in code
+    assert "if (term != term) term = static_cast<float>(-INFINITY);" in code, "NaN: no change"
+    assert "cudaMemcpy(d_out, out" in code, "out[0], stored on the host, goes up"
+    assert "return (b < a) ? b : a;" in scanned(RUNMIN), "std::min(m, t): t only if less"
+
+
 @pytest.mark.parametrize(
     ("body", "before", "after", "reason"),
     [
+        ("e[i] = total; if (x[i] > total) total = x[i];", "  float total = 0;\n", "", "stored"),
+        ("if (x[i] > total) total = 2 * x[i]; e[i] = total;", "  float total = 0;\n", "", "not"),
+        ("total = std::max(x[i], total); e[i] = total;", "  float total = 0;\n", "", "NaN"),
         ("e[i] = total; total += x[i];", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  double total = 0.0;\n", "", "a scan of one type"),
@@ -138,7 +185,9 @@ def test_a_total_stored_away_from_the_loop_index_is_refused() -> None:
 
 
 @requires_nvcc
-@pytest.mark.parametrize("task", [SCAN, SHIFTED], ids=["inclusive", "exclusive-from-a-start"])
+@pytest.mark.parametrize(
+    "task", [SCAN, SHIFTED, RUNMAX], ids=["inclusive", "exclusive-from-a-start", "running-max"]
+)
 def test_the_candidates_compile_with_nvcc(task: Task, tmp_path: Path) -> None:
     compile_cuda(scanned(task), tmp_path)
 
