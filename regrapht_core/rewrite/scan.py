@@ -27,7 +27,6 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import (
     NameAllocator,
-    assignment_targets,
     canon,
     declared_name,
     operator_text,
@@ -312,7 +311,8 @@ def _operator(assignment: Node) -> str:
 
 
 def _initializer(entry: EntryFunction, acc: str) -> str:
-    """The value the prelude's declaration gives ``acc``; any other write to it refuses."""
+    """The value the prelude's declaration gives ``acc``; any other use of it refuses, but
+    a store of it (``out[0] = m;``, the running maximum's first element)."""
     init = None
     for statement in entry.prelude:
         for declarator in statement.children_by_field_name("declarator"):
@@ -324,12 +324,12 @@ def _initializer(entry: EntryFunction, acc: str) -> str:
                 if declarator.type != "init_declarator" or value is None:
                     raise Refusal(f"the total `{acc}` starts without a single value")
                 init = node_text(value)
-        if init is not None and any(
-            node_text(t) == acc
-            for t in assignment_targets(statement)
-            if statement.type != "declaration"
-        ):
-            raise Refusal(f"the code changes the total `{acc}` before the loop")
+            elif init is not None and mentions(declarator, acc):  # `T* p = &acc;`
+                raise Refusal(f"the code changes the total `{acc}` before the loop")
+        if init is not None and statement.type != "declaration" and mentions(statement, acc):
+            stored = _store(statement)
+            if stored is None or stored[1] != acc or mentions(stored[0], acc):
+                raise Refusal(f"the code changes the total `{acc}` before the loop")
     if init is None:
         raise Refusal(f"`{acc}` is not declared before the loop")
     return init

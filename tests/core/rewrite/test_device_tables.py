@@ -68,6 +68,19 @@ def test_a_table_host_code_also_reads_stays_and_the_refusal_says_why() -> None:
     assert code is None and "`kW`" in message
 
 
+def test_a_table_two_loops_read_stays_on_the_host_with_both() -> None:
+    """Each loop sees the other read it on the host; mapped one by one, neither may take
+    it to the device, and the entry keeps both loops."""
+    body = (
+        "  for (int i = 0; i < n; ++i) y[i] = kW[1] * x[i];\n"
+        "  for (int i = 0; i < n; ++i) y[i] += kW[0];"
+    )
+    code, message = first_step(_task(body))
+    assert code is None
+    assert "loop 1 stays on the host: the loop uses `kW`, a constant array" in message
+    assert "loop 2 stays on the host: the loop uses `kW`, a constant array" in message
+
+
 def test_a_mutable_table_is_still_refused() -> None:
     """Only arrays const all the way: a mutable one could carry state, and the device
     could not see the host's writes to it."""

@@ -165,6 +165,12 @@ def test_a_running_maximum_is_a_max_scan_with_the_loops_own_comparison() -> None
         ("e[i] = total; if (x[i] > total) total = x[i];", "  float total = 0;\n", "", "stored"),
         ("if (x[i] > total) total = 2 * x[i]; e[i] = total;", "  float total = 0;\n", "", "not"),
         ("total = std::max(x[i], total); e[i] = total;", "  float total = 0;\n", "", "NaN"),
+        (
+            "total += x[i]; e[i] = total;",
+            "  float total = 0.0f;\n  float* alias = &total;\n  *alias = 1.0f;\n",
+            "",
+            "changes the total",
+        ),
         ("e[i] = total; total += x[i];", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  double total = 0.0;\n", "", "a scan of one type"),
