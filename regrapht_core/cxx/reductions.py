@@ -23,10 +23,12 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
-__all__ = ["ReductionAnalysis", "complex_part", "is_sum_of"]
+__all__ = ["ReductionAnalysis", "compared_extreme", "complex_part", "extreme_of", "is_sum_of"]
 
 _MAX_CALLS = frozenset({"fmaxf", "fmax", "max"})
 _MIN_CALLS = frozenset({"fminf", "fmin", "min"})
+_GREATER = {">": True, ">=": True, "<": False, "<=": False}
+"""Comparisons, by whether the left operand wins when it is greater."""
 _REDUCIBLE_TYPES = frozenset(
     {
         "float",
@@ -155,13 +157,13 @@ class ReductionAnalysis(LoopScope):
             return None
         arguments = value.child_by_field_name("arguments")
         args: list[Node] = arguments.named_children if arguments else []
-        called = self.math_call(value)
-        if called not in _MAX_CALLS | _MIN_CALLS or len(args) != 2:
+        op = extreme_of(self.math_call(value) or "")
+        if op is None or len(args) != 2:
             return None
         mine = [a for a in args if canon(a) == name]
         rest = [a for a in args if canon(a) != name]
         if len(mine) == 1 and len(rest) == 1 and not mentions(rest[0], name):
-            return ReductionOp.MAX if called in _MAX_CALLS else ReductionOp.MIN
+            return op
         return None
 
     def guarded_extreme(
@@ -177,19 +179,33 @@ class ReductionAnalysis(LoopScope):
         compared = [c for c in _conjuncts(condition.named_children[0]) if mentions(c, name)]
         if len(compared) != 1 or compared[0].type != "binary_expression":
             return None
-        test = compared[0]
-        left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
-        if left is None or right is None:
-            return None
-        op = operator_text(test)
-        greater = {">": True, ">=": True, "<": False, "<=": False}.get(op)
-        if greater is None:
-            return None
-        if canon(left) == canon(value) and canon(right) == name:
-            return (ReductionOp.MAX if greater else ReductionOp.MIN), holder
-        if canon(right) == canon(value) and canon(left) == name:
-            return (ReductionOp.MIN if greater else ReductionOp.MAX), holder
+        kept = compared_extreme(compared[0], name, value)
+        return None if kept is None else (kept[0], holder)
+
+
+def extreme_of(called: str) -> ReductionOp | None:
+    """The max or min a two-argument call keeps (``fmaxf``, ``std::min``), if it is one."""
+    name = called.removeprefix("std::")
+    if name in _MAX_CALLS:
+        return ReductionOp.MAX
+    return ReductionOp.MIN if name in _MIN_CALLS else None
+
+
+def compared_extreme(test: Node, name: str, value: Node) -> tuple[ReductionOp, bool] | None:
+    """What ``if (test) name = value;`` keeps when ``test`` compares ``value`` with
+    ``name`` (``value > name``, ``name <= value``, ...): a max or a min, and whether
+    ``value`` is the left operand."""
+    if test.type != "binary_expression":
         return None
+    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
+    greater = _GREATER.get(operator_text(test))
+    if left is None or right is None or greater is None:
+        return None
+    operands, term = (canon(left), canon(right)), canon(value)
+    if operands not in ((term, name), (name, term)):
+        return None
+    value_left = operands == (term, name)
+    return (ReductionOp.MAX if greater == value_left else ReductionOp.MIN), value_left
 
 
 def _sole_guard(write: Node) -> Node | None:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import array_at, mentions
 from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.loop_scope import ReductionOp
 from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.reductions import compared_extreme, extreme_of
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import (
     NameAllocator,
-    canon,
     declared_name,
     operator_text,
     strip_parens,
@@ -55,8 +56,7 @@ class _Total:
     out: str
     exclusive: bool
     """The total is stored before the term is added (``out[0]`` is the start value)."""
-    op: str
-    """``sum``, ``max`` or ``min``."""
+    op: ReductionOp
     combine: str = ""
     """For a maximum or minimum, the loop's update as an expression of ``a`` (the value so
     far) and ``b`` (the term): ``b > a ? b : a``, ``fmax(a, b)``."""
@@ -77,7 +77,7 @@ class LibraryScan(RefusingRewriter):
         element = next(p.element for p in entry.params if p.name == total.out)
         start = f"static_cast<{element}>({total.init})"
         names = NameAllocator(split.root)
-        functor = names.fresh(f"scan_{total.op}_op") if total.op != "sum" else ""
+        functor = names.fresh(f"scan_{total.op}_op") if total.op is not ReductionOp.SUM else ""
         floating = element.replace("const", "").strip() in ("float", "double")
         first = f"{var} == {lower}"
         found = split.terms_map(
@@ -85,7 +85,7 @@ class LibraryScan(RefusingRewriter):
         )
         kind = "exclusive" if total.exclusive else "inclusive"
         function, operator = f"{kind.capitalize()}Sum", ""
-        if total.op != "sum":
+        if total.op is not ReductionOp.SUM:
             function, operator = "InclusiveScan", f"{functor}{{}}"
         elif total.exclusive and total.init not in _ZERO:
             function, operator = "ExclusiveScan", f"::cuda::std::plus<{element}>{{}}"
@@ -110,7 +110,7 @@ class LibraryScan(RefusingRewriter):
 
         candidate = candidate_1d(found, block, after=scan)
         heads = ["#include <cub/cub.cuh>\n"]
-        if total.op != "sum" and floating:
+        if total.op is not ReductionOp.SUM and floating:
             heads.append("#include <cmath>\n")
         if function == "ExclusiveScan":
             heads.append("#include <cuda/std/functional>\n")
@@ -121,8 +121,8 @@ class LibraryScan(RefusingRewriter):
                 f"struct {functor} {{\n  __host__ __device__ {element} operator()({element} a, "
                 f"{element} b) const {{ return {total.combine}; }}\n}};\n"
             )
-        what = "total" if total.op == "sum" else f"{total.op}imum"
-        scanned = "sum" if total.op == "sum" else f"{total.op} scan"
+        what = "total" if total.op is ReductionOp.SUM else f"{total.op}imum"
+        scanned = "sum" if total.op is ReductionOp.SUM else f"{total.op} scan"
         return [
             RewriteCandidate(
                 "".join(heads) + candidate,
@@ -134,19 +134,6 @@ class LibraryScan(RefusingRewriter):
 
 
 _SHAPE = "the loop is not a running total (`acc += term; out[i] = acc;`)"
-_EXTREMES = {
-    "max": "max",
-    "std::max": "max",
-    "fmax": "max",
-    "fmaxf": "max",
-    "std::fmax": "max",
-    "min": "min",
-    "std::min": "min",
-    "fmin": "min",
-    "fminf": "min",
-    "std::fmin": "min",
-}
-_GREATER = {">": True, ">=": True, "<": False, "<=": False}
 _OPERANDS = re.compile(r"\b[ab]\b")
 """``a`` and ``b`` in a maximum's or minimum's update (``_Total.combine``)."""
 
@@ -158,13 +145,13 @@ def _terms(total: _Total, element: str, var: str, first: str, *, floating: bool,
     operator's identity, so the scan's partial results can start anywhere."""
     value = f"static_cast<{element}>({node_text(total.term)})"
     start = f"static_cast<{element}>({total.init})"
-    if total.op == "sum":
+    if total.op is ReductionOp.SUM:
         if total.init not in _ZERO and not total.exclusive:
             value = f"({first} ? {start} + {value} : {value})"
         return f"{total.out}[{var}] = {value};"
     lines = [f"const {element} {local} = {value};"]
     if floating:
-        identity = f"static_cast<{element}>({'-' if total.op == 'max' else ''}INFINITY)"
+        identity = f"static_cast<{element}>({'-' if total.op is ReductionOp.MAX else ''}INFINITY)"
         lines = [f"{element} {local} = {value};", f"if ({local} != {local}) {local} = {identity};"]
     folded = _OPERANDS.sub(lambda m: start if m[0] == "a" else local, total.combine)
     lines.append(f"{total.out}[{var}] = {first} ? ({folded}) : {local};")
@@ -189,7 +176,7 @@ def _running_total(entry: EntryFunction) -> _Total:
     if update is None or update[1] != acc:
         raise Refusal(_SHAPE)
     op, _, term, combine = update
-    if exclusive and op != "sum":
+    if exclusive and op is not ReductionOp.SUM:
         raise Refusal(f"the running {op}imum is stored before it is updated: not built")
     out = array_at(out_node, loop.var)
     if out is None:
@@ -226,7 +213,7 @@ def _store(statement: Node) -> tuple[Node, str] | None:
     return (left, node_text(right)) if right.type == "identifier" else None
 
 
-def _update(statement: Node) -> tuple[str, str, Node, str] | None:
+def _update(statement: Node) -> tuple[ReductionOp, str, Node, str] | None:
     """``acc += term``, ``acc = max(acc, term)`` or ``if (term > acc) acc = term;`` (and
     the minimum's forms): the operation, the variable and the term."""
     if statement.type == "if_statement":
@@ -239,14 +226,14 @@ def _update(statement: Node) -> tuple[str, str, Node, str] | None:
         return None
     acc = node_text(left)
     if _operator(expression) == "+=":
-        return "sum", acc, right, ""
+        return ReductionOp.SUM, acc, right, ""
     right = strip_parens(right)
     function = right.child_by_field_name("function") if right.type == "call_expression" else None
     arguments = right.child_by_field_name("arguments")
     if _operator(expression) != "=" or function is None or arguments is None:
         return None
     called = "".join(node_text(function).split())
-    op = _EXTREMES.get(called)
+    op = extreme_of(called)
     args = [strip_parens(a) for a in arguments.named_children]
     terms = [a for a in args if node_text(a) != acc]
     if op is None or len(args) != 2 or len(terms) != 1:
@@ -261,13 +248,15 @@ def _update(statement: Node) -> tuple[str, str, Node, str] | None:
         )
     if called.removeprefix("std::") in ("max", "min"):
         # std::max(p, q) is (p < q) ? q : p; std::min(p, q) is (q < p) ? q : p.
-        combine = f"({p} < {q}) ? {q} : {p}" if op == "max" else f"({q} < {p}) ? {q} : {p}"
+        combine = (
+            f"({p} < {q}) ? {q} : {p}" if op is ReductionOp.MAX else f"({q} < {p}) ? {q} : {p}"
+        )
     else:
         combine = f"{called.removeprefix('std::')}({p}, {q})"
     return op, acc, terms[0], combine
 
 
-def _guarded_update(statement: Node) -> tuple[str, str, Node, str] | None:
+def _guarded_update(statement: Node) -> tuple[ReductionOp, str, Node, str] | None:
     """``if (term > acc) acc = term;`` (no else; ``>=``, ``<`` and mirrored forms)."""
     condition = statement.child_by_field_name("condition")
     body = statement.child_by_field_name("consequence")
@@ -278,24 +267,19 @@ def _guarded_update(statement: Node) -> tuple[str, str, Node, str] | None:
         body = inner[0] if len(inner) == 1 else body
     expression = _expression(body)
     test = strip_parens(condition.named_children[0]) if condition.named_children else None
-    if expression is None or test is None or test.type != "binary_expression":
+    if expression is None or test is None:
         return None
     target, value = expression.child_by_field_name("left"), expression.child_by_field_name("right")
-    left, right = test.child_by_field_name("left"), test.child_by_field_name("right")
-    greater = _GREATER.get(operator_text(test))
-    if target is None or value is None or left is None or right is None or greater is None:
+    if target is None or value is None or _operator(expression) != "=":
         return None
-    if _operator(expression) != "=":
+    acc = node_text(target)
+    kept = compared_extreme(test, acc, value)
+    if kept is None:
         return None
-    acc, term, compared = node_text(target), canon(value), (canon(left), canon(right))
-    if compared in ((term, acc), (acc, term)):
-        term_first = compared == (term, acc)
-        larger = greater == term_first
-        operator = operator_text(test)
-        flipped = {">": "<", ">=": "<=", "<": ">", "<=": ">="}[operator]
-        test_text = f"a {flipped} b" if term_first else f"a {operator} b"
-        return ("max" if larger else "min"), acc, value, f"({test_text}) ? b : a"
-    return None
+    op, term_first = kept
+    operator = operator_text(test)
+    flipped = {">": "<", ">=": "<=", "<": ">", "<=": ">="}[operator]
+    return op, acc, value, f"(a {flipped if term_first else operator} b) ? b : a"
 
 
 def _expression(statement: Node) -> Node | None:

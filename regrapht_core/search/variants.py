@@ -82,8 +82,8 @@ class VariantPrior:
     def scores(
         self, source: str, target: str, code: str, descriptions: Sequence[str]
     ) -> list[float | None]:
-        """Each variant's mean log speedup relative to the alternatives measured with it,
-        over the nearest ``before`` codes that compared it; ``None`` where none did."""
+        """Each variant's log speedup relative to the others (``_strengths``) over the
+        nearest ``before`` codes that compared it; ``None`` where none did."""
         kinds = [variant_kind(d) for d in descriptions]
         if not self._enabled or len(set(kinds)) < 2:
             return [None] * len(kinds)
