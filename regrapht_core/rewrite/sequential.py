@@ -26,6 +26,7 @@ from regrapht_core.rewrite.assemble import (
     kernel_interface,
     loop_var_type,
 )
+from regrapht_core.rewrite.bounds import hoisted_bounds
 from regrapht_core.rewrite.delegation import delegated
 from regrapht_core.rewrite.hostcode import DeviceBuffer, buffer_plan
 from regrapht_core.rewrite.pointer_form import pointer_form
@@ -70,10 +71,13 @@ class SequentialLoop:
 def split_entry(code: str, task: Task) -> tuple[str, Task]:
     """The code and task the loop rewriters work on: the callee's concrete copy when the
     entry only calls a function of the file, then its pointer form when it takes
-    containers or references, else the code as it is."""
+    containers or references, else the code as it is; in each, the top-level loops' bounds
+    that read a read-only array are read once before the loop (:mod:`.bounds`)."""
     code, task = delegated(code, task)
     split = pointer_form(code, task)
-    return (code, task) if split is None else (split.code, split.task)
+    if split is not None:
+        code, task = split.code, split.task
+    return hoisted_bounds(code, task), task
 
 
 @dataclass(frozen=True, slots=True)
