@@ -12,10 +12,13 @@ index below it (inverted for the last on ties). The loop is rewritten in that se
 (``if (k < key) key = k;``, an unsigned min the reduction rewriter maps with warp shuffles
 and one ``atomicMin`` per block), and the variables take their values back from the key.
 
-Limits: 32-bit values (``float``, ``int``, ``unsigned``) and indices below 2^32; a 64-bit
-value and its index do not fit one key. A NaN element is never the answer (it sorts after
+A 64-bit value (``double``, ``long long``) and its index do not fit one key: the loop then
+runs twice, a min-reduction of the values' 64-bit order keys, then one of the positions
+whose element has the best key (:func:`_two_passes`).
+
+Limits: indices below 2^32 with one key. A NaN element is never the answer (it sorts after
 every number either way), as the loop's comparisons never pick one, unless the starting
-value is NaN itself.
+value is NaN itself. ``-0`` and ``+0`` compare equal, so they share a key.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ from regrapht_core.rewrite.protocol import (
     RewriteParams,
 )
 from regrapht_core.rewrite.reduction import reduction_candidate
-from regrapht_core.rewrite.sequential import analysed_loop, split_entry_function
+from regrapht_core.rewrite.sequential import SplitEntry, analysed_loop, split_entry_function
 
 __all__ = ["ArgReduction"]
 
@@ -64,6 +67,18 @@ _KINDS = {
     "std::uint32_t": "unsigned",
 }
 """Value types whose order fits the key's upper 32 bits, by how they map to it."""
+_WIDE = {
+    "double": "double",
+    "long long": "int",
+    "long long int": "int",
+    "int64_t": "int",
+    "std::int64_t": "int",
+    "unsigned long long": "unsigned",
+    "unsigned long long int": "unsigned",
+    "uint64_t": "unsigned",
+    "std::uint64_t": "unsigned",
+}
+"""64-bit value types: their order takes a whole key, and the index a second pass."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +93,9 @@ class _Search:
     maximum: bool
     last: bool
     kind: str
-    """How the value maps to the key: ``float``, ``int`` or ``unsigned``."""
+    """How the value maps to the key: ``float``, ``double``, ``int`` or ``unsigned``."""
+    wide: bool
+    """A 64-bit value: a pass for the best value's key, then one for its index."""
     spelled: str
     """The value's type as the helpers spell it."""
     keep: tuple[Node, ...]
@@ -95,6 +112,8 @@ class ArgReduction(RefusingRewriter):
         split = split_entry_function(code, context.task)
         entry = split.entry
         found = _search(entry)
+        if found.wide:
+            return [_two_passes(split, found, block)]
         names = NameAllocator(split.root)
         key, step = names.fresh(f"{found.arg}_key"), names.fresh("k")
         make, value_of = names.fresh("order_key"), names.fresh("order_value")
@@ -142,6 +161,64 @@ class ArgReduction(RefusingRewriter):
         ]
 
 
+def _two_passes(split: SplitEntry, found: _Search, block: int) -> RewriteCandidate:
+    """A 64-bit value and its index do not fit one key: the loop runs twice, each pass a
+    min-reduction of 64-bit keys. The first finds the best value's key; the second the
+    first (or last) index whose element has that key, the starting pair counted before
+    every element, as the loop visits it first."""
+    entry, loop = split.entry, split.entry.loop
+    names = NameAllocator(split.root)
+    best_key, position = names.fresh(f"{found.best or found.arg}_key"), names.fresh("position")
+    step, again = names.fresh("k"), names.fresh("k")
+    order, value_of = names.fresh("order_key"), names.fresh("order_value")
+    var = loop.var
+    source = loop.node.text or b""
+    header = source[: loop.body.start_byte - loop.node.start_byte].decode().rstrip()
+    indent = " " * loop.node.start_point[1]
+    ran = names.fresh("ran") if not found.best else ""
+    start = f"{order}({found.initial})"
+    at = f"static_cast<unsigned long long>({var})"
+    place, index = (f"~({at} + 1ull)", f"~{position} - 1ull") if found.last else (at, position)
+    keep = [f"  {node_text(s)}" for s in found.keep]
+    # The first on ties: a starting value equal to the best wins, as the loop saw it first.
+    stays = f" && !({ran + ' && ' if ran else ''}{start} == {best_key})" if not found.last else ""
+    lines = [
+        *([f"const bool {ran} = {loop.condition(f'({loop.lower_text()})')};"] if ran else []),
+        f"unsigned long long {best_key} = {f'{ran} ? {start} : ~0ull' if ran else start};",
+        f"{header} {{",
+        *keep,
+        f"  const unsigned long long {step} = {order}({node_text(found.value)});",
+        f"  if ({step} < {best_key}) {best_key} = {step};",
+        "}",
+        f"unsigned long long {position} = ~0ull;",
+        f"{header} {{",
+        *keep,
+        f"  const unsigned long long {again} = "
+        f"{order}({node_text(found.value)}) == {best_key} ? {place} : ~0ull;",
+        f"  if ({again} < {position}) {position} = {again};",
+        "}",
+        f"if ({position} != ~0ull{stays}) "
+        f"{found.arg} = static_cast<{_declared(entry, found.arg)}>({index});",
+    ]
+    if found.best:
+        lines.append(f"{found.best} = {value_of}({best_key});")
+    edits = [
+        Edit.insert(entry.definition.start_byte, _wide_helpers(found, order, value_of)),
+        Edit.replace(loop.node, f"\n{indent}".join(lines)),
+    ]
+    code = apply_edits(split.code.encode("utf-8"), edits)
+    for _ in range(2):  # the value's pass, then (the only loop left on the host) the index's
+        code = reduction_candidate(analysed_loop(code, split.task, loop=0), block)
+    which = "largest" if found.maximum else "smallest"
+    ties = "last" if found.last else "first"
+    return RewriteCandidate(
+        code,
+        f"the index of the {which} element ({ties} on ties), of 64-bit values: one unsigned "
+        f"min-reduction of the values' order keys, then one of the positions holding the "
+        f"best key ({block} threads per block, warp shuffles, one atomicMin per block each)",
+    )
+
+
 def _search(entry: EntryFunction) -> _Search:
     keep, test, writes = _shape(entry)
     op = operator_text(test)
@@ -168,15 +245,23 @@ def _search(entry: EntryFunction) -> _Search:
     for name in filter(None, (best, arg)):
         if mentions(left, name) or any(mentions(s, name) for s in keep):
             raise Refusal(f"the loop reads `{name}` outside its update")
-    kind = _KINDS.get(" ".join(kind_of.replace("const", "").split()))
+    plain = " ".join(kind_of.replace("const", "").split())
+    wide = plain in _WIDE
+    kind = _WIDE.get(plain) or _KINDS.get(plain)
     if kind is None:
         raise Refusal(
-            f"the arg-reduction compares `{kind_of}` values; only 32-bit values (float, "
-            "int, unsigned) fit one 64-bit key with their index"
+            f"the arg-reduction compares `{kind_of}` values; only 32-bit and 64-bit "
+            "numbers (float, double, int, unsigned, long long and their fixed-width names) "
+            "map to an unsigned key in their order"
         )
     maximum, last = _ORDERS[op]
-    spelled = {"float": "float", "int": "int", "unsigned": "unsigned int"}[kind]
-    return _Search(left, best, initial, arg, maximum, last, kind, spelled, keep)
+    spelled = {
+        "float": "float",
+        "double": "double",
+        "int": "long long" if wide else "int",
+        "unsigned": "unsigned long long" if wide else "unsigned int",
+    }[kind]
+    return _Search(left, best, initial, arg, maximum, last, kind, wide, spelled, keep)
 
 
 def _shape(entry: EntryFunction) -> tuple[tuple[Node, ...], Node, dict[str, Node]]:
@@ -260,6 +345,7 @@ def _helpers(found: _Search, make: str, value_of: str) -> str:
     kind, spelled = found.kind, found.spelled
     if kind == "float":
         order = [
+            "  if (v == 0.0f) v = 0.0f;",  # -0 and +0 compare equal: one key, ties by index
             "  union { float f; unsigned int u; } bits;",
             "  bits.f = v;",
             "  unsigned int o = (bits.u & 0x80000000u) ? ~bits.u : (bits.u | 0x80000000u);",
@@ -290,6 +376,44 @@ def _helpers(found: _Search, make: str, value_of: str) -> str:
             f"static inline {spelled} {value_of}(unsigned long long key) {{",
             "  unsigned int o = (unsigned int)(key >> 32);",
             *(["  o = ~o;"] if found.maximum else []),
+            *back,
+            "}",
+            "",
+        ]
+    return "\n".join([*lines, ""])
+
+
+def _wide_helpers(found: _Search, order: str, value_of: str) -> str:
+    """The 64-bit order key of a value (a NaN last, -0 as +0), and the value back from it;
+    the reduction rewriter marks them ``__host__ __device__``."""
+    kind, spelled, sign = found.kind, found.spelled, "0x8000000000000000ull"
+    flip = ["  o = ~o;"] if found.maximum else []
+    if kind == "double":
+        bits = "  union { double f; unsigned long long u; } bits;"
+        to_key = [
+            "  if (v == 0.0) v = 0.0;",
+            bits,
+            "  bits.f = v;",
+            f"  unsigned long long o = (bits.u & {sign}) ? ~bits.u : (bits.u | {sign});",
+            *flip,
+            "  if (v != v) o = ~0ull;",
+        ]
+        back = [bits, f"  bits.u = (o & {sign}) ? (o & ~{sign}) : ~o;", "  return bits.f;"]
+    else:
+        xor = f" ^ {sign}" if kind == "int" else ""
+        to_key = [f"  unsigned long long o = (unsigned long long)v{xor};", *flip]
+        back = [f"  return ({spelled})(o{xor});"]
+    lines = [
+        f"static inline unsigned long long {order}({spelled} v) {{",
+        *to_key,
+        "  return o;",
+        "}",
+        "",
+    ]
+    if found.best:
+        lines += [
+            f"static inline {spelled} {value_of}(unsigned long long o) {{",
+            *flip,
             *back,
             "}",
             "",

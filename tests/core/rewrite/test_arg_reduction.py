@@ -29,11 +29,46 @@ POINTER_TASKS = {
     "lastmax_f32": "arg_reductions_lastmax_f32_ptr.cpp",  # >=: the last on ties
     "lastmax_i32": "arg_reductions_lastmax_i32_ptr.cpp",
 }
+WIDE_TASKS = {  # 64-bit values: two passes
+    "argmax_f64": "arg_reductions_argmax_f64_vec.cpp",
+    "argmaxabs_f64": "arg_reductions_argmaxabs_f64_vec.cpp",
+    "argmin_f64": "arg_reductions_argmin_f64_ptr.cpp",  # <=: the last on ties, and the value
+    "lastmax_f64": "arg_reductions_lastmax_f64_vec.cpp",
+}
+TASKS = POINTER_TASKS | WIDE_TASKS
+RUN = sorted({*POINTER_TASKS, "argmin_f64"})
+"""The ones the test harness calls (pointer arguments)."""
 
 
 def corpus_task(function: str) -> Task:
     """The corpus file at sizes the CPU emulator runs in seconds."""
-    return small_corpus_task(CORPUS / POINTER_TASKS[function], function, "1<<24", "5000")
+    return small_corpus_task(CORPUS / TASKS[function], function, "1<<24", "5000")
+
+
+def wide_ties(compare: str, start: str = "best = x[0]; int arg = 0; int i = 1") -> Task:
+    """64-bit integers in [-100, 100]: many ties, so the first or last one matters."""
+    first, declare, loop_start = start.split("; ")
+    return extract_task(
+        "// regrapht: n = 5000; x[n] in ~ int(-100, 100)\n"
+        "int arg(int n, const long long* x) {\n"
+        f"  long long {first};\n  {declare};\n"
+        f"  for ({loop_start}; i < n; ++i) {{\n"
+        f"    if (x[i] {compare} best) {{ best = x[i]; arg = i; }}\n  }}\n"
+        "  return arg;\n}\n",
+        "cpp",
+        function="arg",
+        validate=False,
+    )
+
+
+WIDE_TIES = {
+    "first max": wide_ties(">"),
+    "last max": wide_ties(">="),
+    "first min": wide_ties("<"),
+    "last min, from a sentinel": wide_ties(
+        "<=", "best = 9223372036854775807LL; int arg = -1; int i = 0"
+    ),
+}
 
 
 ARGMIN = extract_task(
@@ -82,20 +117,20 @@ def test_the_index_only_form_compares_through_the_array() -> None:
 @pytest.mark.parametrize(
     ("body", "kind", "reason"),
     [
-        ("if (x[i] > best) { best = x[i]; arg = i; }", "double", "only 32-bit values"),
+        ("if (x[i] > best) { best = x[i]; arg = i; }", "short", "only 32-bit and 64"),
         ("if (x[i] > best) { best = x[i]; arg = i + 1; }", "float", "not an arg-reduction"),
         ("if (x[i] > best) { best = x[i]; arg = i; } else { arg = 0; }", "float", "not an arg"),
         ("float d = best - x[i]; if (x[i] > best) { best = x[i]; arg = i; }", "float", "reads"),
         ("if (x[i] > best) { best = 2 * x[i]; arg = i; }", "float", "not an arg-reduction"),
     ],
-    ids=["double", "shifted-index", "else", "reads-best", "other-value"],
+    ids=["short", "shifted-index", "else", "reads-best", "other-value"],
 )
 def test_other_loops_are_refused_with_the_reason(body: str, kind: str, reason: str) -> None:
     assert reason in refusal(body, kind)
 
 
 @requires_nvcc
-@pytest.mark.parametrize("function", ["argmax_f32", "lastmax_i32"])
+@pytest.mark.parametrize("function", ["argmax_f32", "lastmax_i32", "argmaxabs_f64", "lastmax_f64"])
 def test_the_candidates_compile_with_nvcc(function: str, tmp_path: Path) -> None:
     compile_cuda(keyed(corpus_task(function)), tmp_path)
 
@@ -107,18 +142,46 @@ def test_the_vector_form_compiles_with_nvcc(tmp_path: Path) -> None:
     compile_cuda(code, tmp_path)
 
 
+def test_a_64_bit_value_takes_a_pass_for_its_key_and_one_for_its_index() -> None:
+    code = keyed(corpus_task("argmin_f64"))
+    kernels = code[: code.index("void argmin_f64(")]
+    assert kernels.count("atomicMin(") == 2
+    assert "order_key(x[i]) == best_key ? ~(static_cast<unsigned long long>(i) + 1ull)" in code
+    assert "if (position != ~0ull) arg = static_cast<int>(~position - 1ull);" in code
+    assert "best = order_value(best_key);" in code
+    first = keyed(WIDE_TIES["first max"])
+    assert "if (position != ~0ull && !(order_key(best) == best_key)) arg" in first, (
+        "a starting value equal to the best keeps its index: the loop saw it first"
+    )
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("function", sorted(POINTER_TASKS))
+@pytest.mark.parametrize("function", RUN)
 def test_the_candidates_compute_what_the_reference_computes(function: str, tmp_path: Path) -> None:
     task = corpus_task(function)
     assert run_on_cpu(task, keyed(task), tmp_path) == "PASS"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(WIDE_TIES))
+def test_64_bit_ties_go_where_the_loop_puts_them(name: str, tmp_path: Path) -> None:
+    task = WIDE_TIES[name]
+    assert run_on_cpu(task, keyed(task), tmp_path) == "PASS"
+
+
 @pytest.mark.gpu
 @requires_nvcc
-@pytest.mark.parametrize("function", sorted(POINTER_TASKS))
+@pytest.mark.parametrize("function", RUN)
 def test_the_candidates_agree_with_the_reference_on_the_gpu(function: str, tmp_path: Path) -> None:
     task = corpus_task(function)
+    assert run_on_gpu(task, keyed(task), tmp_path) == "PASS"
+
+
+@pytest.mark.gpu
+@requires_nvcc
+@pytest.mark.parametrize("name", sorted(WIDE_TIES))
+def test_64_bit_ties_go_where_the_loop_puts_them_on_the_gpu(name: str, tmp_path: Path) -> None:
+    task = WIDE_TIES[name]
     assert run_on_gpu(task, keyed(task), tmp_path) == "PASS"
 
 
@@ -131,12 +194,16 @@ APPLIES = {
     "argmin_i32_vec",
     "lastmax_f32_ptr",
     "lastmax_i32_ptr",
+    "argmax_f64_vec",
+    "argmaxabs_f64_vec",
+    "argmin_f64_ptr",
+    "lastmax_f64_vec",
 }
 """The corpus's arg-reductions the rewriter takes (docs/rewriters.md quotes the count): the
-64-bit ones are refused, and the two-pass ``firstmin`` has two loops."""
+two-pass ``firstmin`` has two loops."""
 
 
-def test_it_takes_8_of_the_15_corpus_arg_reductions() -> None:
+def test_it_takes_12_of_the_15_corpus_arg_reductions() -> None:
     taken = set()
     for path in sorted(CORPUS.glob("*.cpp")):
         source = path.read_text()
