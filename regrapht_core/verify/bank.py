@@ -27,7 +27,7 @@ import numpy as np
 
 from regrapht_core.contracts.task import Task
 from regrapht_core.verify.cases import Array, Case, stage_case
-from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.compare import Expected, first_mismatch
 from regrapht_core.verify.driver import Harness
 from regrapht_core.verify.timing import Adaptive
 from regrapht_core.verify.variants import Variant, draw_variant
@@ -54,8 +54,8 @@ class TimingSet:
     folder: Path
     """Their files, read-only, linked into each candidate's run directory."""
     pool: tuple[Variant, ...]
-    expected: tuple[dict[str, Array], ...]
-    """The reference's outputs for each pool variant."""
+    expected: tuple[Expected, ...]
+    """The reference's outputs for each pool variant (and the exact-sum reference's)."""
     telling: tuple[int, ...]
     """Pool variants whose answers differ from the base inputs' answer: checking one of
     those catches a candidate that returns an earlier call's result."""
@@ -79,27 +79,31 @@ def build_timing_set(
     *,
     adaptive: Adaptive,
     turn: AbstractContextManager[bool],
+    exact: Harness | None = None,
 ) -> TimingSet | None:
     """Ask the reference ``harness`` (running in ``folder``, where :func:`stage_base` put
     ``case``) for the answers, then, inside ``turn`` (the GPU lock, held while it yields
     ``True``), for its time; ``None`` if the turn was not granted (the deadline passed).
-    Raises ``HarnessStopped``."""
+    ``exact``: the exact-sum reference (:mod:`regrapht_core.verify.exact`) running in the
+    same folder, asked for its answers too, then quit. Raises ``HarnessStopped``."""
     rng = np.random.default_rng(secrets.randbits(64))
     pool = tuple(draw_variant(task, case.arrays, rng) for _ in range(POOL_SIZE))
-    harness.load(BASE_FOLDER)
-    answers = []
-    for variant in ((), *pool):
-        harness.use(variant)
-        harness.call(flush=False)
-        answers.append(harness.dump().outputs)
+    answers = _answers(harness, pool)
+    exact_answers = _answers(exact, pool)[1:] if exact is not None else None
+    if exact is not None:
+        exact.quit()
     times = time_reference(harness, adaptive=adaptive, turn=turn)
     harness.quit()
     if times is None:
         return None
-    base, expected = answers[0], tuple(answers[1:])
+    base, written = answers[0], answers[1:]
+    expected = tuple(
+        Expected(w, exact_answers[k] if exact_answers is not None else None)
+        for k, w in enumerate(written)
+    )
     telling = tuple(
         k
-        for k, outputs in enumerate(expected)
+        for k, outputs in enumerate(written)
         if any(
             first_mismatch(name, base[name], outputs[name], task.tolerance.at(case.binding))
             is not None
@@ -108,6 +112,17 @@ def build_timing_set(
     )
     _read_only(folder / BASE_FOLDER)
     return TimingSet(case, folder / BASE_FOLDER, pool, expected, telling, times)
+
+
+def _answers(harness: Harness, pool: tuple[Variant, ...]) -> list[dict[str, Array]]:
+    """The outputs for the base inputs, then for each variant of ``pool``."""
+    harness.load(BASE_FOLDER)
+    answers = []
+    for variant in ((), *pool):
+        harness.use(variant)
+        harness.call(flush=False)
+        answers.append(harness.dump().outputs)
+    return answers
 
 
 def time_reference(

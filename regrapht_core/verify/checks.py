@@ -27,7 +27,7 @@ from regrapht_core.contracts.evaluation import Status
 from regrapht_core.contracts.task import SizeBinding, Task
 from regrapht_core.verify.bank import BASE_FOLDER, TimingSet
 from regrapht_core.verify.cases import Array, Case, case_folder
-from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.compare import Expected
 from regrapht_core.verify.driver import CallSample, Harness
 from regrapht_core.verify.timing import Adaptive
 
@@ -51,7 +51,7 @@ def check_and_time(
     task: Task,
     harness: Harness,
     small: Sequence[Case],
-    expected: Sequence[dict[str, Array]],
+    expected: Sequence[Expected],
     timing: TimingSet,
     *,
     adaptive: Adaptive,
@@ -66,7 +66,9 @@ def check_and_time(
         verdict = _checked_call(task, harness, case.binding, want)
         if isinstance(verdict, Verdict):
             return verdict
-        again = _checked_call(task, harness, case.binding, verdict, against="a second call")
+        again = _checked_call(
+            task, harness, case.binding, Expected(verdict), against="a second call"
+        )
         if isinstance(again, Verdict):
             return again
     log.info("%s: %d small cases in %.2f s", task.name, len(small), time.perf_counter() - began)
@@ -122,7 +124,7 @@ def _checked_call(
     task: Task,
     harness: Harness,
     binding: SizeBinding,
-    want: dict[str, Array],
+    want: Expected,
     *,
     against: str | None = None,
     where: str | None = None,
@@ -136,8 +138,8 @@ def _checked_call(
     place = where or f"at size {dict(binding)}"
     if dumped.modified is not None:
         return Verdict(Status.INPUT_MODIFIED, f"{place}: input '{dumped.modified}' was modified")
-    for name, expected in want.items():
-        mismatch = first_mismatch(name, expected, dumped.outputs[name], task.tolerance.at(binding))
+    for name in want.written:
+        mismatch = want.mismatch(name, dumped.outputs[name], task.tolerance.at(binding))
         if mismatch is None:
             continue
         if against is None:

@@ -11,7 +11,8 @@ for the proposer that wrote the code.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -19,9 +20,26 @@ import numpy.typing as npt
 from regrapht_core.contracts.task import Tolerance
 from regrapht_core.verify.chunks import chunk_map
 
-__all__ = ["first_mismatch"]
+__all__ = ["Expected", "first_mismatch"]
 
 Array = npt.NDArray[np.generic]
+
+
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What a call's outputs must match: the reference's answer, or, for a task whose
+    whole-function float sums drift with their length, the same reference's answer with
+    those sums accumulated in double (:mod:`regrapht_core.verify.exact`)."""
+
+    written: Mapping[str, Array]
+    exact: Mapping[str, Array] | None = None
+
+    def mismatch(self, name: str, got: Array, tolerance: Tolerance | None) -> str | None:
+        """``None`` when ``got`` matches either answer; else the written one's mismatch."""
+        found = first_mismatch(name, self.written[name], got, tolerance)
+        if found is None or self.exact is None:
+            return found
+        return None if first_mismatch(name, self.exact[name], got, tolerance) is None else found
 
 
 def first_mismatch(

@@ -59,7 +59,7 @@ from regrapht_core.verify.cases import (
     write_cases,
 )
 from regrapht_core.verify.checks import Verdict, check_and_time
-from regrapht_core.verify.compare import first_mismatch
+from regrapht_core.verify.compare import Expected, first_mismatch
 from regrapht_core.verify.compile import CompileOutcome, Compiler
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.device import DEFAULT_ARCH, Query, detect_device, tool_query
@@ -69,6 +69,7 @@ from regrapht_core.verify.driver import (
     HarnessStopped,
     responsive,
 )
+from regrapht_core.verify.exact import exact_sums_source
 from regrapht_core.verify.gpu_lock import GpuLock, gpu_key
 from regrapht_core.verify.harness import (
     LINK_WRAPS,
@@ -129,6 +130,7 @@ _FEEDBACK_CHARS = 1500
 _SANITIZER_EXIT = 86
 _HOST_MODES = (TimingMode.END_TO_END, TimingMode.KERNEL_ONLY)
 _KERNEL_MODULE = "reference module"
+_EXACT_UNIT = "task source, float sums in double"
 _LATE = "the job's time limit passed"
 
 
@@ -145,7 +147,7 @@ class Built:
     reference: Program
     cases: tuple[Case, ...] = ()
     """Host mode: the small cases, fresh seeds, and the reference's answers for them."""
-    expected: tuple[dict[str, Array], ...] = field(default=())
+    expected: tuple[Expected, ...] = field(default=())
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +166,9 @@ class _TaskBuild:
     objects: dict[str, Path]
     reference: Program | None = None
     timing: TimingSet | None = None
+    exact: Program | None = None
+    """The reference with its whole-function float sums in double, where it has any
+    (:mod:`regrapht_core.verify.exact`): a second answer outputs may match."""
 
 
 def _trim(text: str) -> str:
@@ -293,7 +298,7 @@ class Verifier:
             shutil.rmtree(work, ignore_errors=True)
             return _not_built(linked, code_hash)
         cases = self._small_cases(task) if self.device is not None else ()
-        expected = self._answers(task, prepared.reference, cases, deadline)
+        expected = self._expected(task, prepared, cases, deadline)
         if expected is None:
             shutil.rmtree(work, ignore_errors=True)
             return Evaluation(Status.TIMEOUT, code_hash, f"{_LATE} while the reference ran")
@@ -317,6 +322,22 @@ class Verifier:
             for binding in task.correctness_sizes
             if binding != task.timing_size
         )
+
+    def _expected(
+        self, task: Task, prepared: _TaskBuild, cases: Sequence[Case], deadline: Deadline
+    ) -> list[Expected] | None:
+        """What each of ``cases`` must match: the reference's answers, and the exact-sum
+        reference's where the task has one."""
+        assert prepared.reference is not None
+        written = self._answers(task, prepared.reference, cases, deadline)
+        if written is None:
+            return None
+        if prepared.exact is None:
+            return [Expected(w) for w in written]
+        exact = self._answers(task, prepared.exact, cases, deadline)
+        if exact is None:
+            return None
+        return [Expected(w, e) for w, e in zip(written, exact, strict=True)]
 
     def _answers(
         self, task: Task, reference: Program, cases: Sequence[Case], deadline: Deadline
@@ -419,13 +440,18 @@ class Verifier:
         if not linked.ok:
             raise TaskError(f"task {task.name}: the reference does not link: {linked.log}")
         reference = native_program(folder / "reference")
+        exact = self._link_exact(task, objects, folder, deadline)
         if self.device is None:
-            return _TaskBuild(objects, reference)
+            return _TaskBuild(objects, reference, exact=exact)
         case = build_case(task, task.timing_size, secrets.randbits(63), self._make_inputs)
         limits = self._limits(deadline.cap(self.config.timing_timeout_s), [case])
         data = folder / "data"
         stage_base(data, case)
         session = self._open(reference, data, limits, task, [case])
+        exact_session = None
+        if exact is not None:  # a folder of its own: two harnesses never share one
+            stage_base(folder / "exact", case)
+            exact_session = self._open(exact, folder / "exact", limits, task, [case])
         try:
             timing = build_timing_set(
                 task,
@@ -434,12 +460,37 @@ class Verifier:
                 Harness(session, task),
                 adaptive=self._adaptive,
                 turn=nullcontext(True) if gpu_held else self.gpu_lock.hold(deadline),
+                exact=Harness(exact_session, task) if exact_session is not None else None,
             )
         except HarnessStopped:
+            if exact_session is not None:
+                exact_session.close()
             _reference_stopped(task, session, deadline, "on the timing-size inputs")
             return None
         session.close()
-        return None if timing is None else _TaskBuild(objects, reference, timing)
+        if exact_session is not None:
+            exact_session.close()
+        return None if timing is None else _TaskBuild(objects, reference, timing, exact)
+
+    def _link_exact(
+        self, task: Task, objects: dict[str, Path], folder: Path, deadline: Deadline
+    ) -> Program | None:
+        """The exact-sum reference, when the task has one and it builds; one that does not
+        (a ``double`` where a template wanted the ``float``) leaves the written answer
+        alone, as before."""
+        unit = objects.get(_EXACT_UNIT)
+        if unit is None:
+            return None
+        linked = self.compiler.link(
+            [objects[HarnessKind.REFERENCE], unit],
+            folder / "reference-exact",
+            cuda=task.language is SourceLanguage.CUDA,
+            deadline=deadline,
+        )
+        if not linked.ok:
+            log.info("%s: the exact-sum reference does not link: %s", task.name, linked.log)
+            return None
+        return native_program(folder / "reference-exact")
 
     def retime_reference(
         self, task: Task, *, deadline: Deadline = NO_DEADLINE
@@ -500,6 +551,9 @@ class Verifier:
                 ),
                 "task source": (compile_task, entry_unit(task, task.source)),
             }
+            exact = exact_sums_source(task)
+            if exact is not None:
+                units[_EXACT_UNIT] = (compile_task, entry_unit(task, exact))
         with ThreadPoolExecutor(max_workers=len(units)) as pool:
             futures = {
                 name: pool.submit(fn, source, standard=task.standard, deadline=deadline)
@@ -510,6 +564,9 @@ class Verifier:
             return None
         paths: dict[str, Path] = {}
         for name, outcome in outcomes.items():
+            if name == _EXACT_UNIT and not outcome.ok:
+                log.info("%s: the exact-sum reference does not compile: %s", task.name, outcome.log)
+                continue
             if not outcome.ok or outcome.path is None:
                 raise TaskError(
                     f"task {task.name}: the {name} unit does not compile: {outcome.log}"

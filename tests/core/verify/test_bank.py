@@ -97,3 +97,35 @@ def test_no_turn_before_the_deadline_means_no_timing_set(tmp_path: Path) -> None
     assert _build(turn, reference, tmp_path) is None
     assert not any(flush for flush, _ in reference.calls)
     assert reference.quit_sent
+
+
+def test_the_exact_sum_reference_answers_every_variant_and_is_never_timed(
+    tmp_path: Path,
+) -> None:
+    """Its answers sit beside the reference's for each pool variant; its calls are never
+    flushed or timed (the baseline is the code as written), and it is told to quit."""
+    turn = Turn(granted=True)
+    reference, exact = Reference(turn), Exact(turn)
+    (tmp_path / "base").mkdir()
+    arrays = (np.array([64], np.int32), np.arange(64, dtype=np.float32), np.zeros(64, np.float32))
+    timing = build_timing_set(
+        SUM,
+        Case({"n": 64}, arrays),
+        tmp_path,
+        reference,  # type: ignore[arg-type]
+        adaptive=Adaptive(least=5, most=20, tolerance=0.05),
+        turn=turn(),
+        exact=exact,  # type: ignore[arg-type]
+    )
+    assert timing is not None and len(timing.expected) == POOL_SIZE
+    for expected in timing.expected:
+        assert expected.written["return"][0] == 1.0
+        assert expected.exact is not None and expected.exact["return"][0] == 2.0
+    assert len(exact.calls) == 1 + POOL_SIZE
+    assert not any(flush for flush, _ in exact.calls)
+    assert exact.quit_sent
+
+
+class Exact(Reference):
+    def dump(self) -> Dumped:
+        return Dumped({"return": np.array([2.0], dtype=np.float32)}, None)

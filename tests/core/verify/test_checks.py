@@ -11,8 +11,9 @@ import pytest
 
 from regrapht_core.contracts.evaluation import Status
 from regrapht_core.verify.bank import POOL_SIZE, TimingSet
-from regrapht_core.verify.cases import Array, Case
+from regrapht_core.verify.cases import Case
 from regrapht_core.verify.checks import WARMUPS, Verdict, check_and_time
+from regrapht_core.verify.compare import Expected
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.driver import CallSample, Dumped
 from regrapht_core.verify.timing import Adaptive
@@ -59,8 +60,8 @@ class Scripted:
 
 def _timing() -> TimingSet:
     arrays = (np.array([4], np.int32), np.zeros(4, np.float32), np.zeros(4, np.float32))
-    expected: tuple[dict[str, Array], ...] = tuple(
-        {"return": np.array([k], dtype=np.float32)} for k in range(POOL_SIZE)
+    expected = tuple(
+        Expected({"return": np.array([k], dtype=np.float32)}) for k in range(POOL_SIZE)
     )
     return TimingSet(
         case=Case({"n": 4}, arrays),

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from regrapht_core.bench.runner import load_manifest
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import Status
+from regrapht_core.contracts.proposal import ProposeRequest
 from regrapht_core.contracts.task import Task
+from regrapht_core.contracts.techniques import PARALLELIZATION, SEQUENTIAL
+from regrapht_core.optimize.rewriter_proposer import RewriterProposer
 from regrapht_core.verify.config import VerifyConfig
 from regrapht_core.verify.gpu_lock import GpuLock
 from regrapht_core.verify.pipeline import Built, Verifier
@@ -231,3 +236,30 @@ def test_the_sanitizer_finds_an_out_of_bounds_read(verifier: Verifier) -> None:
     assert sloppy != SAXPY_CUDA
     report = verifier.sanitize(SAXPY, sloppy)
     assert not report.clean and "memcheck" in report.note
+
+
+def _sum_of_squares() -> tuple[Task, str]:
+    """The corpus's 2^24-term float sum of squares and the rewriters' reduction of it."""
+    corpus = Path(__file__).parents[3] / "benchmarks" / "corpus" / "manifest.toml"
+    entry = next(e for e in load_manifest(corpus) if e.name == "reductions_sumsq_f32_vec_out")
+    task = entry.task()
+    proposal = RewriterProposer()(ProposeRequest(task, SEQUENTIAL, PARALLELIZATION, task.source))
+    assert proposal.code is not None and "out[0] = s;" in proposal.code
+    return task, proposal.code
+
+
+def test_a_sum_the_references_float_order_drifts_on_verifies_against_the_exact_sum(
+    verifier: Verifier,
+) -> None:
+    """The reference's sequential float sum of 2^24 squares is 2% below the exact one; the
+    GPU's tree of partial sums lands on the exact one, and was rejected before the verifier
+    kept the exact-sum answer beside the written one (verify/exact.py)."""
+    task, code = _sum_of_squares()
+    result = verifier.verify(task, code)
+    assert result.status is Status.VERIFIED, result.feedback
+
+
+def test_a_sum_off_by_one_percent_matches_neither_answer(verifier: Verifier) -> None:
+    task, code = _sum_of_squares()
+    result = verifier.verify(task, code.replace("out[0] = s;", "out[0] = s * 1.01f;"))
+    assert result.status is Status.WRONG_OUTPUT, result.feedback
