@@ -184,7 +184,8 @@ class LaunchConfiguration(RefusingRewriter):
                     edits += _resize(site, size)
             candidates.append(
                 RewriteCandidate(
-                    apply_edits(source, edits),
+                    # Launches that share one block-size variable resize it once.
+                    apply_edits(source, dict.fromkeys(edits)),
                     f"launched with {size} threads per block and __launch_bounds__({size})",
                 )
             )

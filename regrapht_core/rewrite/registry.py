@@ -40,6 +40,7 @@ from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.rows import RowReduction
 from regrapht_core.rewrite.scan import LibraryScan
+from regrapht_core.rewrite.scatter import LastWriterScatter
 from regrapht_core.rewrite.tiling import TiledTranspose
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.unroll import LoopUnrolling
@@ -65,7 +66,7 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
-    arg = ArgReduction()
+    arg, scatter = ArgReduction(), LastWriterScatter()
     tiled, rows = TiledTranspose(), RowReduction()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
@@ -81,6 +82,7 @@ def default_registry() -> Registry:
         recurrence,
         search,
         arg,
+        scatter,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -94,7 +96,7 @@ def default_registry() -> Registry:
     pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
-    later = (reduction, private, atomics, scan, recurrence, search, arg)
+    later = (reduction, private, atomics, scan, recurrence, search, arg, scatter)
     pairs += [("parallelization", r) for r in later]
     single = (tiled, rows, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))

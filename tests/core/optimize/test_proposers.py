@@ -324,12 +324,13 @@ def test_loops_the_rewriter_handles_alone_get_no_scaffold_and_no_model_call() ->
 
 
 def test_the_job_proposer_tries_rewriter_then_scaffold_then_the_whole_model() -> None:
-    """A histogram's counts are additions (the shared-update rewriters'); a bin set to the
-    iteration that saw it last is not, so its loop body is the model's to write."""
-    model = ScriptedModel("```cuda\natomicMax(&h[x[i]], i);\n```")
+    """A histogram's counts are additions (the shared-update rewriters'); a bin folded
+    with the iterations that reach it by xor is neither an addition nor a scatter, so its
+    loop body is the model's to write."""
+    model = ScriptedModel("```cuda\natomicXor(&h[x[i]], i);\n```")
     propose = step_proposer(model, ReGraph())
     last_seen = dataclasses.replace(
-        cases.HISTOGRAM, source=cases.HISTOGRAM.source.replace("h[x[i]]++", "h[x[i]] = i")
+        cases.HISTOGRAM, source=cases.HISTOGRAM.source.replace("h[x[i]]++", "h[x[i]] ^= i")
     )
     assert propose(hole_request(cases.SAXPY)).producer == "rewriter:parallelization"
     assert propose(hole_request(cases.HISTOGRAM)).producer == "rewriter:privatization"
