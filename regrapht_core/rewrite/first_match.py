@@ -14,12 +14,19 @@ times what that costs.
 
 from __future__ import annotations
 
+from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import mentions
-from regrapht_core.cxx.entry import EntryFunction
+from regrapht_core.cxx.entry import EntryFunction, entry_loops
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, body_statements, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    body_statements,
+    operator_text,
+    parse,
+    strip_parens,
+)
 from regrapht_core.rewrite.parallelize import block_size
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
@@ -28,7 +35,7 @@ from regrapht_core.rewrite.protocol import (
     RewriteParams,
 )
 from regrapht_core.rewrite.reduction import reduction_candidate
-from regrapht_core.rewrite.sequential import analysed_loop, split_entry_function
+from regrapht_core.rewrite.sequential import analysed_loop, split_entry, split_entry_function
 
 __all__ = ["FirstMatch"]
 
@@ -42,20 +49,22 @@ class FirstMatch(RefusingRewriter):
         self, code: str, context: RewriteContext, params: RewriteParams
     ) -> list[RewriteCandidate]:
         block = block_size(params)
-        split = split_entry_function(code, context.task)
+        code, task = split_entry(code, context.task)
+        upward = _counted_up(code, task)
+        split = split_entry_function(upward or code, task)
         entry = split.entry
         loop = entry.loop
         condition, taken = _search(entry)
         var_type = loop.var_type or _declared_type(entry, loop.var)
-        first = NameAllocator(split.root).fresh("first")
-        end = f"std::numeric_limits<{var_type}>::max()"
+        first = NameAllocator(split.root).fresh("last" if upward else "first")
+        end = f"std::numeric_limits<{var_type}>::{'min' if upward else 'max'}()"
         indent = " " * loop.node.start_point[1]
         replacement = f"\n{indent}".join(
             [
                 f"{var_type} {first} = {end};",
                 _header(loop.node),
                 f"  if ({node_text(condition)}) {{",
-                f"    if ({loop.var} < {first}) {first} = {loop.var};",
+                f"    if ({loop.var} {'>' if upward else '<'} {first}) {first} = {loop.var};",
                 "  }",
                 "}",
                 f"if ({first} != {end}) {taken.format(first=first)}",
@@ -65,14 +74,87 @@ class FirstMatch(RefusingRewriter):
             split.code.encode("utf-8"), [Edit.replace(loop.node, replacement)]
         )
         found = analysed_loop(searched, split.task)
+        which, extreme = ("last", "maximum") if upward else ("first", "minimum")
         return [
             RewriteCandidate(
                 reduction_candidate(found, block),
-                f"the first `{loop.var}` with {node_text(condition)} is the minimum of the "
+                f"the {which} `{loop.var}` with {node_text(condition)} is the {extreme} of the "
                 f"matching indices: every element is tested at once and the indices are "
-                f"min-reduced ({block} threads per block, warp shuffles, one atomic per block)",
+                f"{extreme[:3]}-reduced ({block} threads per block, warp shuffles, one atomic "
+                "per block)",
             )
         ]
+
+
+def _counted_up(code: str, task: Task) -> str | None:
+    """``code`` with the entry's only top-level loop, when it counts down by one
+    (``for (int i = A; i >= B; --i)``, or ``i > B``), counting up over the same indices
+    (``for (int i = B; i < A + 1; ++i)``); ``None`` for any other loop. The search it holds
+    stops at the largest matching index, which the caller then keeps instead of the
+    smallest."""
+    try:
+        loops = entry_loops(parse(code).root_node, task)
+    except Refusal:
+        return None
+    if len(loops) != 1 or loops[0].type != "for_statement":
+        return None
+    loop = loops[0]
+    init, cond = loop.child_by_field_name("initializer"), loop.child_by_field_name("condition")
+    update = loop.child_by_field_name("update")
+    if init is None or cond is None or update is None or init.type != "declaration":
+        return None
+    declarators = init.children_by_field_name("declarator")
+    kind = init.child_by_field_name("type")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator" or kind is None:
+        return None
+    name, start = (
+        declarators[0].child_by_field_name("declarator"),
+        declarators[0].child_by_field_name("value"),
+    )
+    if name is None or start is None or name.type != "identifier":
+        return None
+    var = node_text(name)
+    bound = _lower_bound(strip_parens(cond), var)
+    if bound is None or not _steps_down(update, var) or mentions(start, var):
+        return None
+    header = f"for ({node_text(kind)} {var} = {bound}; {var} < ({node_text(start)}) + 1; ++{var})"
+    body = loop.child_by_field_name("body")
+    assert body is not None
+    return apply_edits(code.encode("utf-8"), [Edit(loop.start_byte, body.start_byte, header + " ")])
+
+
+def _lower_bound(cond: Node, var: str) -> str | None:
+    """The smallest index ``var >= B`` (``B <= var``, ``var > B``) admits, as text."""
+    if cond.type != "binary_expression":
+        return None
+    op = operator_text(cond)
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    if node_text(strip_parens(right)) == var:
+        left, right, op = right, left, {">=": "<=", ">": "<", "<=": ">=", "<": ">"}.get(op, "")
+    if node_text(strip_parens(left)) != var or mentions(right, var):
+        return None
+    if op == ">=":
+        return f"({node_text(right)})"
+    return f"({node_text(right)}) + 1" if op == ">" else None
+
+
+def _steps_down(update: Node, var: str) -> bool:
+    """``--i``, ``i--`` or ``i -= 1``."""
+    update = strip_parens(update)
+    if update.type == "update_expression":
+        argument = update.child_by_field_name("argument")
+        return argument is not None and node_text(argument) == var and "--" in node_text(update)
+    if update.type == "assignment_expression" and operator_text(update) == "-=":
+        left, right = update.child_by_field_name("left"), update.child_by_field_name("right")
+        return (
+            left is not None
+            and right is not None
+            and node_text(left) == var
+            and (node_text(strip_parens(right)) == "1")
+        )
+    return False
 
 
 def _header(loop: Node) -> str:

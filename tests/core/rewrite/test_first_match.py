@@ -52,6 +52,33 @@ INDEX_OF = extract_task(
 )
 
 
+def below_from_the_end(threshold: str, header: str = "int i = n - 1; i >= 0; --i") -> Task:
+    """The last element below the threshold, searched from the end."""
+    return extract_task(
+        f"// regrapht: n = 20000; t = {threshold}; x[n] in ~ uniform(0, 1)\n"
+        "int find_last_below(int n, float t, const float* x) {\n"
+        "  int found = -1;\n"
+        f"  for ({header}) {{\n"
+        "    if (x[i] < t) {\n"
+        "      found = i;\n"
+        "      break;\n"
+        "    }\n"
+        "  }\n"
+        "  return found;\n"
+        "}\n",
+        "cpp",
+        function="find_last_below",
+    )
+
+
+BELOW, BELOW_NONE = below_from_the_end("0.75"), below_from_the_end("-1.0")
+"""Most elements match: a thread whose earlier elements match too must report its last."""
+BELOW_PAST_FIRST = below_from_the_end("0.75", "int i = n - 1; i > 0; i--")
+"""``i > 0``: index 0 is never tested."""
+RUNS = [ABOVE, NONE, INDEX_OF, BELOW, BELOW_NONE, BELOW_PAST_FIRST]
+RUN_IDS = ["above", "none", "index_of", "below from the end", "none below", "i > 0"]
+
+
 def searched(task: Task) -> str:
     (candidate,) = FirstMatch().apply(task.source, RewriteContext(task))
     return candidate.code
@@ -86,6 +113,16 @@ def test_a_search_that_returns_its_index_returns_the_minimum() -> None:
     assert code.index("return first;") < code.index("return -1;")
 
 
+def test_a_search_from_the_end_becomes_a_max_reduction_over_the_same_indices() -> None:
+    code = searched(BELOW)
+    assert "int last = std::numeric_limits<int>::min();" in code
+    assert "if (i > last) last = i;" in code
+    assert "if (last != std::numeric_limits<int>::min()) found = last;" in code
+    assert "i < ((n - 1) + 1)" in code
+    past_first = searched(BELOW_PAST_FIRST)
+    assert "for (int i = ((0) + 1) + blockIdx.x * blockDim.x + threadIdx.x;" in past_first
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
@@ -106,13 +143,13 @@ def test_the_candidates_compile_with_nvcc(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("task", [ABOVE, NONE, INDEX_OF], ids=["above", "none", "index_of"])
+@pytest.mark.parametrize("task", RUNS, ids=RUN_IDS)
 def test_the_candidates_compute_what_the_reference_computes(task: Task, tmp_path: Path) -> None:
     assert run_on_cpu(task, searched(task), tmp_path) == "PASS"
 
 
 @pytest.mark.gpu
 @requires_nvcc
-@pytest.mark.parametrize("task", [ABOVE, NONE, INDEX_OF], ids=["above", "none", "index_of"])
+@pytest.mark.parametrize("task", RUNS, ids=RUN_IDS)
 def test_the_candidates_agree_with_the_reference_on_the_gpu(task: Task, tmp_path: Path) -> None:
     assert run_on_gpu(task, searched(task), tmp_path) == "PASS"
