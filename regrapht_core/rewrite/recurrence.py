@@ -25,7 +25,8 @@ from regrapht_core.cxx.affine import array_at, mentions
 from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.syntax import NameAllocator, parse, strip_parens
+from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.syntax import NameAllocator, body_statements, parse, strip_parens
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
 from regrapht_core.rewrite.parallelize import block_size, candidate_1d
 from regrapht_core.rewrite.protocol import (
@@ -34,9 +35,10 @@ from regrapht_core.rewrite.protocol import (
     RewriteContext,
     RewriteParams,
 )
-from regrapht_core.rewrite.sequential import split_entry_function
+from regrapht_core.rewrite.reduction import reduction_candidate
+from regrapht_core.rewrite.sequential import analysed_loop, split_entry_function
 
-__all__ = ["LinearRecurrence"]
+__all__ = ["LinearFold", "LinearRecurrence"]
 
 _SHAPE = "the loop is not a first-order linear recurrence (`out[i] = a * out[i - 1] + b`)"
 _TYPES = frozenset({"float", "double"})
@@ -239,3 +241,114 @@ def _check_invariant(entry: EntryFunction, factor: str) -> None:
 def _op(node: Node) -> str:
     operator = node.child_by_field_name("operator")
     return node_text(operator) if operator is not None else ""
+
+
+_FOLD_SHAPE = "the loop is not a linear fold (`s = a * s + b;` alone, `a` the same every time)"
+
+
+@dataclass(frozen=True, slots=True)
+class _Fold:
+    var: str
+    factor: str
+    term: Node
+    element: str
+    statement: Node
+
+
+class LinearFold(RefusingRewriter):
+    """A scalar carried through an affine map per element (``s = decay * s + x[i]``: an
+    exponential moving average, a discounted sum, a polynomial by Horner) folds in closed
+    form: after the loop ``s`` is ``a^count * s + sum of a^(count - 1 - k) * b(k)``, a
+    weighted sum the reduction rewriter maps, with each weight one ``pow`` where the loop
+    multiplied ``count - 1 - k`` times (so the weights round less than the loop did). ``a``
+    must be the same for every element; a weight below the smallest float is zero, as the
+    loop's repeated products underflow to zero too."""
+
+    technique = "algorithmic_change"
+
+    def build(
+        self, code: str, context: RewriteContext, params: RewriteParams
+    ) -> list[RewriteCandidate]:
+        block = block_size(params)
+        split = split_entry_function(code, context.task)
+        entry, loop = split.entry, split.entry.loop
+        fold = _fold(entry)
+        names = NameAllocator(split.root)
+        factor, count, terms = names.fresh("factor"), names.fresh("count"), names.fresh("terms")
+        t = fold.element
+        power = "powf" if t == "float" else "pow"
+        lower = "0" if loop.starts_at_zero() else f"({loop.lower_text()})"
+        weight = f"{power}({factor}, static_cast<{t}>({count} - 1 - ({loop.var} - {lower})))"
+        indent = "\n" + " " * loop.node.start_point[1]
+        trips = loop.trip_count()
+        before = [
+            f"const {t} {factor} = static_cast<{t}>({fold.factor});",
+            f"const long long {count} = {trips} > 0 ? {trips} : 0;",
+            f"{t} {terms} = static_cast<{t}>(0);",
+        ]
+        after = f"{fold.var} = {power}({factor}, static_cast<{t}>({count})) * {fold.var} + {terms};"
+        body = apply_edits(
+            split.code.encode("utf-8"),
+            [
+                Edit.replace(fold.statement, f"{terms} += {weight} * ({node_text(fold.term)});"),
+                Edit.insert(loop.node.start_byte, indent.join([*before, ""]).lstrip("\n")),
+                Edit.insert(loop.node.end_byte, indent + after),
+            ],
+        )
+        found = analysed_loop("#include <cmath>\n" + body, split.task)
+        return [
+            RewriteCandidate(
+                reduction_candidate(found, block),
+                f"`{fold.var} = {fold.factor} * {fold.var} + {node_text(fold.term)}` folds in "
+                f"closed form: a sum of the terms weighted by powers of {fold.factor}, "
+                f"reduced on the GPU ({block} threads per block, warp shuffles, one atomic "
+                "per block)",
+            )
+        ]
+
+
+def _fold(entry: EntryFunction) -> _Fold:
+    """``s = A * s + B`` (either order of the sum or of the product) as the loop's only
+    statement, ``s`` a float or double local of the code before the loop."""
+    statements = body_statements(entry.loop.body)
+    if len(statements) != 1 or statements[0].type != "expression_statement":
+        raise Refusal(_FOLD_SHAPE)
+    assignment = statements[0].named_children[0] if statements[0].named_children else None
+    if assignment is None or assignment.type != "assignment_expression" or _op(assignment) != "=":
+        raise Refusal(_FOLD_SHAPE)
+    target, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
+    if target is None or value is None or strip_parens(target).type != "identifier":
+        raise Refusal(_FOLD_SHAPE)
+    var, value = node_text(strip_parens(target)), strip_parens(value)
+    if value.type != "binary_expression" or _op(value) != "+":
+        raise Refusal(_FOLD_SHAPE)
+    left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+    assert left is not None and right is not None
+    matched = [
+        (factor, term)
+        for carry, term in ((left, right), (right, left))
+        if (factor := _scaled(strip_parens(carry), var)) is not None and not mentions(term, var)
+    ]
+    if not matched:
+        raise Refusal(_FOLD_SHAPE)
+    factor, term = matched[0]
+    _check_invariant(entry, factor)
+    local = entry.locals.get(var)
+    element = " ".join(local.type.split()) if local is not None and local.scalar else ""
+    if element not in _TYPES:
+        raise Refusal(f"`{var}` is not a float or double the code declares before the loop")
+    return _Fold(var, factor, term, element, statements[0])
+
+
+def _scaled(carry: Node, var: str) -> str | None:
+    """``A`` when ``carry`` is ``A * var`` or ``var * A`` (``A`` free of ``var``)."""
+    if carry.type != "binary_expression" or _op(carry) != "*":
+        return None
+    left, right = carry.child_by_field_name("left"), carry.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    if node_text(strip_parens(right)) == var and not mentions(left, var):
+        return node_text(left)
+    if node_text(strip_parens(left)) == var and not mentions(right, var):
+        return node_text(right)
+    return None

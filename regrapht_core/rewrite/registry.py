@@ -35,7 +35,7 @@ from regrapht_core.rewrite.matmul import BlockedMatmul, TiledMatmul
 from regrapht_core.rewrite.parallelize import Parallelize
 from regrapht_core.rewrite.privatize import PrivatizedUpdates
 from regrapht_core.rewrite.protocol import Rewriter
-from regrapht_core.rewrite.recurrence import LinearRecurrence
+from regrapht_core.rewrite.recurrence import LinearFold, LinearRecurrence
 from regrapht_core.rewrite.reduction import ParallelReduction
 from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.rows import RowReduction
@@ -66,7 +66,7 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
-    arg, scatter = ArgReduction(), LastWriterScatter()
+    arg, scatter, fold = ArgReduction(), LastWriterScatter(), LinearFold()
     tiled, rows = TiledTranspose(), RowReduction()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
@@ -83,6 +83,7 @@ def default_registry() -> Registry:
         search,
         arg,
         scatter,
+        fold,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -96,7 +97,7 @@ def default_registry() -> Registry:
     pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
-    later = (reduction, private, atomics, scan, recurrence, search, arg, scatter)
+    later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold)
     pairs += [("parallelization", r) for r in later]
     single = (tiled, rows, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))
