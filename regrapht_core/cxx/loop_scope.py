@@ -33,6 +33,7 @@ class ReductionOp(StrEnum):
     SUM = "sum"
     MIN = "min"
     MAX = "max"
+    PRODUCT = "product"
 
 
 @dataclass(frozen=True, slots=True)

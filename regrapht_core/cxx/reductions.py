@@ -74,6 +74,18 @@ def is_sum_of(value: Node, name: str) -> bool:
     return operator_text(value) == "+" and canon(other) == name and not mentions(left, name)
 
 
+def _is_product_of(value: Node, name: str) -> bool:
+    """``name * e`` or ``e * name`` with ``e`` free of ``name``."""
+    if value.type != "binary_expression" or operator_text(value) != "*":
+        return False
+    left, right = value.child_by_field_name("left"), value.child_by_field_name("right")
+    if left is None or right is None:
+        return False
+    return (canon(left) == name and not mentions(right, name)) or (
+        canon(right) == name and not mentions(left, name)
+    )
+
+
 class ReductionAnalysis(LoopScope):
     def reductions(self, candidates: dict[str, list[Node]]) -> None:
         for name, writes in candidates.items():
@@ -137,11 +149,17 @@ class ReductionAnalysis(LoopScope):
             if mentions(right, name):
                 raise Refusal(why)
             return ReductionOp.SUM, write
+        if op == "*=" and not mentions(right, name):
+            return self.product_step(name, write)
         if op != "=":
-            raise Refusal(f"`{name}` is combined with `{op}`; only sums, min and max are reduced")
+            raise Refusal(
+                f"`{name}` is combined with `{op}`; only sums, products, min and max are reduced"
+            )
         value = strip_parens(right)
         if is_sum_of(value, name):
             return ReductionOp.SUM, write
+        if _is_product_of(value, name):
+            return self.product_step(name, write)
         extreme = self.extreme_call(value, name)
         if extreme is not None:
             return extreme, write
@@ -150,6 +168,14 @@ class ReductionAnalysis(LoopScope):
             if guarded is not None:
                 return guarded
         raise Refusal(why)
+
+    def product_step(self, name: str, write: Node) -> tuple[ReductionOp, Node]:
+        """A product of floating-point factors: reordered like a float sum (integer products
+        would wrap, and the GPU has no atomic multiply to fall back on)."""
+        kind = self.reducible_type(name)
+        if kind not in ("float", "double"):
+            raise Refusal(f"`{name}` is a {kind} product; only float and double are multiplied")
+        return ReductionOp.PRODUCT, write
 
     def extreme_call(self, value: Node, name: str) -> ReductionOp | None:
         """``max(name, e)`` / ``fminf(e, name)`` and the like, ``e`` free of ``name``."""

@@ -47,6 +47,9 @@ _WIDE_UNSIGNED = frozenset(
     {"unsigned long", "unsigned long long", "size_t", "std::size_t", "uint64_t"}
 )
 _FLOATS = frozenset({"float", "double"})
+_IDENTITY = {ReductionOp.SUM: "0", ReductionOp.PRODUCT: "1"}
+"""What a thread starts from and a missing warp contributes, where the host's value may
+not be folded in twice."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +84,7 @@ def _lanes(
     for r in reductions:
         part = complex_part(r.type)
         if part is None:
-            empty = "0" if r.op is ReductionOp.SUM else initial[r.var]
+            empty = _IDENTITY.get(r.op) or initial[r.var]
             shared = names.fresh(f"{r.var}_warps")
             lanes.append(_Lane(r.var, r.type, r.op, empty, shared, accumulator[r.var]))
             continue
@@ -105,6 +108,7 @@ def _atomic(lane: _Lane, cas: dict[str, str]) -> str:
         return f"atomicAdd({target}, {value});"
     if kind in _FLOATS:
         return f"{cas[f'{op}:{kind}']}({target}, {value});"
+    assert op is not ReductionOp.PRODUCT  # float and double only (cxx.reductions)
     function = "atomicMax" if op is ReductionOp.MAX else "atomicMin"
     if kind in _WIDE_SIGNED:
         return (
@@ -119,7 +123,7 @@ def _atomic(lane: _Lane, cas: dict[str, str]) -> str:
 
 
 def _cas_function(name: str, op: ReductionOp, kind: str) -> str:
-    """A float/double min or max through ``atomicCAS`` on the bit pattern."""
+    """A float/double min, max or product through ``atomicCAS`` on the bit pattern."""
     better = ">" if op is ReductionOp.MAX else "<"
     if kind == "float":
         bits, to_value, to_bits = "unsigned int", "__uint_as_float(old)", "__float_as_uint(value)"
@@ -127,6 +131,21 @@ def _cas_function(name: str, op: ReductionOp, kind: str) -> str:
         bits = "unsigned long long"
         to_value = "__longlong_as_double(static_cast<long long>(old))"
         to_bits = "static_cast<unsigned long long>(__double_as_longlong(value))"
+    if op is ReductionOp.PRODUCT:
+        product = to_bits.replace("(value)", f"({to_value} * value)")
+        return "\n".join(
+            [
+                f"__device__ void {name}({kind}* address, {kind} value) {{",
+                f"  {bits}* word = reinterpret_cast<{bits}*>(address);",
+                f"  {bits} old = *word;",
+                f"  {bits} assumed;",
+                "  do {",
+                "    assumed = old;",
+                f"    old = atomicCAS(word, assumed, {product});",
+                "  } while (old != assumed);",
+                "}",
+            ]
+        )
     return "\n".join(
         [
             f"__device__ void {name}({kind}* address, {kind} value) {{",
@@ -146,12 +165,17 @@ def combined(var: str, op: ReductionOp, other: str) -> str:
     """The statement that folds ``other`` into ``var`` (a sum, or a min or max select)."""
     if op is ReductionOp.SUM:
         return f"{var} += {other};"
+    if op is ReductionOp.PRODUCT:
+        return f"{var} *= {other};"
     better = ">" if op is ReductionOp.MAX else "<"
     return f"{var} = {other} {better} {var} ? {other} : {var};"
 
 
 def _start(reduction: Reduction, names: _Names) -> str:
-    """A thread's private value before its slice: the sum's zero, or the host's value."""
+    """A thread's private value before its slice: the sum's zero, the product's one, or
+    the host's value (a min or max)."""
+    if reduction.op is ReductionOp.PRODUCT:
+        return f"static_cast<{reduction.type}>(1)"
     if reduction.op is not ReductionOp.SUM:
         return names.initial[reduction.var]
     return f"{reduction.type}()" if complex_part(reduction.type) else "0"
@@ -242,7 +266,7 @@ def reduction_candidate(found: SequentialLoop, block: int = 256, per_sm: int = 8
     reductions = found.facts.reductions
     parameters, arguments = list(interface.parameters), list(interface.arguments)
     for r in reductions:
-        if r.op is not ReductionOp.SUM:
+        if r.op not in _IDENTITY:
             parameters.append(f"{r.type} {names.initial[r.var]}")
             arguments.append(r.var)
         parameters.append(f"{r.type}* {names.accumulator[r.var]}")

@@ -205,6 +205,8 @@ def _phase(
     for r in facts.reductions:
         if complex_part(r.type):
             raise Refusal(f"`{r.var}` is a {r.type}; rows reduce scalars only")
+        if r.op is ReductionOp.PRODUCT:
+            raise Refusal(f"`{r.var}` is a product; rows reduce sums, min and max")
     reads, writes = _arrays(found.facts, node)
     return _Phase(loop, tuple(facts.reductions), reads, writes)
 

@@ -79,6 +79,8 @@ class LibraryScan(RefusingRewriter):
         names = NameAllocator(split.root)
         functor = names.fresh(f"scan_{total.op}_op") if total.op is not ReductionOp.SUM else ""
         floating = element.replace("const", "").strip() in ("float", "double")
+        if total.op is ReductionOp.PRODUCT and not floating:
+            raise Refusal(f"`{total.acc}` is a running product of {element}: only float and double")
         first = f"{var} == {lower}"
         found = split.terms_map(
             _terms(total, element, var, first, floating=floating, local=names.fresh("term"))
@@ -121,7 +123,7 @@ class LibraryScan(RefusingRewriter):
                 f"struct {functor} {{\n  __host__ __device__ {element} operator()({element} a, "
                 f"{element} b) const {{ return {total.combine}; }}\n}};\n"
             )
-        what = "total" if total.op is ReductionOp.SUM else f"{total.op}imum"
+        what = _named(total.op)
         scanned = "sum" if total.op is ReductionOp.SUM else f"{total.op} scan"
         return [
             RewriteCandidate(
@@ -134,6 +136,13 @@ class LibraryScan(RefusingRewriter):
 
 
 _SHAPE = "the loop is not a running total (`acc += term; out[i] = acc;`)"
+
+
+def _named(op: ReductionOp) -> str:
+    """What the running value is called: a total, a product, a maximum or minimum."""
+    return {ReductionOp.SUM: "total", ReductionOp.PRODUCT: "product"}.get(op, f"{op}imum")
+
+
 _OPERANDS = re.compile(r"\b[ab]\b")
 """``a`` and ``b`` in a maximum's or minimum's update (``_Total.combine``)."""
 
@@ -150,7 +159,7 @@ def _terms(total: _Total, element: str, var: str, first: str, *, floating: bool,
             value = f"({first} ? {start} + {value} : {value})"
         return f"{total.out}[{var}] = {value};"
     lines = [f"const {element} {local} = {value};"]
-    if floating:
+    if floating and total.op is not ReductionOp.PRODUCT:  # a NaN factor: NaN on, either way
         identity = f"static_cast<{element}>({'-' if total.op is ReductionOp.MAX else ''}INFINITY)"
         lines = [f"{element} {local} = {value};", f"if ({local} != {local}) {local} = {identity};"]
     folded = _OPERANDS.sub(lambda m: start if m[0] == "a" else local, total.combine)
@@ -177,7 +186,7 @@ def _running_total(entry: EntryFunction) -> _Total:
         raise Refusal(_SHAPE)
     op, _, term, combine = update
     if exclusive and op is not ReductionOp.SUM:
-        raise Refusal(f"the running {op}imum is stored before it is updated: not built")
+        raise Refusal(f"the running {_named(op)} is stored before it is updated: not built")
     out = array_at(out_node, loop.var)
     if out is None:
         where = node_text(out_node)
@@ -227,6 +236,8 @@ def _update(statement: Node) -> tuple[ReductionOp, str, Node, str] | None:
     acc = node_text(left)
     if _operator(expression) == "+=":
         return ReductionOp.SUM, acc, right, ""
+    if _operator(expression) == "*=":
+        return ReductionOp.PRODUCT, acc, right, "a * b"
     right = strip_parens(right)
     function = right.child_by_field_name("function") if right.type == "call_expression" else None
     arguments = right.child_by_field_name("arguments")

@@ -180,8 +180,8 @@ def test_std_max_becomes_the_device_max() -> None:
          "no inner loop reduces into a scalar of the row"),
         ("    z[r] = x[r * cols];", "the loop has no inner loop over its row"),
         ("    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) { s += x[r * cols + c]; "
-         "s = s * 0.5f; }\n    z[r] = s;",
-         "in the row's loop over `c`: `s` is assigned in the loop (`s = s * 0.5f`)"),
+         "s = 0.5f / s; }\n    z[r] = s;",
+         "in the row's loop over `c`: `s` is assigned in the loop (`s = 0.5f / s`)"),
         ("    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) { s += x[r * cols + c]; "
          "y[r * cols + c] = s; }",
          "in the row's loop over `c`: the loop reads `s` outside its update"),

@@ -175,7 +175,7 @@ def test_a_running_maximum_is_a_max_scan_with_the_loops_own_comparison() -> None
         ("total += x[i]; e[i] = total;", "  float total = 0.0f;\n", "  e[0] = total;\n", "after"),
         ("total += x[i]; e[i] = total;", "  double total = 0.0;\n", "", "a scan of one type"),
         ("total += e[i]; e[i] = total;", "  float total = 0.0f;\n", "", "reads the total"),
-        ("total *= x[i]; e[i] = total;", "  float total = 1.0f;\n", "", "not a running total"),
+        ("total /= x[i]; e[i] = total;", "  float total = 1.0f;\n", "", "not a running total"),
         ("total += x[i]; e[i] = 2 * total;", "  float total = 0.0f;\n", "", "not a running"),
     ],
 )
