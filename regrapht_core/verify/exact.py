@@ -17,7 +17,9 @@ It widens what passes only towards the exact result of the same terms: a candida
 drops terms or lowers precision must still match the written reference or the more precise
 one. Widened: declarations at the top level of the entry's body, of one ``float`` variable
 that a loop accumulates into (``s += e``, ``s -= e``, ``s = s + e``, ``s = e + s``,
-``s = s - e``) and whose address no code takes or binds a reference to. A per-output
+``s = s - e``) or multiplies (``s *= e``, ``s = s * e``, ``s = e * s``: a running product
+over 2^24 factors drifts the same way, 0.2% on the H200) and whose address no code takes or
+binds a reference to. A per-output
 accumulator declared inside a loop (a dot product's ``k`` sum) is left as written: it runs
 a row's length, which the tolerance's per-term growth covers, and widening it would cost a
 matrix product's reference run for every check.
@@ -77,7 +79,7 @@ def _float_local(statement: Node) -> tuple[str, Node | None]:
 
 
 def _accumulated(body: Node, name: str) -> bool:
-    """Some loop in ``body`` adds to or subtracts from ``name``."""
+    """Some loop in ``body`` adds to, subtracts from or multiplies ``name``."""
     return any(
         _accumulates(node, name) and _in_loop(node, body)
         for node in walk(body)
@@ -90,10 +92,10 @@ def _accumulates(node: Node, name: str) -> bool:
     if left is None or right is None or node_text(strip_parens(left)) != name:
         return False
     op = operator_text(node)
-    if op in ("+=", "-="):
+    if op in ("+=", "-=", "*="):
         return True
     right = strip_parens(right)
-    if op != "=" or right.type != "binary_expression" or operator_text(right) not in "+-":
+    if op != "=" or right.type != "binary_expression" or operator_text(right) not in "+-*":
         return False
     first, second = right.child_by_field_name("left"), right.child_by_field_name("right")
     operands = [first] if operator_text(right) == "-" else [first, second]

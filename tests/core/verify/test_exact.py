@@ -42,12 +42,14 @@ def test_a_whole_function_float_sum_is_accumulated_in_double() -> None:
         "  float s = 0;\n  for (int i = 0; i < n; ++i) s = s + x[i];\n  out[0] = s;",
         "  float s = 0;\n  for (int i = 0; i < n; ++i) s = x[i] + s;\n  out[0] = s;",
         "  float s = 0;\n  for (int i = 0; i < n; ++i) { if (x[i] > 0) s -= x[i]; }\n  out[0] = s;",
+        "  float s = 1;\n  for (int i = 0; i < n; ++i) s *= x[i];\n  out[0] = s;",
+        "  float s = 1;\n  for (int i = 0; i < n; ++i) s = x[i] * s;\n  out[0] = s;",
     ],
-    ids=["s = s + e", "s = e + s", "-= under an if"],
+    ids=["s = s + e", "s = e + s", "-= under an if", "a product", "s = e * s"],
 )
 def test_every_way_of_accumulating_counts(body: str) -> None:
     code = _widened(body)
-    assert code is not None and "double s = 0;" in code
+    assert code is not None and ("double s = 0;" in code or "double s = 1;" in code)
 
 
 @pytest.mark.parametrize(
@@ -75,15 +77,18 @@ def test_other_floats_stay_as_written(body: str) -> None:
 
 
 def test_the_corpus_tasks_with_one() -> None:
-    """The sums over whole arrays, running totals included; docs/task-format.md quotes it."""
+    """The sums and products over whole arrays, running ones included;
+    docs/verification-design.md quotes the count."""
     found = sorted(e.name for e in load_manifest(CORPUS) if exact_sums_source(e.task()))
     assert found == [
         "predicate_reductions_mean_f32_vec",
         "predicate_reductions_variance_f32_ptr",
         "reductions_dot_f32_vec_ret",
         "reductions_l1_f32_ptr_out",
+        "reductions_prod1p_f32_ptr_out",
         "reductions_sum_f32_ptr_ret",
         "reductions_sumsq_f32_vec_out",
+        "scans_recurrences_cumprod_f32_ptr",
         "scans_recurrences_exclusive_f32_vec",
         "scans_recurrences_inclusive_f32_vec",
     ]
