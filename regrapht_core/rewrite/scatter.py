@@ -18,7 +18,7 @@ and a loop that reads ``a`` nowhere else; every other array must pass the owners
 
 from __future__ import annotations
 
-from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import render
 from regrapht_core.cxx.syntax import NameAllocator, body_statements, operator_text, strip_parens
@@ -71,7 +71,7 @@ def _scattered(found: SequentialLoop) -> str:
     array = strip_parens(target.child_by_field_name("argument") or target)
     if array.type != "identifier" or node_text(array) not in found.facts.written:
         raise Refusal(_SHAPE)
-    if any(n.type in _EFFECTS for n in _walk(_index(target))):
+    if any(n.type in _EFFECTS for n in walk(_index(target))):
         raise Refusal(
             f"the target {node_text(target)} calls or assigns: it is evaluated in both kernels"
         )
@@ -84,15 +84,6 @@ def _index(target: Node) -> Node:
     if indices is None or indices.named_child_count != 1:
         raise Refusal(_SHAPE)
     return indices.named_children[0]
-
-
-def _walk(node: Node) -> list[Node]:
-    found, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        stack.extend(current.children)
-    return found
 
 
 def _candidate(found: SequentialLoop, array: str, block: int) -> str:
