@@ -74,7 +74,7 @@ def is_sum_of(value: Node, name: str) -> bool:
     return operator_text(value) == "+" and canon(other) == name and not mentions(left, name)
 
 
-def _is_product_of(value: Node, name: str) -> bool:
+def is_product_of(value: Node, name: str) -> bool:
     """``name * e`` or ``e * name`` with ``e`` free of ``name``."""
     if value.type != "binary_expression" or operator_text(value) != "*":
         return False
@@ -158,7 +158,7 @@ class ReductionAnalysis(LoopScope):
         value = strip_parens(right)
         if is_sum_of(value, name):
             return ReductionOp.SUM, write
-        if _is_product_of(value, name):
+        if is_product_of(value, name):
             return self.product_step(name, write)
         extreme = self.extreme_call(value, name)
         if extreme is not None:

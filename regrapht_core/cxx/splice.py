@@ -31,8 +31,9 @@ class Edit:
 
 
 def apply_edits(source: bytes, edits: Iterable[Edit], *, base: int = 0) -> str:
-    """Splice ``edits`` (offsets relative to the file; ``source`` starts at ``base``)."""
-    ordered = sorted(edits, key=lambda e: (e.start, e.end))
+    """Splice ``edits`` (offsets relative to the file; ``source`` starts at ``base``); the
+    same edit asked for twice (two launches sharing one block-size variable) is made once."""
+    ordered = sorted(dict.fromkeys(edits), key=lambda e: (e.start, e.end))
     out: list[bytes] = []
     cursor = 0
     for edit in ordered:

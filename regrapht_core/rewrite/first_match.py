@@ -17,6 +17,7 @@ from __future__ import annotations
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.entry import EntryFunction, entry_loops
+from regrapht_core.cxx.loops import compared_bound
 from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
@@ -114,7 +115,7 @@ def _counted_up(code: str, task: Task) -> str | None:
     if name is None or start is None or name.type != "identifier":
         return None
     var = node_text(name)
-    bound = _lower_bound(strip_parens(cond), var)
+    bound = _lower_bound(cond, var)
     if bound is None or not _steps_down(update, var) or mentions(start, var):
         return None
     header = f"for ({node_text(kind)} {var} = {bound}; {var} < ({node_text(start)}) + 1; ++{var})"
@@ -125,19 +126,13 @@ def _counted_up(code: str, task: Task) -> str | None:
 
 def _lower_bound(cond: Node, var: str) -> str | None:
     """The smallest index ``var >= B`` (``B <= var``, ``var > B``) admits, as text."""
-    if cond.type != "binary_expression":
+    found = compared_bound(cond, var)
+    if found is None or mentions(found[1], var):
         return None
-    op = operator_text(cond)
-    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
-    if left is None or right is None:
-        return None
-    if node_text(strip_parens(right)) == var:
-        left, right, op = right, left, {">=": "<=", ">": "<", "<=": ">=", "<": ">"}.get(op, "")
-    if node_text(strip_parens(left)) != var or mentions(right, var):
-        return None
+    op, bound = found
     if op == ">=":
-        return f"({node_text(right)})"
-    return f"({node_text(right)}) + 1" if op == ">" else None
+        return f"({node_text(bound)})"
+    return f"({node_text(bound)}) + 1" if op == ">" else None
 
 
 def _steps_down(update: Node, var: str) -> bool:

@@ -184,8 +184,7 @@ class LaunchConfiguration(RefusingRewriter):
                     edits += _resize(site, size)
             candidates.append(
                 RewriteCandidate(
-                    # Launches that share one block-size variable resize it once.
-                    apply_edits(source, dict.fromkeys(edits)),
+                    apply_edits(source, edits),
                     f"launched with {size} threads per block and __launch_bounds__({size})",
                 )
             )

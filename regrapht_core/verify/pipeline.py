@@ -463,13 +463,12 @@ class Verifier:
                 exact=Harness(exact_session, task) if exact_session is not None else None,
             )
         except HarnessStopped:
-            if exact_session is not None:
-                exact_session.close()
             _reference_stopped(task, session, deadline, "on the timing-size inputs")
             return None
+        finally:
+            if exact_session is not None:
+                exact_session.close()
         session.close()
-        if exact_session is not None:
-            exact_session.close()
         return None if timing is None else _TaskBuild(objects, reference, timing, exact)
 
     def _link_exact(
