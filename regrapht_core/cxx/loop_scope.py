@@ -76,6 +76,11 @@ class LoopFacts:
     integers: dict[str, int] = field(default_factory=dict)
     """The file's integer constants defined as literals that no name of the entry shadows
     (``constexpr int R = 1;``): what a bound such as ``w - R`` may be read with."""
+    guards: list[str] = field(default_factory=list)
+    """Conditions the ownership proof had to assume, as host expressions of names the loop
+    leaves unchanged (``0 <= cols``, ``cols <= pitch``): the iterations own disjoint rows
+    only when all of them hold, so the loop runs on the GPU only then and as written
+    otherwise (``rewrite.assemble``)."""
     sub_rows: dict[str, frozenset[int]] = field(default_factory=dict)
     """Per array written by rows, the inner loops (by their node's start byte) whose
     iterations each own a sub-row of the row: every access is ``S*i + j*B + r`` with ``j``

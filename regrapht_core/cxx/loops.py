@@ -49,11 +49,16 @@ class CountedLoop:
 
     def trip_count(self) -> str:
         """Signed iteration count, in ``long long`` so no bound type can wrap it."""
-        extra = (" + 1" if self.inclusive else "") + (f" - {self.offset}" if self.offset else "")
-        upper = f"static_cast<long long>({node_text(strip_parens(self.upper))})"
         if self.starts_at_zero():
-            return f"{upper}{extra}"
-        return f"{upper} - static_cast<long long>({node_text(strip_parens(self.lower))}){extra}"
+            return self.end_text()
+        lower = f"static_cast<long long>({node_text(strip_parens(self.lower))})"
+        return self.end_text(f" - {lower}")
+
+    def end_text(self, minus: str = "") -> str:
+        """One past the loop's last value, in ``long long``: ``upper - offset``, plus one
+        with ``<=`` (``minus`` goes before those)."""
+        extra = (" + 1" if self.inclusive else "") + (f" - {self.offset}" if self.offset else "")
+        return f"static_cast<long long>({node_text(strip_parens(self.upper))}){minus}{extra}"
 
     def starts_at_zero(self) -> bool:
         return canon(self.lower) == "0"
@@ -65,27 +70,34 @@ class CountedLoop:
         names that stand for integer literals, as a stencil's ``for (j = R; j < w - R; ++j)``
         names its radius. A literal ``stride`` takes a bound of known values
         (``for (j = 0; j < S; ++j)`` with ``#define S 16`` inside ``"16"``)."""
+        return self.starts_inside(values) and self.ends_inside(stride, values)
+
+    def starts_inside(self, values: Mapping[str, int] | None = None) -> bool:
+        """The loop starts at a literal (or a name in ``values``) of at least 0."""
+        lower = _value(self.lower, values or {})
+        return lower is not None and lower >= 0
+
+    def ends_inside(self, stride: str, values: Mapping[str, int] | None = None) -> bool:
+        """The loop's last value is below ``stride`` (see :meth:`inside`)."""
         known = values or {}
-
-        def value(node: Node) -> int | None:
-            node = strip_parens(node)
-            if node.type == "identifier":
-                return known.get(node_text(node))
-            return literal_int(node)
-
-        lower = value(self.lower)
-        if lower is None or lower < 0:
-            return False
         terms = additive_terms(self.upper, 1)
-        ours = [(sign, t) for sign, t in terms if value(t) is None]
+        ours = [(sign, t) for sign, t in terms if _value(t, known) is None]
         limit = int_literal(stride)
         if not ours and limit is not None:  # a literal row, a bound of known values
-            top = sum(sign * (value(t) or 0) for sign, t in terms) - self.offset
+            top = sum(sign * (_value(t, known) or 0) for sign, t in terms) - self.offset
             return top + (1 if self.inclusive else 0) <= limit
         if len(ours) != 1 or ours[0][0] < 0 or stride_key(ours[0][1]) != stride:
             return False
-        slack = self.offset - sum(sign * (value(t) or 0) for sign, t in terms)
+        slack = self.offset - sum(sign * (_value(t, known) or 0) for sign, t in terms)
         return slack >= (1 if self.inclusive else 0)
+
+
+def _value(node: Node, known: Mapping[str, int]) -> int | None:
+    """An integer literal's value, or a name's in ``known``."""
+    node = strip_parens(node)
+    if node.type == "identifier":
+        return known.get(node_text(node))
+    return literal_int(node)
 
 
 _ATOMS = frozenset({"identifier", "number_literal", "call_expression", "field_expression"})

@@ -2,7 +2,9 @@
 
 Every access to an array the loop writes must be affine in the loop variable with one
 stride (:mod:`regrapht_core.cxx.affine`), and stay inside the element, row or column
-its iteration owns.
+its iteration owns. Where that holds only for some values of the loop's unchanged names
+(an inner loop to ``cols`` in rows of ``pitch`` elements), the conditions are recorded
+(``LoopFacts.guards``) for the host to check before it runs the loop on the GPU.
 """
 
 from __future__ import annotations
@@ -110,7 +112,8 @@ class OwnershipAnalysis(LoopScope):
 
     def check_rows(self, array: str, forms: list[tuple[Access, Affine]]) -> None:
         """Stride ``S``: every access stays in ``[S*i, S*i + S)``, the row iteration i owns.
-        Records the inner loops whose iterations own a sub-row each (``LoopFacts.sub_rows``)."""
+        Records the inner loops whose iterations own a sub-row each (``LoopFacts.sub_rows``)
+        and the conditions the proof assumed (``LoopFacts.guards``)."""
         first = forms[0][1]
         row = self.size(first.stride_factors)
         # A read of a row's first element is safe even when the row length S is symbolic:
@@ -121,32 +124,39 @@ class OwnershipAnalysis(LoopScope):
             if form.sign < 0:
                 raise Refusal(f"{quote(access.node)} walks `{array}` backwards by rows")
             exempt = not form.rest and not access.write and rows_written
-            if not exempt and not self.fits(form.rest, row, access):
+            guards = () if exempt else self.fits(form.rest, row, access)
+            if guards is None:
                 raise Refusal(
                     f"cannot prove {quote(access.node)} stays inside the row of `{array}` "
                     "that its iteration owns"
                 )
+            self.facts.guards += [g for g in guards if g not in self.facts.guards]
             digits = self.digits(form.rest, row, access)
-            ours = {d.node.start_byte for d in digits if isinstance(d, CountedLoop)}
+            ours = {d.node.start_byte for d, _ in digits if isinstance(d, CountedLoop)}
             owners = ours if owners is None else owners & ours
         self.facts.sub_rows[array] = frozenset(owners or ())
 
-    def fits(self, terms: Sequence[tuple[int, Node]], row: Size, access: Access) -> bool:
-        """The sum of ``terms`` stays in ``[0, row)`` wherever ``access`` runs: nothing (a
-        row of a known positive size), or a sum with a leading digit (:meth:`digits`)."""
+    def fits(
+        self, terms: Sequence[tuple[int, Node]], row: Size, access: Access
+    ) -> tuple[str, ...] | None:
+        """The conditions under which the sum of ``terms`` stays in ``[0, row)`` wherever
+        ``access`` runs (none when that is proven), else ``None``: nothing (a row of a known
+        positive size), or a sum with a leading digit (:meth:`digits`)."""
         if not terms:
-            return row.literal is not None and row.literal >= 1
-        return any(True for _ in self.digits(terms, row, access))
+            return () if row.literal is not None and row.literal >= 1 else None
+        found = [guards for _, guards in self.digits(terms, row, access)]
+        return min(found, key=len) if found else None
 
     def digits(
         self, terms: Sequence[tuple[int, Node]], row: Size, access: Access
-    ) -> Iterator[CountedLoop | int]:
+    ) -> Iterator[tuple[CountedLoop | int, tuple[str, ...]]]:
         """Each term ``y * B`` of ``terms`` (``B`` may be 1) that leads the sum as a digit
         leads a number: ``y`` (an inner loop around ``access``, or a literal) runs inside
         ``[0, row / B)`` and the other terms stay inside ``[0, B)``, so the sum stays in
         ``[0, row)``, as ``y * nx + x`` stays below ``nx * ny`` (the row of ``z`` in a 3-D
         sweep) and ``i * S + j`` below ``S * S`` (one matrix of a batch). Then each ``y``
-        also owns ``[y * B, y * B + B)`` of the row."""
+        also owns ``[y * B, y * B + B)`` of the row. With each, the conditions that had to
+        be assumed (:meth:`placed`)."""
         for k, (sign, term) in enumerate(terms):
             digit = self.digit(term, access) if sign > 0 else None
             span = None if digit is None else row.over(digit[1])
@@ -155,10 +165,43 @@ class OwnershipAnalysis(LoopScope):
             loop, unit = digit
             if isinstance(loop, int):
                 inside = span.literal is not None and 0 <= loop < span.literal
+                guards: tuple[str, ...] | None = () if inside else None
             else:
-                inside = loop.inside(span.key(), self.facts.integers)
-            if inside and self.fits([*terms[:k], *terms[k + 1 :]], unit, access):
-                yield loop
+                guards = self.placed(loop, span)
+            rest = self.fits([*terms[:k], *terms[k + 1 :]], unit, access)
+            if guards is not None and rest is not None:
+                yield loop, (*guards, *(g for g in rest if g not in guards))
+
+    def placed(self, loop: CountedLoop, span: Size) -> tuple[str, ...] | None:
+        """The conditions under which the inner ``loop`` stays in ``[0, span)``: none when
+        :meth:`CountedLoop.inside` proves it; else, when a bound that may leave the span
+        reads names the loop leaves unchanged, ``0 <= lower`` and ``end <= span`` to check
+        before the loop, as a copy into rows of ``pitch`` elements needs ``cols <= pitch``.
+        A bound of constants, or an end that reads the span's own names (``j <= w`` in a
+        row of ``w``), would make a check that is always false or never needed: refused."""
+        integers = self.facts.integers
+        guards = []
+        if not loop.starts_inside(integers):
+            if not self.checkable(loop.lower, ()):
+                return None
+            guards.append(f"0 <= static_cast<long long>({node_text(strip_parens(loop.lower))})")
+        if not loop.ends_inside(span.key(), integers):
+            if not all(map(str.isidentifier, span.names)) or not self.checkable(
+                loop.upper, span.names
+            ):
+                return None
+            guards.append(f"{loop.end_text()} <= {span.text()}")
+        return tuple(guards)
+
+    def checkable(self, bound: Node, span: Sequence[str]) -> bool:
+        """``bound`` reads a name that only the run knows, none of ``span``, and nothing
+        the loop changes: a check of it before the loop says something."""
+        names = {
+            node_text(n)
+            for n in walk(bound)
+            if n.type == "identifier" and node_text(n) not in self.facts.integers
+        }
+        return bool(names) and not names & set(span) and self.invariant(bound)
 
     def digit(self, term: Node, access: Access) -> tuple[CountedLoop | int, Size] | None:
         """``term`` as ``y * B``: the innermost loop of ``y`` around ``access`` (or a literal

@@ -54,6 +54,13 @@ class Size:
     def literal(self) -> int | None:
         return None if self.names else self.coefficient
 
+    def text(self) -> str:
+        """The size as a 64-bit host expression (``static_cast<long long>(cols) * 4``)."""
+        factors = [f"static_cast<long long>({name})" for name in self.names]
+        return " * ".join(
+            [*factors, *([] if self.coefficient == 1 and factors else [str(self.coefficient)])]
+        )
+
     def key(self) -> str:
         """The size as :func:`~regrapht_core.cxx.affine.stride_key` spells a bound."""
         unit = self.coefficient == 1 and self.names

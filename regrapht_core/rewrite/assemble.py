@@ -106,6 +106,23 @@ def _host_induction_variable(entry: EntryFunction) -> list[Edit]:
     return []
 
 
+def _guarded(gpu_lines: Sequence[str], loop: Node, facts: LoopFacts) -> list[str]:
+    """``gpu_lines`` alone, or, when the ownership proof assumed conditions
+    (``LoopFacts.guards``), run only when they hold, the loop as written otherwise: a
+    version of the loop for the inputs the proof covers, as compilers version loops."""
+    if not facts.guards:
+        return list(gpu_lines)
+    original = indent_block(node_text(loop), loop.start_point[1], "  ").splitlines()
+    condition = " && ".join(f"({guard})" for guard in facts.guards)
+    return [
+        f"if ({condition}) {{",
+        *(f"  {line}" for line in gpu_lines),
+        "} else {",
+        *original,
+        "}",
+    ]
+
+
 def assemble(
     code: str,
     root: Node,
@@ -120,13 +137,14 @@ def assemble(
     outside = [e for e in facts.edits if not (loop.start_byte <= e.start < loop.end_byte)]
     column = loop.start_point[1]
     replacement = "\n".join(
-        (" " * column + line) if number else line for number, line in enumerate(gpu_lines)
+        (" " * column + line) if number else line
+        for number, line in enumerate(_guarded(gpu_lines, loop, facts))
     )
     edits = [
         *outside,
         Edit.insert(entry.definition.start_byte, kernels + "\n"),
         Edit.replace(loop, replacement),
-        *_host_induction_variable(entry),
+        *([] if facts.guards else _host_induction_variable(entry)),
     ]
     result = apply_edits(code.encode("utf-8"), edits)
     includes = {included_header(n) for n in root.named_children if n.type == "preproc_include"}

@@ -30,6 +30,10 @@ write elements of their own, so any assignment of iterations to threads keeps th
 disjoint, and every row scalar it writes is a recognised reduction. Sums are reassociated,
 so float results agree with the sequential ones within the task's tolerance.
 
+A row that reduces nothing but runs several loops, or statements between them (a copy into
+a padded row, then the padding's zero fill), is shared the same way, without combines; a
+row of one such loop is a perfect nest, which parallelization's 2-D launch maps.
+
 Candidates, best guess first: a warp per row when a phase's bounds read data (sparse rows
 are short: CSR SpMV averages 16 nonzeros a row, which would leave most of a block idle), a
 block per row otherwise.
@@ -192,6 +196,11 @@ def _phase(
         facts = analyse_loop(entry, symbols)
     except Refusal as refusal:
         raise Refusal(f"in the row's loop over `{loop.var}`: {refusal.reason}") from None
+    if facts.guards:
+        raise Refusal(
+            f"the row's loop over `{loop.var}` owns its elements only when "
+            f"{' and '.join(facts.guards)}, which the row cannot check before it starts"
+        )
     changed = facts.written | {r.var for r in facts.reductions}
     for bound in (loop.lower, loop.upper):
         touched = next(
@@ -262,10 +271,10 @@ def _row_steps(found: SequentialLoop) -> list[_Step]:
     phases = [s for s in steps if isinstance(s, _Phase)]
     if not phases:
         raise Refusal("the loop has no inner loop over its row; parallelization maps it")
-    if not any(p.reductions for p in phases):
+    if len(steps) == 1 and not phases[0].reductions:
         raise Refusal(
-            "no inner loop reduces into a scalar of the row, so the row is a plain map; "
-            "parallelization maps it"
+            "the row is one inner loop that reduces nothing, a perfect nest: "
+            "parallelization maps it with a thread per element"
         )
     _refuse_strided(found, phases)
     if all(_fixed(p.loop, symbols) for p in phases):
@@ -425,8 +434,9 @@ def _kernel(
         lines += [
             f"  __shared__ {r.type} {names.shared[r.var]}[{shape.warps}];" for r in names.reduced
         ]
-    lines.append(f"  const unsigned int {names.lane} = threadIdx.x % 32u;")
-    if not shape.per_warp:
+    if shape.per_warp or names.reduced:
+        lines.append(f"  const unsigned int {names.lane} = threadIdx.x % 32u;")
+    if names.reduced and not shape.per_warp:
         lines.append(f"  const unsigned int {names.warp} = threadIdx.x / 32u;")
     lines += [
         f"  for ({var_type} {row.var} = {first}; {row.condition()}; {row.var} += {stride}) {{",
@@ -470,18 +480,19 @@ class RowReduction(RefusingRewriter):
         what = ", ".join(
             dict.fromkeys(f"{r.op} of `{r.var}`" for p in phases for r in p.reductions)
         )
+        combined = f", {what} combined with warp shuffles" if what else ""
         var = found.entry.loop.var
         by_block = RewriteCandidate(
             _candidate(found, steps, _Shape(False, block)),
             f"shared each row of the loop over `{var}` among a block of {block} threads: "
-            f"block-strided inner loops, {what} combined with warp shuffles and shared "
-            "memory, __syncthreads between dependent phases",
+            f"block-strided inner loops{combined}{' and shared memory' if what else ''}, "
+            "__syncthreads between dependent phases",
         )
         by_warp = RewriteCandidate(
             _candidate(found, steps, _Shape(True, block)),
             f"shared each row of the loop over `{var}` among one warp ({block // 32} rows per "
-            f"block of {block}): warp-strided inner loops, {what} combined with warp "
-            "shuffles, __syncwarp between dependent phases",
+            f"block of {block}): warp-strided inner loops{combined}, __syncwarp between "
+            "dependent phases",
         )
         sparse = any(_reads_data(p.loop.lower) or _reads_data(p.loop.upper) for p in phases)
         return [by_warp, by_block] if sparse else [by_block, by_warp]

@@ -177,7 +177,7 @@ def test_std_max_becomes_the_device_max() -> None:
     ("body", "reason"),
     [
         ("    for (int c = 0; c < cols; ++c) y[r * cols + c] = 2.0f * x[r * cols + c];",
-         "no inner loop reduces into a scalar of the row"),
+         "the row is one inner loop that reduces nothing"),
         ("    z[r] = x[r * cols];", "the loop has no inner loop over its row"),
         ("    float s = 0.0f;\n    for (int c = 0; c < cols; ++c) { s += x[r * cols + c]; "
          "s = 0.5f / s; }\n    z[r] = s;",
