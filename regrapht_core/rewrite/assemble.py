@@ -106,13 +106,16 @@ def _host_induction_variable(entry: EntryFunction) -> list[Edit]:
     return []
 
 
-def _guarded(gpu_lines: Sequence[str], loop: Node, facts: LoopFacts) -> list[str]:
-    """``gpu_lines`` alone, or, when the ownership proof assumed conditions
-    (``LoopFacts.guards``), run only when they hold, the loop as written otherwise: a
+def _guarded(
+    gpu_lines: Sequence[str], loop: Node, facts: LoopFacts, written: str | None
+) -> list[str]:
+    """``gpu_lines`` alone, or, when the rewrite assumed conditions (``LoopFacts.guards``),
+    run only when they hold, the loop as ``written`` (default: as it is) otherwise: a
     version of the loop for the inputs the proof covers, as compilers version loops."""
     if not facts.guards:
         return list(gpu_lines)
-    original = indent_block(node_text(loop), loop.start_point[1], "  ").splitlines()
+    text = written if written is not None else node_text(loop)
+    original = indent_block(text, loop.start_point[1], "  ").splitlines()
     condition = " && ".join(f"({guard})" for guard in facts.guards)
     return [
         f"if ({condition}) {{",
@@ -131,14 +134,16 @@ def assemble(
     *,
     kernels: str,
     gpu_lines: Sequence[str],
+    written: str | None = None,
 ) -> str:
-    """The candidate: kernels before the entry, the loop replaced, helpers marked."""
+    """The candidate: kernels before the entry, the loop replaced, helpers marked;
+    ``written``: the loop the host runs when the facts' guards fail (:func:`_guarded`)."""
     loop = entry.loop.node
     outside = [e for e in facts.edits if not (loop.start_byte <= e.start < loop.end_byte)]
     column = loop.start_point[1]
     replacement = "\n".join(
         (" " * column + line) if number else line
-        for number, line in enumerate(_guarded(gpu_lines, loop, facts))
+        for number, line in enumerate(_guarded(gpu_lines, loop, facts, written))
     )
     edits = [
         *outside,

@@ -42,6 +42,7 @@ from regrapht_core.rewrite.rows import RowReduction
 from regrapht_core.rewrite.scan import LibraryScan
 from regrapht_core.rewrite.scatter import LastWriterScatter
 from regrapht_core.rewrite.tiling import TiledTranspose
+from regrapht_core.rewrite.top_two import TopTwo
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
 from regrapht_core.rewrite.unroll import LoopUnrolling
 from regrapht_core.rewrite.vectorize import VectorizedAccess
@@ -66,7 +67,7 @@ def registry_of(entries: Iterable[tuple[str, Rewriter]]) -> Registry:
 def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
-    arg, scatter, fold = ArgReduction(), LastWriterScatter(), LinearFold()
+    arg, scatter, fold, top = ArgReduction(), LastWriterScatter(), LinearFold(), TopTwo()
     tiled, rows = TiledTranspose(), RowReduction()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
@@ -84,6 +85,7 @@ def default_registry() -> Registry:
         arg,
         scatter,
         fold,
+        top,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -97,7 +99,7 @@ def default_registry() -> Registry:
     pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
-    later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold)
+    later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold, top)
     pairs += [("parallelization", r) for r in later]
     single = (tiled, rows, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))

@@ -10,12 +10,13 @@ entry with several top-level loops is mapped loop by loop (:func:`analysed_loop`
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.dependence import LoopFacts, analyse_loop
 from regrapht_core.cxx.entry import EntryFunction, entry_function
-from regrapht_core.cxx.parse import Node
+from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.symbols import file_symbols
@@ -55,6 +56,9 @@ class SequentialLoop:
     root: Node
     entry: EntryFunction
     facts: LoopFacts
+    written: str = ""
+    """The loop as the user wrote it, when the analysed loop's body stands in for it
+    (:meth:`SplitEntry.with_body`): what runs when the facts' guards fail."""
 
     def interface(self, names: NameAllocator) -> tuple[list[DeviceBuffer], KernelInterface]:
         """The device buffers the loop needs, and the kernel's parameters and arguments."""
@@ -64,7 +68,13 @@ class SequentialLoop:
     def candidate(self, kernel: str, gpu_lines: list[str]) -> str:
         """The code with ``kernel`` added and the loop replaced by ``gpu_lines``."""
         return assemble(
-            self.code, self.root, self.entry, self.facts, kernels=kernel, gpu_lines=gpu_lines
+            self.code,
+            self.root,
+            self.entry,
+            self.facts,
+            kernels=kernel,
+            gpu_lines=gpu_lines,
+            written=self.written or None,
         )
 
 
@@ -93,9 +103,15 @@ class SplitEntry:
 
     def terms_map(self, statement: str) -> SequentialLoop:
         """The loop with ``statement`` as its whole body, analysed as a map."""
+        return as_map(self.with_body(statement))
+
+    def with_body(self, statement: str) -> SequentialLoop:
+        """The loop with ``statement`` as its whole body, analysed; the loop as written is
+        kept for the host to run when the facts' guards fail."""
         body = f"{{\n    {statement}\n  }}"
         code = apply_edits(self.code.encode("utf-8"), [Edit.replace(self.entry.loop.body, body)])
-        return as_map(analysed_loop(code, self.task))
+        found = analysed_loop(code, self.task)
+        return dataclasses.replace(found, written=node_text(self.entry.loop.node))
 
 
 def split_entry_function(code: str, task: Task) -> SplitEntry:
