@@ -41,6 +41,7 @@ from regrapht_core.rewrite.restrict import ReadOnlyRestrict
 from regrapht_core.rewrite.rows import RowReduction
 from regrapht_core.rewrite.scan import LibraryScan
 from regrapht_core.rewrite.scatter import LastWriterScatter
+from regrapht_core.rewrite.swap_transpose import InPlaceTranspose
 from regrapht_core.rewrite.tiling import TiledTranspose
 from regrapht_core.rewrite.top_two import TopTwo
 from regrapht_core.rewrite.transfers import PinnedMemory, TransferMinimization
@@ -68,10 +69,11 @@ def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
     arg, scatter, fold, top = ArgReduction(), LastWriterScatter(), LinearFold(), TopTwo()
-    tiled, rows = TiledTranspose(), RowReduction()
+    tiled, rows, swapped = TiledTranspose(), RowReduction(), InPlaceTranspose()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
         tiled,
+        swapped,
         blocked,
         matmul,
         mapped,
@@ -97,10 +99,11 @@ def default_registry() -> Registry:
         FastMath(),
     ]
     pairs: list[tuple[str, Rewriter]] = [("parallelization", tiled), ("parallelization", rows)]
+    pairs.append(("parallelization", swapped))
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
     later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold, top)
     pairs += [("parallelization", r) for r in later]
-    single = (tiled, rows, blocked, matmul, mapped, *later)
+    single = (tiled, rows, swapped, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))
     return registry_of(pairs)
