@@ -177,8 +177,9 @@ class OwnershipAnalysis(LoopScope):
         :meth:`CountedLoop.inside` proves it; else, when a bound that may leave the span
         reads names the loop leaves unchanged, ``0 <= lower`` and ``end <= span`` to check
         before the loop, as a copy into rows of ``pitch`` elements needs ``cols <= pitch``.
-        A bound of constants, or an end that reads the span's own names (``j <= w`` in a
-        row of ``w``), would make a check that is always false or never needed: refused."""
+        A bound of constants, or an end of the span's own names and constants (``j <= w``
+        in a row of ``w``), would make a check that is always false or never needed:
+        refused."""
         integers = self.facts.integers
         guards = []
         if not loop.starts_inside(integers):
@@ -194,14 +195,15 @@ class OwnershipAnalysis(LoopScope):
         return tuple(guards)
 
     def checkable(self, bound: Node, span: Sequence[str]) -> bool:
-        """``bound`` reads a name that only the run knows, none of ``span``, and nothing
-        the loop changes: a check of it before the loop says something."""
+        """``bound`` reads a name that only the run knows, other than those of ``span``,
+        and nothing the loop changes: a check of it before the loop says something (``w + 1
+        <= w`` never holds, ``cols - r <= cols`` when ``r >= 0``)."""
         names = {
             node_text(n)
             for n in walk(bound)
             if n.type == "identifier" and node_text(n) not in self.facts.integers
         }
-        return bool(names) and not names & set(span) and self.invariant(bound)
+        return bool(names - set(span)) and self.invariant(bound)
 
     def digit(self, term: Node, access: Access) -> tuple[CountedLoop | int, Size] | None:
         """``term`` as ``y * B``: the innermost loop of ``y`` around ``access`` (or a literal

@@ -26,6 +26,7 @@ from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.rewrite.arg_reduction import ArgReduction
 from regrapht_core.rewrite.atomics import AtomicUpdates
 from regrapht_core.rewrite.constant_memory import ConstantMemory
+from regrapht_core.rewrite.counting_sort import CountingSort
 from regrapht_core.rewrite.fast_math import FastMath
 from regrapht_core.rewrite.first_match import FirstMatch
 from regrapht_core.rewrite.grid_stride import GridStrideLoop
@@ -69,6 +70,7 @@ def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
     arg, scatter, fold, top = ArgReduction(), LastWriterScatter(), LinearFold(), TopTwo()
+    counting = CountingSort()
     tiled, rows, swapped = TiledTranspose(), RowReduction(), InPlaceTranspose()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
@@ -88,6 +90,7 @@ def default_registry() -> Registry:
         scatter,
         fold,
         top,
+        counting,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -103,6 +106,7 @@ def default_registry() -> Registry:
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
     later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold, top)
+    pairs.append(("parallelization", counting))
     pairs += [("parallelization", r) for r in later]
     single = (tiled, rows, swapped, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))

@@ -350,7 +350,6 @@ def test_an_inner_sweep_bounded_by_a_named_radius_is_owned(prelude: str) -> None
     [
         ("constexpr int R = -1;\n", "R", "j < w - R"),  # starts before the row
         ("constexpr int R = 1;\n", "0", "j < w + R"),  # ends past it
-        ("constexpr int R = 2 - 1;\n", "R", "j < w - R"),  # not a literal: not read
     ],
 )
 def test_a_named_bound_that_may_leave_the_row_is_refused(
@@ -359,6 +358,14 @@ def test_a_named_bound_that_may_leave_the_row_is_refused(
     task = _interior(lower, condition, prelude)
     verdict = Parallelize().applies(task.source, RewriteContext(task))
     assert not verdict.ok and "stays inside the row" in verdict.reason
+
+
+def test_a_radius_that_is_not_a_literal_is_checked_before_the_loop() -> None:
+    """``constexpr int R = 2 - 1;`` is not read as 1: the host checks ``0 <= R`` (and so
+    ``w - R <= w``) before it runs the kernel, the loop as written otherwise."""
+    task = _interior("R", "j < w - R", "constexpr int R = 2 - 1;\n")
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert found and "(0 <= static_cast<long long>(R))" in found[0].code
 
 
 def test_a_parameter_that_shadows_a_named_radius_is_not_read_as_it() -> None:
@@ -382,8 +389,10 @@ def test_a_parameter_that_shadows_a_named_radius_is_not_read_as_it() -> None:
         ),
         sizes=({"h": 3, "w": 3, "R": 1},),
     )
-    verdict = Parallelize().applies(task.source, RewriteContext(task))
-    assert not verdict.ok and "stays inside the row" in verdict.reason
+    found = Parallelize().apply(task.source, RewriteContext(task))
+    assert found and "(0 <= static_cast<long long>(R))" in found[0].code, (
+        "the parameter is checked when the loop runs, not read as the constant"
+    )
 
 
 @pytest.mark.slow

@@ -61,4 +61,39 @@ struct DeviceScan {
   }
 };
 
+// A block's exclusive sum of ITEMS per thread, threads in rank order: each thread posts its
+// items' sum, reads the sums of the threads before it and of all, then scans its own.
+template <typename T, int BLOCK>
+struct BlockScan {
+  struct TempStorage {
+    T sums[BLOCK];
+  };
+
+  explicit BlockScan(TempStorage& storage) : storage_(storage) {}
+
+  template <int ITEMS>
+  void ExclusiveSum(T (&in)[ITEMS], T (&out)[ITEMS], T& total) {
+    const unsigned int rank = regrapht_thread_rank();
+    T mine{};
+    for (int k = 0; k < ITEMS; ++k) mine += in[k];
+    storage_.sums[rank] = mine;
+    __syncthreads();
+    T before{};
+    total = T{};
+    for (int t = 0; t < BLOCK; ++t) {
+      if (t < static_cast<int>(rank)) before += storage_.sums[t];
+      total += storage_.sums[t];
+    }
+    __syncthreads();
+    for (int k = 0; k < ITEMS; ++k) {
+      const T term = in[k];  // read before the write: in place when in == out
+      out[k] = before;
+      before += term;
+    }
+  }
+
+ private:
+  TempStorage& storage_;
+};
+
 }  // namespace cub
