@@ -290,9 +290,7 @@ def _kernels(
     per, bins, count = -(-sort.bins // _FILL_BLOCK), names.bins, sort.bins
     grid_stride = "static_cast<long long>(blockDim.x) * gridDim.x"
     first = "static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x"
-    return f"""#include <cub/cub.cuh>
-
-__global__ void {names.counting}({params}) {{
+    return f"""__global__ void {names.counting}({params}) {{
   __shared__ unsigned int {shared}[{count}];
   for (int {b} = threadIdx.x; {b} < {count}; {b} += blockDim.x) {shared}[{b}] = 0u;
   __syncthreads();
@@ -373,4 +371,5 @@ def _candidate(found: SequentialLoop, sort: _Sort) -> str:
         extra_free=[f"cudaFree({bins});"],
     )
     lines[2:2] = [f"  unsigned int* {bins} = nullptr;"]
-    return found.candidate(kernels, lines)
+    # First in the file, so no macro of the user's (`#define BINS 2000`) reaches CUB.
+    return "#include <cub/cub.cuh>\n" + found.candidate(kernels, lines)
