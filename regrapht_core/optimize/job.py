@@ -22,6 +22,7 @@ from regrapht_core.contracts.proposal import (
     ProposeRequest,
     SearchProgress,
     SearchResult,
+    StopReason,
 )
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.contracts.techniques import PARALLELIZATION
@@ -326,7 +327,10 @@ def sanitized(
 
     Too slow for every candidate, so it runs here, on the answer about to be reported; an
     answer it finds a race or a bad access in is marked ``sanitizer_error`` and the next
-    fastest verified candidate is tried, until one is clean or none is left.
+    fastest verified candidate is tried, until one is clean or none is left. An answer the
+    sanitizer could not finish with before the time limit (the GPU held by another
+    process) is not reported either, but marked ``timeout``: nothing was found in it, and
+    no other candidate would fare better.
     """
     trace = list(result.candidates)
     while result.best is not None and not deadline.stops(cancel):
@@ -337,7 +341,10 @@ def sanitized(
             confirmed = replace(best, result=replace(best.result, flags=flags))
             trace[best.index] = confirmed
             return replace(result, candidates=tuple(trace), best=confirmed)
-        failed = replace(best.result, status=Status.SANITIZER_ERROR, feedback=report.note)
+        status = Status.TIMEOUT if report.late else Status.SANITIZER_ERROR
+        failed = replace(best.result, status=status, feedback=report.note)
         trace[best.index] = replace(best, result=failed)
+        if report.late:
+            return replace(answer_of(trace, StopReason.TIME_LIMIT), best=None, path=())
         result = answer_of(trace, result.stop_reason)
     return result

@@ -156,6 +156,9 @@ class Sanitized:
 
     clean: bool
     note: str
+    late: bool = False
+    """The time limit passed before the sanitizer finished: no finding, and no
+    confirmation either."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -965,7 +968,8 @@ class Verifier:
                 return Sanitized(True, "sanitizer not run: no GPU or no compute-sanitizer here")
             with self.gpu_lock.hold(deadline) as held, scratch("sanitizer-") as root:
                 if not held:
-                    return Sanitized(False, f"{_LATE} while another process held the GPU")
+                    late = f"{_LATE} while another process held the GPU"
+                    return Sanitized(False, late, late=True)
                 return self._sanitize(built, root, tool, deadline)
         finally:
             shutil.rmtree(built.work, ignore_errors=True)
@@ -1006,7 +1010,7 @@ class Verifier:
                 return Sanitized(False, _trim(f"{check}: {report}"))
             if not outcome.ok:
                 stopped = self._stopped(outcome, f"the candidate under {check}")
-                return Sanitized(False, _trim(stopped.feedback))
+                return Sanitized(False, _trim(stopped.feedback), late=deadline.expired)
         return Sanitized(True, "compute-sanitizer memcheck and racecheck clean")
 
     def _timing(

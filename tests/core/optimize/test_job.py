@@ -196,6 +196,36 @@ def test_an_answer_the_sanitizer_rejects_gives_way_to_the_next_fastest() -> None
     assert checked.candidates[1].result.feedback == "racecheck: 1 hazard"
 
 
+class LateSanitizing:
+    """Cannot get the GPU before the time limit, whatever the code."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def sanitize(self, task: Task, code: str, *, deadline: Deadline) -> Sanitized:
+        self.asked.append(code)
+        return Sanitized(
+            False, "the job's time limit passed while another process held the GPU", late=True
+        )
+
+
+def test_an_answer_the_sanitizer_could_not_check_in_time_is_a_timeout_not_a_finding() -> None:
+    """On two GPUs shared by eight searches, a verified answer was once dropped as a
+    sanitizer error when the sanitizer had only waited for the GPU past the time limit
+    (gemm_nn_alphabeta_f64_ptr, benchmarks/results/gpu-h200x2-whole-test-split-c63dc41)."""
+    timing = [Timing(TimingMode.END_TO_END, 10.0, ms, 0.1, 0.1, 10) for ms in (1.0, 2.0)]
+    trace = [
+        candidate(0, Evaluation(Status.VERIFIED, "a", timing=timing[1])),
+        replace(candidate(1, Evaluation(Status.VERIFIED, "b", timing=timing[0])), code="fast"),
+    ]
+    verifier = LateSanitizing()
+    checked = sanitized(TASK, answer_of(trace, StopReason.BUDGET), verifier, Deadline.after(60.0))  # type: ignore[arg-type]
+    assert verifier.asked == ["fast"], "no other candidate is tried"
+    assert checked.best is None and checked.stop_reason is StopReason.TIME_LIMIT
+    assert checked.candidates[1].result.status is Status.TIMEOUT
+    assert "held the GPU" in checked.candidates[1].result.feedback
+
+
 class Retiming:
     """A second measurement per code, as a fresh verification gives it; the reference
     timed again in ``reference`` (``None``: it could not be)."""
