@@ -16,6 +16,7 @@ from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "NameAllocator",
+    "assignment_of",
     "assignment_targets",
     "body_statements",
     "canon",
@@ -26,6 +27,7 @@ __all__ = [
     "operator_text",
     "parse",
     "strip_parens",
+    "subscript_of",
     "words",
     "zero_literal",
 ]
@@ -167,6 +169,32 @@ def assignment_targets(scope: Node, *, declarations: bool = False) -> Iterator[N
             target = node.child_by_field_name("declarator")
         if target is not None:
             yield target
+
+
+def assignment_of(statement: Node, op: str = "=") -> tuple[Node, Node] | None:
+    """``(target, value)`` of the expression statement ``target op value;``, the target's
+    parentheses stripped; ``None`` for any other statement."""
+    if statement.type != "expression_statement" or not statement.named_child_count:
+        return None
+    expression = statement.named_children[0]
+    if expression.type != "assignment_expression" or operator_text(expression) != op:
+        return None
+    target, value = expression.child_by_field_name("left"), expression.child_by_field_name("right")
+    return (strip_parens(target), value) if target is not None and value is not None else None
+
+
+def subscript_of(node: Node) -> tuple[str, Node] | None:
+    """``(array, index)`` of ``array[index]``, the array a plain name and the index one
+    expression, parentheses around it stripped; ``None`` for anything else."""
+    node = strip_parens(node)
+    if node.type != "subscript_expression":
+        return None
+    array, indices = node.child_by_field_name("argument"), node.child_by_field_name("indices")
+    if array is None or array.type != "identifier" or indices is None:
+        return None
+    if indices.named_child_count != 1:
+        return None
+    return node_text(array), indices.named_children[0]
 
 
 def zero_literal(node: Node) -> bool:

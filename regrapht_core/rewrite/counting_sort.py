@@ -38,12 +38,14 @@ from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits, render
 from regrapht_core.cxx.syntax import (
     NameAllocator,
+    assignment_of,
     body_statements,
     canon,
     declared_name,
     operator_text,
     parse,
     strip_parens,
+    subscript_of,
 )
 from regrapht_core.rewrite.assemble import loop_var_type, thread_index
 from regrapht_core.rewrite.hostcode import HostNames, gpu_block
@@ -169,15 +171,7 @@ def _incremented(statement: Node) -> tuple[str, Node] | None:
         target = expression.child_by_field_name("left") if right and canon(right) == "1" else None
     else:
         return None
-    target = strip_parens(target) if target is not None else None
-    if target is None or target.type != "subscript_expression":
-        return None
-    array, indices = target.child_by_field_name("argument"), target.child_by_field_name("indices")
-    if array is None or array.type != "identifier" or indices is None:
-        return None
-    if indices.named_child_count != 1:
-        return None
-    return node_text(array), indices.named_children[0]
+    return subscript_of(target) if target is not None else None
 
 
 def _zeroed_array(entry: EntryFunction, name: str, values: dict[str, int]) -> int:
@@ -233,23 +227,11 @@ def _zeroed_scalar(statement: Node) -> str | None:
 
 def _written(statements: list[Node], at: str) -> tuple[str, Node]:
     """``(out, value)`` of the one statement ``out[at++] = value;``."""
-    if len(statements) != 1 or statements[0].type != "expression_statement":
+    found = assignment_of(statements[0]) if len(statements) == 1 else None
+    written = subscript_of(found[0]) if found is not None else None
+    if found is None or written is None or canon(written[1]) != f"{at} ++":
         raise Refusal(_SHAPE)
-    if not statements[0].named_child_count:
-        raise Refusal(_SHAPE)
-    expression = statements[0].named_children[0]
-    if expression.type != "assignment_expression" or operator_text(expression) != "=":
-        raise Refusal(_SHAPE)
-    target = strip_parens(expression.child_by_field_name("left") or expression)
-    value = expression.child_by_field_name("right")
-    if target.type != "subscript_expression" or value is None:
-        raise Refusal(_SHAPE)
-    array, indices = target.child_by_field_name("argument"), target.child_by_field_name("indices")
-    if array is None or array.type != "identifier" or indices is None:
-        raise Refusal(_SHAPE)
-    if canon(indices) not in (f"[ {at} ++ ]",):
-        raise Refusal(_SHAPE)
-    return node_text(array), value
+    return written[0], found[1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,11 +26,12 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import (
     NameAllocator,
+    assignment_of,
     body_statements,
     canon,
     declared_name,
-    operator_text,
     strip_parens,
+    subscript_of,
 )
 from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.protocol import (
@@ -154,7 +155,7 @@ def _swapped(statements: list[Node]) -> tuple[tuple[str, Node], tuple[str, Node]
             return None
         if node_text(function) not in ("std::swap", "swap"):
             return None
-        x, y = (_subscript(a) for a in arguments.named_children)
+        x, y = (subscript_of(a) for a in arguments.named_children)
         return (x, y) if x is not None and y is not None else None
     if len(statements) != 3 or statements[0].type != "declaration":
         return None
@@ -164,39 +165,17 @@ def _swapped(statements: list[Node]) -> tuple[tuple[str, Node], tuple[str, Node]
     temporary, value = declared_name(declarators[0]), declarators[0].child_by_field_name("value")
     if temporary is None or value is None:
         return None
-    x = _subscript(value)
-    to_x, to_y = (_assigned(s) for s in statements[1:])
+    x = subscript_of(value)
+    to_x, to_y = (assignment_of(s) for s in statements[1:])
     if x is None or to_x is None or to_y is None:
         return None
     (x_target, y_source), (y_target, t_source) = to_x, to_y
     if canon(x_target) != canon(value) or canon(t_source) != node_text(temporary):
         return None
-    y = _subscript(y_source)
+    y = subscript_of(y_source)
     if y is None or canon(y_target) != canon(y_source):
         return None
     return x, y
-
-
-def _assigned(statement: Node) -> tuple[Node, Node] | None:
-    if statement.type != "expression_statement" or not statement.named_child_count:
-        return None
-    expression = statement.named_children[0]
-    if expression.type != "assignment_expression" or operator_text(expression) != "=":
-        return None
-    left, right = expression.child_by_field_name("left"), expression.child_by_field_name("right")
-    return (strip_parens(left), strip_parens(right)) if left and right else None
-
-
-def _subscript(node: Node) -> tuple[str, Node] | None:
-    node = strip_parens(node)
-    if node.type != "subscript_expression":
-        return None
-    array, indices = node.child_by_field_name("argument"), node.child_by_field_name("indices")
-    if array is None or array.type != "identifier" or indices is None:
-        return None
-    if indices.named_child_count != 1:
-        return None
-    return node_text(array), indices.named_children[0]
 
 
 def _kernel(name: str, parameters: str, swap: _Swap, names: NameAllocator) -> str:

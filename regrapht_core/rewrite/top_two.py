@@ -32,6 +32,7 @@ from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import render
 from regrapht_core.cxx.syntax import (
     NameAllocator,
+    assignment_of,
     body_statements,
     canon,
     operator_text,
@@ -159,16 +160,10 @@ def _branch(statement: Node) -> Node:
 
 def _assignment(statement: Node) -> tuple[str, str] | None:
     """``(target, value)`` of a statement ``target = value;``, the value canonical."""
-    if statement.type != "expression_statement" or not statement.named_child_count:
+    found = assignment_of(statement)
+    if found is None or found[0].type != "identifier":
         return None
-    expression = statement.named_children[0]
-    if expression.type != "assignment_expression" or operator_text(expression) != "=":
-        return None
-    target = strip_parens(expression.child_by_field_name("left") or expression)
-    value = expression.child_by_field_name("right")
-    if target.type != "identifier" or value is None:
-        return None
-    return node_text(target), canon(value)
+    return node_text(found[0]), canon(found[1])
 
 
 def _type(split: SplitEntry, top: _TopTwo) -> str:
