@@ -26,7 +26,13 @@ from regrapht_core.cxx.entry import EntryFunction
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import NameAllocator, body_statements, parse, strip_parens
+from regrapht_core.cxx.syntax import (
+    NameAllocator,
+    assignment_of,
+    body_statements,
+    parse,
+    strip_parens,
+)
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames
 from regrapht_core.rewrite.parallelize import block_size, candidate_1d
 from regrapht_core.rewrite.protocol import (
@@ -162,22 +168,11 @@ def _helpers(names: _Names, t: str) -> str:
 
 def _recurrence(entry: EntryFunction) -> _Recurrence:
     loop = entry.loop
-    body = loop.body
-    statements = (
-        [c for c in body.named_children if c.type != "comment"]
-        if body.type == "compound_statement"
-        else [body]
-    )
-    if len(statements) != 1 or statements[0].type != "expression_statement":
+    statements = body_statements(loop.body)
+    assigned = assignment_of(statements[0]) if len(statements) == 1 else None
+    if assigned is None:
         raise Refusal(_SHAPE)
-    assignment = statements[0].named_children[0] if statements[0].named_children else None
-    if assignment is None or assignment.type != "assignment_expression":
-        raise Refusal(_SHAPE)
-    target = assignment.child_by_field_name("left")
-    value = assignment.child_by_field_name("right")
-    operator = assignment.child_by_field_name("operator")
-    if target is None or value is None or operator is None or node_text(operator) != "=":
-        raise Refusal(_SHAPE)
+    target, value = assigned
     out = array_at(target, loop.var, 0)
     value = strip_parens(value)
     if out is None or value.type != "binary_expression" or _op(value) != "+":
@@ -311,15 +306,10 @@ def _fold(entry: EntryFunction) -> _Fold:
     """``s = A * s + B`` (either order of the sum or of the product) as the loop's only
     statement, ``s`` a float or double local of the code before the loop."""
     statements = body_statements(entry.loop.body)
-    if len(statements) != 1 or statements[0].type != "expression_statement":
+    assigned = assignment_of(statements[0]) if len(statements) == 1 else None
+    if assigned is None or assigned[0].type != "identifier":
         raise Refusal(_FOLD_SHAPE)
-    assignment = statements[0].named_children[0] if statements[0].named_children else None
-    if assignment is None or assignment.type != "assignment_expression" or _op(assignment) != "=":
-        raise Refusal(_FOLD_SHAPE)
-    target, value = assignment.child_by_field_name("left"), assignment.child_by_field_name("right")
-    if target is None or value is None or strip_parens(target).type != "identifier":
-        raise Refusal(_FOLD_SHAPE)
-    var, value = node_text(strip_parens(target)), strip_parens(value)
+    var, value = node_text(assigned[0]), strip_parens(assigned[1])
     if value.type != "binary_expression" or _op(value) != "+":
         raise Refusal(_FOLD_SHAPE)
     left, right = value.child_by_field_name("left"), value.child_by_field_name("right")

@@ -21,7 +21,7 @@ from __future__ import annotations
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import render
-from regrapht_core.cxx.syntax import NameAllocator, body_statements, operator_text, strip_parens
+from regrapht_core.cxx.syntax import NameAllocator, assignment_of, body_statements, strip_parens
 from regrapht_core.rewrite.assemble import body_lines
 from regrapht_core.rewrite.hostcode import HostNames, gpu_block
 from regrapht_core.rewrite.parallelize import block_size, kernel_1d
@@ -59,14 +59,8 @@ class LastWriterScatter(RefusingRewriter):
 
 def _scattered(found: SequentialLoop) -> str:
     """The array ``a`` of the loop's only statement ``a[t] = v;``, else the refusal."""
-    statements = body_statements(found.entry.loop.body)
-    if len(statements) != 1 or statements[0].type != "expression_statement":
-        raise Refusal(_SHAPE)
-    assignment = statements[0].named_children[0] if statements[0].named_child_count else None
-    if assignment is None or assignment.type != "assignment_expression":
-        raise Refusal(_SHAPE)
-    target = strip_parens(assignment.child_by_field_name("left") or assignment)
-    if operator_text(assignment) != "=" or target.type != "subscript_expression":
+    target = _target(found)
+    if target is None:
         raise Refusal(_SHAPE)
     array = strip_parens(target.child_by_field_name("argument") or target)
     if array.type != "identifier" or node_text(array) not in found.facts.written:
@@ -76,6 +70,15 @@ def _scattered(found: SequentialLoop) -> str:
             f"the target {node_text(target)} calls or assigns: it is evaluated in both kernels"
         )
     return node_text(array)
+
+
+def _target(found: SequentialLoop) -> Node | None:
+    """``a[t]`` of the loop's only statement ``a[t] = v;``."""
+    statements = body_statements(found.entry.loop.body)
+    assigned = assignment_of(statements[0]) if len(statements) == 1 else None
+    if assigned is None or assigned[0].type != "subscript_expression":
+        return None
+    return assigned[0]
 
 
 def _index(target: Node) -> Node:
@@ -93,9 +96,8 @@ def _candidate(found: SequentialLoop, array: str, block: int) -> str:
     last, last_bytes = names.fresh(f"{array}_last"), names.fresh(f"{array}_last_bytes")
     mark, write = names.fresh(f"{found.task.entry}_mark"), names.fresh(f"{found.task.entry}_write")
     host = HostNames.allocate(names)
-    (statement,) = body_statements(found.entry.loop.body)
-    assignment = statement.named_children[0]
-    target = strip_parens(assignment.child_by_field_name("left") or assignment)
+    target = _target(found)
+    assert target is not None
     index = render(_index(target), found.facts.edits)
     var = found.entry.loop.var
     writer = f"static_cast<unsigned long long>({var}) + 1ull"
