@@ -7,17 +7,17 @@ from regrapht_core.bench.runner import load_manifest
 
 
 def test_only_tasks_no_rewriter_moves_from_the_root_are_asked() -> None:
-    """A top-2 selection (every rewriter refuses it: two values carried from one element
-    to the next) is asked; an axpby map and a float arg-max (rewriters act) are not: the
-    benchmark measures the model where a job would ask it."""
+    """An odd-even sort (every rewriter refuses it: each pass reads what the last wrote)
+    is asked; an axpby map and a float arg-max (rewriters act) are not: the benchmark
+    measures the model where a job would ask it."""
     wanted = {
-        "sorting_selection_top2_f32_vec",
+        "sorting_selection_oddeven_f32_ptr",
         "arg_reductions_argmax_f32_ptr",
         "elementwise_arith_axpby_f64_vec",
     }
     tasks = [t for t in load_manifest(MANIFEST) if t.name in wanted]
     chosen = root_refused(tasks, graphs()["seed"])
-    assert [suite_task.name for suite_task, _ in chosen] == ["sorting_selection_top2_f32_vec"]
+    assert [suite_task.name for suite_task, _ in chosen] == ["sorting_selection_oddeven_f32_ptr"]
 
 
 def test_the_mined_arm_is_the_seed_with_the_mined_examples() -> None:
