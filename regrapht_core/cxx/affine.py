@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.syntax import canon, strip_parens
+from regrapht_core.cxx.syntax import canon, strip_parens, subscript_of
 
 __all__ = [
     "Affine",
@@ -49,16 +49,12 @@ def mentions(node: Node, names: set[str] | frozenset[str] | str) -> bool:
 
 def array_at(node: Node, var: str, back: int = 0) -> str | None:
     """The array's name when ``node`` is ``array[var]`` (``back`` 0) or ``array[var - back]``."""
-    if node.type != "subscript_expression":
-        return None
-    array, indices = node.child_by_field_name("argument"), node.child_by_field_name("indices")
-    if array is None or array.type != "identifier" or indices is None:
-        return None
-    if indices.named_child_count != 1:
+    parts = subscript_of(node) if node.type == "subscript_expression" else None
+    if parts is None:
         return None
     wanted = var if back == 0 else f"{var}-{back}"
-    index = "".join(node_text(strip_parens(indices.named_children[0])).split())
-    return node_text(array) if index == wanted else None
+    index = "".join(node_text(strip_parens(parts[1])).split())
+    return parts[0] if index == wanted else None
 
 
 def literal_int(node: Node) -> int | None:

@@ -48,7 +48,7 @@ from regrapht_core.cxx.syntax import (
     subscript_of,
 )
 from regrapht_core.rewrite.assemble import loop_var_type, thread_index
-from regrapht_core.rewrite.hostcode import HostNames, gpu_block
+from regrapht_core.rewrite.hostcode import HostNames, capped_grid, gpu_block
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -327,9 +327,9 @@ def _candidate(found: SequentialLoop, sort: _Sort) -> str:
     arguments = ", ".join([*interface.arguments, bins])
     launch = [
         f"const int {host.block} = 256;",
-        f"const long long {wanted} = ({host.count} + {host.block} - 1) / {host.block};",
-        f"const unsigned int {host.grid} = static_cast<unsigned int>({wanted} < 1024 ? "
-        f"{wanted} : 1024);",
+        *capped_grid(
+            host.grid, wanted, f"({host.count} + {host.block} - 1) / {host.block}", "1024"
+        ),
         f"{names.counting}<<<{host.grid}, {host.block}>>>({arguments});",
         f"{host.err} = cudaGetLastError();",
         f"if ({host.err} == cudaSuccess) {{",

@@ -23,7 +23,14 @@ from regrapht_core.cxx.parse import node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import NameAllocator, canon, identifiers
 
-__all__ = ["DeviceBuffer", "HostNames", "buffer_plan", "gpu_block", "length_in_params"]
+__all__ = [
+    "DeviceBuffer",
+    "HostNames",
+    "buffer_plan",
+    "capped_grid",
+    "gpu_block",
+    "length_in_params",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +251,16 @@ def _pooled_allocations(buffers: Sequence[DeviceBuffer], names: HostNames) -> li
         for b in buffers
     ]
     return lines
+
+
+def capped_grid(grid: str, wanted: str, blocks: str, cap: str) -> list[str]:
+    """Launch lines: ``grid`` blocks, the ``blocks`` the work wants (a 64-bit expression,
+    held in ``wanted``) but at most ``cap``, for kernels that stride over the rest."""
+    return [
+        f"const long long {wanted} = {blocks};",
+        f"const unsigned int {grid} = static_cast<unsigned int>({wanted} < {cap} ? {wanted} : "
+        f"{cap});",
+    ]
 
 
 def gpu_block(

@@ -63,7 +63,7 @@ from regrapht_core.cxx.splice import Edit, indent_block, render
 from regrapht_core.cxx.symbols import FileSymbols, file_symbols
 from regrapht_core.cxx.syntax import NameAllocator, operator_text, parse, strip_parens
 from regrapht_core.rewrite.assemble import body_lines, loop_var_type
-from regrapht_core.rewrite.hostcode import HostNames, gpu_block
+from regrapht_core.rewrite.hostcode import HostNames, capped_grid, gpu_block
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -455,9 +455,7 @@ def _candidate(found: SequentialLoop, steps: list[_Step], shape: _Shape) -> str:
     rows = f"({host.count} + {shape.warps - 1}) / {shape.warps}" if shape.per_warp else host.count
     launch = [
         f"const int {host.block} = {shape.block};",
-        f"const long long {names.wanted} = {rows};",
-        f"const unsigned int {host.grid} = static_cast<unsigned int>({names.wanted} < "
-        f"{_GRID_X_MAX}LL ? {names.wanted} : {_GRID_X_MAX}LL);",
+        *capped_grid(host.grid, names.wanted, rows, f"{_GRID_X_MAX}LL"),
         f"{names.kernel}<<<{host.grid}, {host.block}>>>({', '.join(interface.arguments)});",
         f"{host.err} = cudaGetLastError();",
     ]

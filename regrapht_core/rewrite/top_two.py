@@ -39,7 +39,7 @@ from regrapht_core.cxx.syntax import (
     strip_parens,
 )
 from regrapht_core.rewrite.assemble import loop_var_type, thread_index
-from regrapht_core.rewrite.hostcode import HostNames, gpu_block
+from regrapht_core.rewrite.hostcode import HostNames, capped_grid, gpu_block
 from regrapht_core.rewrite.parallelize import block_size
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
@@ -337,11 +337,10 @@ def _candidate(found: SequentialLoop, top: _TopTwo, kind: str, block: int) -> st
     a, b, n = names.device
     found_a, found_b, found_n = names.found
     arguments = ", ".join([*interface.arguments, top.second, a, b, n])
+    blocks = f"({host.count} + {host.block} - 1) / {host.block}"
     launch = [
         f"const int {host.block} = {block};",
-        f"const long long {names.wanted} = ({host.count} + {host.block} - 1) / {host.block};",
-        f"const unsigned int {host.grid} = static_cast<unsigned int>({names.wanted} < "
-        f"{_BLOCKS} ? {names.wanted} : {_BLOCKS});",
+        *capped_grid(host.grid, names.wanted, blocks, str(_BLOCKS)),
         f"{names.reduce}<<<{host.grid}, {host.block}>>>({arguments});",
         f"{host.err} = cudaGetLastError();",
         f"if ({host.err} == cudaSuccess) {{",
