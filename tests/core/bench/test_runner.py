@@ -160,8 +160,11 @@ def test_a_run_records_its_answers_code_and_kernel_time() -> None:
 
 def test_a_run_records_the_gpu_turns_it_waited_for_and_held(manifest: Path, tmp_path: Path) -> None:
     """Four searches share an H200 in issue 16's run: what each waited for the GPU, and
-    held it, says whether more processes per GPU could help."""
+    held it, says whether more processes per GPU could help. Each record counts its own
+    search's turns, not the process's earlier ones (no upper bound on a real sleep here:
+    under the suite's load a 0.2 s turn was once held for 3.5 s)."""
     lock = GpuLock("0", tmp_path)
+    lock.waited_s, lock.held_s = 1000.0, 1000.0  # earlier searches' turns
 
     class Holding:
         """Holds the GPU for 0.2 s of its search, as a run or an answer would."""
@@ -175,7 +178,8 @@ def test_a_run_records_the_gpu_turns_it_waited_for_and_held(manifest: Path, tmp_
 
     (smooth, _) = load_manifest(manifest)
     record = _run_one(smooth, "mcgs", cast(Optimizer, Holding()))
-    assert 0.2 <= record["gpu_s"]["held"] < 1.0 and record["gpu_s"]["waited"] < 0.2
+    assert 0.2 <= record["gpu_s"]["held"] < 1000.0
+    assert 0.0 <= record["gpu_s"]["waited"] < 1000.0
 
 
 def test_a_run_counts_why_proposals_had_no_code_and_which_steps_were_relabelled() -> None:
