@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from regrapht_core.contracts.deadline import Deadline
 from regrapht_core.contracts.evaluation import DeviceInfo, Evaluation, Status, Timing
@@ -301,24 +302,36 @@ class Confirming(Retiming, Sanitizing):
         self.racy = ""
 
 
-def test_a_cancelled_search_has_its_answer_confirmed_by_nothing() -> None:
-    """A cancel ends the job within a second; the answer's second timing, the reference's
-    and compute-sanitizer take seconds to minutes, and a cancelled job's answer is not
-    delivered anyway."""
+def settled(
+    verifier: object,
+    speedups: Sequence[float],
+    stop: StopReason = StopReason.BUDGET,
+    **options: Any,
+) -> OptimizeOutcome:
+    """The job, on ``verifier``, after a search that stopped for ``stop`` having found
+    candidates of ``speedups``: what confirming its answer does."""
 
-    def cancelled_search(*_args: object, **_kwargs: object) -> SearchResult:
-        return answer_of([candidate(0, verified(5.0))], StopReason.CANCELLED)
+    def searched(*_args: object, **_kwargs: object) -> SearchResult:
+        return answer_of([candidate(k, verified(s)) for k, s in enumerate(speedups)], stop)
 
-    verifier = Confirming()
-    done = optimize_task(
+    return optimize_task(
         TASK,
         Line(),
         propose_fn=lambda _: Proposal(None),
         verifier=verifier,  # type: ignore[arg-type]
-        config=SearchConfig(budget=1),
+        config=SearchConfig(budget=4),
         model="m",  # type: ignore[arg-type]
-        search_fn=cancelled_search,  # type: ignore[arg-type]
+        search_fn=searched,  # type: ignore[arg-type]
+        **options,
     )
+
+
+def test_a_cancelled_search_has_its_answer_confirmed_by_nothing() -> None:
+    """A cancel ends the job within a second; the answer's second timing, the reference's
+    and compute-sanitizer take seconds to minutes, and a cancelled job's answer is not
+    delivered anyway."""
+    verifier = Confirming()
+    done = settled(verifier, (5.0,), StopReason.CANCELLED)
     assert done.search.cancelled and verifier.asked == []
 
 
@@ -333,20 +346,8 @@ def test_a_cancel_during_the_confirmation_stops_it_between_measurements() -> Non
 
 
 def test_the_progress_says_when_the_search_is_over_and_its_best_is_being_confirmed() -> None:
-    def searched(*_args: object, **_kwargs: object) -> SearchResult:
-        return answer_of([candidate(0, verified(5.0))], StopReason.BUDGET)
-
     seen: list[SearchProgress] = []
-    optimize_task(
-        TASK,
-        Line(),
-        propose_fn=lambda _: Proposal(None),
-        verifier=Confirming(),  # type: ignore[arg-type]
-        config=SearchConfig(budget=4),
-        model="m",  # type: ignore[arg-type]
-        progress_fn=seen.append,
-        search_fn=searched,  # type: ignore[arg-type]
-    )
+    settled(Confirming(), (5.0,), progress_fn=seen.append)
     assert seen == [SearchProgress(1, 4, "parallelization", 5.0, confirming=True)]
 
 
@@ -382,23 +383,10 @@ class Ordered:
         return None
 
 
-def confirm(verifier: Ordered, speedups: Sequence[float], limit_s: float = 60.0) -> SearchResult:
-    """The job's confirmation of a search that found ``speedups``, on ``verifier``'s clock."""
-
-    def searched(*_args: object, **_kwargs: object) -> SearchResult:
-        trace = [candidate(k, verified(s)) for k, s in enumerate(speedups)]
-        return answer_of(trace, StopReason.BUDGET)
-
-    return optimize_task(
-        TASK,
-        Line(),
-        propose_fn=lambda _: Proposal(None),
-        verifier=verifier,  # type: ignore[arg-type]
-        config=SearchConfig(budget=4),
-        model="m",  # type: ignore[arg-type]
-        search_fn=searched,  # type: ignore[arg-type]
-        deadline=Deadline.after(limit_s, clock=verifier.clock),
-    ).search
+def confirm(verifier: Ordered, speedups: Sequence[float]) -> SearchResult:
+    """The job's confirmation of a search that found ``speedups``, 60 s on ``verifier``'s
+    clock."""
+    return settled(verifier, speedups, deadline=Deadline.after(60.0, clock=verifier.clock)).search
 
 
 def test_the_sanitizer_checks_the_answer_before_it_is_measured_again() -> None:
