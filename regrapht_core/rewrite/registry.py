@@ -25,6 +25,7 @@ from types import MappingProxyType
 from regrapht_core.graph.taxonomy import TECHNIQUES
 from regrapht_core.rewrite.arg_reduction import ArgReduction
 from regrapht_core.rewrite.atomics import AtomicUpdates
+from regrapht_core.rewrite.compaction import Compaction
 from regrapht_core.rewrite.constant_memory import ConstantMemory
 from regrapht_core.rewrite.counting_sort import CountingSort
 from regrapht_core.rewrite.fast_math import FastMath
@@ -70,7 +71,7 @@ def default_registry() -> Registry:
     reduction, private, atomics = ParallelReduction(), PrivatizedUpdates(), AtomicUpdates()
     scan, recurrence, search = LibraryScan(), LinearRecurrence(), FirstMatch()
     arg, scatter, fold, top = ArgReduction(), LastWriterScatter(), LinearFold(), TopTwo()
-    counting = CountingSort()
+    counting, compaction = CountingSort(), Compaction()
     tiled, rows, swapped = TiledTranspose(), RowReduction(), InPlaceTranspose()
     blocked, matmul, mapped = BlockedMatmul(), TiledMatmul(), Parallelize()
     rewriters: list[Rewriter] = [
@@ -91,6 +92,7 @@ def default_registry() -> Registry:
         fold,
         top,
         counting,
+        compaction,
         GridStrideLoop(),
         LaunchConfiguration(),
         ReadOnlyRestrict(),
@@ -106,7 +108,7 @@ def default_registry() -> Registry:
     pairs += [("parallelization", blocked), ("parallelization", matmul)]
     pairs += [(r.technique, r) for r in rewriters]
     later = (reduction, private, atomics, scan, recurrence, search, arg, scatter, fold, top)
-    pairs.append(("parallelization", counting))
+    pairs += [("parallelization", counting), ("parallelization", compaction)]
     pairs += [("parallelization", r) for r in later]
     single = (tiled, rows, swapped, blocked, matmul, mapped, *later)
     pairs.append(("parallelization", LoopByLoop(single, explains=mapped)))
