@@ -21,7 +21,9 @@ front of its statement:
 
 and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop.
 ``*std::max_element(...)`` (``min_element``) becomes the element an index search finds, and
-``std::max_element(...) - v.begin()`` (or ``std::distance``) that index. An
+``std::max_element(...) - v.begin()`` (or ``std::distance``) that index;
+``std::lower_bound(...) - v.begin()`` (``upper_bound``) the halving search that finds its
+index, as libstdc++ probes (the index is all a kernel can use of the iterator). An
 operation is a lambda whose body is one ``return`` (inlined, its parameters replaced by the
 elements), a ``std::plus``-like function object, or a function's name (called).
 
@@ -56,7 +58,11 @@ _EXTREMES = {"max_element": ">", "min_element": "<"}
 """Algorithms that find an element, read where the element or its index is used at once,
 and the comparison that moves to a new one (the standard's first largest or smallest:
 ``*largest < *first``, ``*first < *smallest``)."""
-_READ = frozenset({*_VALUES, *_STATEMENTS_READ, *_EXTREMES})
+_SEARCHES = {"lower_bound": "{element} < ({value})", "upper_bound": "!(({value}) < {element})"}
+"""Binary searches of a sorted range, read where their iterator becomes an index at once,
+and the test that moves the search past the probed element: the standard's
+``*it < value`` and ``!(value < *it)``."""
+_READ = frozenset({*_VALUES, *_STATEMENTS_READ, *_EXTREMES, *_SEARCHES})
 _BEGINS = frozenset({"begin", "cbegin"})
 _PAIRS = {"end": "begin", "cend": "cbegin"}
 """Each end and the begin it closes a range with."""
@@ -147,6 +153,9 @@ def _expansion(
         acc = _fresh(f"stl_acc{counter}", taken)
         value = _value_loop(call, name, (acc, k), types)
         found = (call, acc, value) if value is not None else None
+    elif name in _SEARCHES:
+        names = (f"stl_at{counter}", f"stl_n{counter}", f"stl_half{counter}")
+        found = _search(call, name, tuple(_fresh(n, taken) for n in names))
     else:
         found = _extreme(call, name, (_fresh(f"stl_best{counter}", taken), k))
     statement = _statement(found[0]) if found is not None else None
@@ -239,16 +248,49 @@ def _extreme(call: Node, algorithm: str, names: tuple[str, str]) -> tuple[Node, 
     operator = parent.child_by_field_name("operator")
     if parent.type == "pointer_expression" and operator is not None and node_text(operator) == "*":
         return parent, f"{first.base}[{best}]", loop
+    used = _as_index(call, first.base)
+    return (used, best, loop) if used is not None else None
+
+
+def _as_index(call: Node, base: str) -> Node | None:
+    """The expression that turns ``call``'s iterator into its index at once (``... -
+    v.begin()``, ``std::distance(v.begin(), ...)``), else None."""
+    parent = call.parent
+    operator = parent.child_by_field_name("operator") if parent is not None else None
+    if parent is None:
+        return None
     if parent.type == "binary_expression" and operator is not None and node_text(operator) == "-":
         right = parent.child_by_field_name("right")
         if parent.child_by_field_name("left") == call and right is not None:
-            return (parent, best, loop) if _start(right) == first.base else None
+            return parent if _start(right) == base else None
     distance = parent.parent if parent.type == "argument_list" else None
     if distance is not None and _std_name(distance) == "distance":
         start = parent.named_children[0] if parent.named_child_count == 2 else None
-        if start is not None and parent.named_children[1] == call and _start(start) == first.base:
-            return distance, best, loop
+        if start is not None and parent.named_children[1] == call and _start(start) == base:
+            return distance
     return None
+
+
+def _search(call: Node, algorithm: str, names: tuple[str, ...]) -> tuple[Node, str, str] | None:
+    """``(used, replacement, loop)`` for a ``lower_bound``/``upper_bound`` call (without a
+    comparison) whose iterator becomes an index at once: the standard's halving search
+    (libstdc++'s, probe for probe), its index a ``std::ptrdiff_t``; None otherwise."""
+    args = _arguments(call, (3,))
+    first = _range(args[0], args[1]) if args is not None else None
+    used = _as_index(call, first.base) if first is not None else None
+    if args is None or first is None or used is None:
+        return None
+    at, left, half = names
+    moves = _SEARCHES[algorithm].format(
+        element=f"{first.base}[{at} + {half}]", value=node_text(args[2])
+    )
+    loop = (
+        f"std::ptrdiff_t {at} = 0; std::ptrdiff_t {left} = static_cast<std::ptrdiff_t>("
+        f"{first.count}); while ({left} > 0) {{ const std::ptrdiff_t {half} = {left} / 2; "
+        f"if ({moves}) {{ {at} += {half} + 1; {left} -= {half} + 1; }} "
+        f"else {{ {left} = {half}; }} }}"
+    )
+    return used, at, loop
 
 
 def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -> str | None:

@@ -1,23 +1,25 @@
-"""``std::accumulate``, ``std::inner_product``, ``std::transform``, ``std::fill`` and
-``std::copy`` become the loops the standard defines, on the statement's own line, only
-where that is the same program; the tasks they make validate under AddressSanitizer and
-get CUDA from the first step."""
+"""``std::accumulate``, ``std::inner_product``, ``std::transform``, ``std::fill``,
+``std::copy`` and the searches (``max_element``, ``lower_bound``, ...) become the loops the
+standard defines, on the statement's own line, only where that is the same program; the
+tasks they make validate under AddressSanitizer and get CUDA from the first step."""
 
 from __future__ import annotations
 
 import shutil
+import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.cxx.algorithms import expand_algorithms
-from regrapht_core.cxx.parse import parse_source
+from regrapht_core.cxx.parse import node_text, parse_source
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.validate import ValidationRun, validate_task
 from regrapht_core.verify.gate import check
-from tests.core.rewrite.support import first_step
+from tests.core.rewrite.support import all_pass, first_step, requires_nvcc, unvalidated_task
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to validate")
 
@@ -253,3 +255,112 @@ def test_a_saxpy_by_transform_is_a_task_that_validates_and_gets_cuda() -> None:
         ("x", "in", "n"), ("y", "inout", "n")
     ]  # fmt: skip
     _assert_cuda(task, "std::transform")
+
+
+def _search(moves: str, count: str = "v.size()") -> str:
+    return (
+        "std::ptrdiff_t stl_at0 = 0; std::ptrdiff_t stl_n0 = static_cast<std::ptrdiff_t>("
+        f"{count}); while (stl_n0 > 0) {{ const std::ptrdiff_t stl_half0 = stl_n0 / 2; "
+        f"if ({moves}) {{ stl_at0 += stl_half0 + 1; stl_n0 -= stl_half0 + 1; }} "
+        "else { stl_n0 = stl_half0; } }"
+    )
+
+
+@pytest.mark.parametrize(
+    ("expression", "moves"),
+    [
+        ("std::lower_bound(v.begin(), v.end(), x) - v.begin()", "v[stl_at0 + stl_half0] < (x)"),
+        (
+            "std::distance(v.cbegin(), std::upper_bound(v.cbegin(), v.cend(), x + 1))",
+            "!((x + 1) < v[stl_at0 + stl_half0])",
+        ),
+    ],
+    ids=["lower-bound", "upper-bound-distance"],
+)
+def test_a_binary_search_made_an_index_at_once_is_the_standards_halving_search(
+    expression: str, moves: str
+) -> None:
+    line = _expanded(f"return {expression};", params="const std::vector<float>& v, float x")
+    assert line == f"{_search(moves)} return stl_at0;"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "auto it = std::lower_bound(v.begin(), v.end(), x); return it - v.begin();",
+        "return *std::lower_bound(v.begin(), v.end(), x);",
+        "return std::lower_bound(v.begin(), v.end(), x, std::greater<float>()) - v.begin();",
+        "return std::lower_bound(v.begin(), v.end(), x++) - v.begin();",
+    ],
+    ids=["kept-iterator", "dereferenced", "comparison", "effect"],
+)
+def test_other_binary_searches_are_left_as_written(body: str) -> None:
+    """A dereferenced search may be the end; a comparison object is not read."""
+    assert "stl_at" not in _expanded(body, params="const std::vector<float>& v, float x")
+
+
+@needs_gxx
+def test_the_halving_search_finds_what_libstdcxx_finds_probe_for_probe(tmp_path: Path) -> None:
+    """On sorted ranges with repeats, and on unsorted ones too (where the answer depends
+    on which elements are probed), empty ones included."""
+    source = (
+        "#include <algorithm>\n#include <cstdio>\n#include <cstdlib>\n#include <vector>\n"
+        "int lower(const std::vector<int>& v, int x) {\n"
+        "  return (int)(std::lower_bound(v.begin(), v.end(), x) - v.begin());\n}\n"
+        "int upper(const std::vector<int>& v, int x) {\n"
+        "  return (int)std::distance(v.begin(), std::upper_bound(v.begin(), v.end(), x));\n}\n"
+        "int main() {\n"
+        "  std::srand(7); int bad = 0;\n"
+        "  for (int t = 0; t < 4000; ++t) {\n"
+        "    std::vector<int> v(std::rand() % 40);\n"
+        "    for (int& e : v) e = std::rand() % 12;\n"
+        "    if (t % 2) std::sort(v.begin(), v.end());\n"
+        "    for (int x = -1; x < 13; ++x) {\n"
+        "      int l = (int)(std::lower_bound(v.begin(), v.end(), x) - v.begin());\n"
+        "      int u = (int)(std::upper_bound(v.begin(), v.end(), x) - v.begin());\n"
+        "      bad += lower(v, x) != l || upper(v, x) != u;\n"
+        "    }\n  }\n"
+        '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
+    )
+    root = parse_source(source, SourceLanguage.CPP).root_node
+    for name in ("lower", "upper"):
+        (function,) = [
+            f
+            for f in root.named_children
+            if f.type == "function_definition"
+            and name in node_text(f.child_by_field_name("declarator"))
+        ]
+        source = expand_algorithms(source, function)
+        root = parse_source(source, SourceLanguage.CPP).root_node
+    assert source.count("while (stl_n0") == 2, "both functions search by halving"
+    (tmp_path / "search.cpp").write_text(source)
+    built = subprocess.run(
+        ["g++", "-std=c++17", "-O1", str(tmp_path / "search.cpp"), "-o", str(tmp_path / "search")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    ran = subprocess.run([str(tmp_path / "search")], capture_output=True, text=True, check=False)
+    assert ran.stdout.strip() == "0", ran.stdout
+
+
+SEARCHES = (
+    "#include <algorithm>\n"
+    "// regrapht: m = 3000; k = 500; a[m] in ~ sorted(0, 1); q[k] in ~ uniform(0, 1); "
+    "lo[k] out; hi[k] out\n"
+    "void f(int m, int k, const float* a, const float* q, int* lo, int* hi) {\n"
+    "  for (int j = 0; j < k; ++j) {\n"
+    "    lo[j] = (int)(std::lower_bound(a, a + m, q[j]) - a);\n"
+    "    hi[j] = (int)std::distance(a, std::upper_bound(a, a + m, q[j]));\n"
+    "  }\n}\n"
+)
+
+
+@requires_nvcc
+def test_binary_searches_per_query_get_a_kernel_that_computes_them(tmp_path: Path) -> None:
+    task = unvalidated_task(SEARCHES, "f")
+    code, message = first_step(task)
+    assert code is not None, message
+    assert "std::lower_bound" not in code and "__global__" in code
+    all_pass(task, [code], tmp_path)
