@@ -30,6 +30,7 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 from regrapht_core.cxx.algorithms import expand_algorithms
+from regrapht_core.cxx.distribute import distribute_literal_factors
 from regrapht_core.cxx.entry import top_level_for_loops
 from regrapht_core.cxx.functions import (
     function_declarator,
@@ -110,10 +111,11 @@ def extract_task(
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
-    expanded = expand_algorithms(source, fn)
-    if expanded != source:  # the same lines, so ``line`` and messages still match the file
-        source, root = expanded, parse_source(expanded, language).root_node
-        fn = _find_function(root, language, function, line, origin)
+    for normalized in (expand_algorithms, distribute_literal_factors):
+        written = normalized(source, fn)
+        if written != source:  # the same lines, so ``line`` and messages still match the file
+            source, root = written, parse_source(written, language).root_node
+            fn = _find_function(root, language, function, line, origin)
     name = unqualified(function_name(fn) or "?")
     where = f"{origin}:{fn.start_point.row + 1} ({name})"
     problem = syntax_error(fn)

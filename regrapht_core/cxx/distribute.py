@@ -1,0 +1,79 @@
+"""Subscripts that scale a sum by a literal, written as the sum of the scaled terms.
+
+Interleaved data is indexed by a pixel's (or a record's) position times its channel count::
+
+    out[3 * (y * width + x) + c] = ...;        // or (y * width + x) * 3 + c
+
+The analysis reads an index as ``stride * i + rest`` term by term (:mod:`.affine`), so it
+cannot see through the parentheses: the index is "not affine in ``y``" and the loop stays on
+the host. Written ``y * width * 3 + x * 3 + c``, the same index is a row of ``3 * width``
+elements per ``y``, each ``x`` owning three of them. Integer multiplication distributes over
+addition, so this is the same index; it only changes where a sum that overflows would
+overflow, which is undefined for signed integers either way. Only subscripts are
+rewritten, only a product of an integer literal and a parenthesized sum written on one
+line, and on that line, so line numbers in messages stay the user's.
+"""
+
+from __future__ import annotations
+
+from regrapht_core.cxx.affine import additive_terms, literal_int
+from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.syntax import operator_text, strip_parens
+
+__all__ = ["distribute_literal_factors"]
+
+_BARE = frozenset({"identifier", "number_literal", "subscript_expression", "call_expression"})
+"""Terms that need no parentheses in front of ``* k``."""
+
+
+def distribute_literal_factors(source: str, function: Node) -> str:
+    """``source`` with each ``k * (a + b)`` (or ``(a + b) * k``) inside a subscript of
+    ``function`` written ``a * k + b * k``; ``source`` itself when there is none."""
+    edits: list[tuple[int, int, str]] = []
+    for node in walk(function):
+        if node.type != "subscript_expression" or _inside_edit(node, edits):
+            continue
+        for inner in walk(node):
+            scaled = _scaled_sum(inner)
+            if scaled is not None and not _inside_edit(inner, edits):
+                edits.append((inner.start_byte, inner.end_byte, scaled))
+    if not edits:
+        return source
+    data = source.encode("utf-8")
+    for start, end, text in sorted(edits, reverse=True):
+        data = data[:start] + text.encode("utf-8") + data[end:]
+    return data.decode("utf-8")
+
+
+def _inside_edit(node: Node, edits: list[tuple[int, int, str]]) -> bool:
+    return any(a <= node.start_byte and node.end_byte <= b for a, b, _ in edits)
+
+
+def _scaled_sum(node: Node) -> str | None:
+    """``a * k + b * k`` for ``k * (a + b)`` or ``(a + b) * k``, else None."""
+    if node.type != "binary_expression" or operator_text(node) != "*":
+        return None
+    if node.start_point[0] != node.end_point[0]:
+        return None  # written on one line, the lines after it would move
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if left is None or right is None:
+        return None
+    for factor, other in ((left, right), (right, left)):
+        inner = strip_parens(other)
+        if literal_int(factor) is None or other.type != "parenthesized_expression":
+            continue
+        terms = additive_terms(inner, 1)
+        if len(terms) < 2:
+            return None
+        k = node_text(strip_parens(factor))
+        parts = [f"{'+' if sign > 0 else '-'} {_times(term, k)}" for sign, term in terms]
+        text = " ".join(parts)
+        return text[2:] if text.startswith("+ ") else f"-{text[1:]}"
+    return None
+
+
+def _times(term: Node, k: str) -> str:
+    """``term * k``, with ``term`` in parentheses unless it binds tighter than ``*``."""
+    text = node_text(term)
+    tight = term.type in _BARE or (term.type == "binary_expression" and operator_text(term) == "*")
+    return f"{text} * {k}" if tight else f"({text}) * {k}"
