@@ -19,7 +19,13 @@ from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.validate import ValidationRun, validate_task
 from regrapht_core.verify.gate import check
-from tests.core.rewrite.support import all_pass, first_step, requires_nvcc, unvalidated_task
+from tests.core.rewrite.support import (
+    all_pass,
+    first_step,
+    requires_nvcc,
+    run_on_gpu,
+    unvalidated_task,
+)
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ to validate")
 
@@ -364,3 +370,12 @@ def test_binary_searches_per_query_get_a_kernel_that_computes_them(tmp_path: Pat
     assert code is not None, message
     assert "std::lower_bound" not in code and "__global__" in code
     all_pass(task, [code], tmp_path)
+
+
+@pytest.mark.gpu
+@requires_nvcc
+def test_binary_searches_per_query_agree_with_the_loop_on_the_gpu(tmp_path: Path) -> None:
+    task = unvalidated_task(SEARCHES, "f")
+    code, message = first_step(task)
+    assert code is not None, message
+    all_pass(task, [code], tmp_path, run=run_on_gpu)

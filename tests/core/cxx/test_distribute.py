@@ -12,7 +12,13 @@ import pytest
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.distribute import distribute_literal_factors
 from regrapht_core.cxx.parse import parse_source
-from tests.core.rewrite.support import all_pass, first_step, requires_nvcc, unvalidated_task
+from tests.core.rewrite.support import (
+    all_pass,
+    first_step,
+    requires_nvcc,
+    run_on_gpu,
+    unvalidated_task,
+)
 
 
 def _written(statement: str) -> str:
@@ -120,3 +126,12 @@ def test_the_distributed_blend_computes_what_the_written_one_does(tmp_path: Path
     assert built.returncode == 0, built.stderr
     ran = subprocess.run([str(tmp_path / "run")], capture_output=True, text=True, check=False)
     assert ran.stdout.strip() == "1"
+
+
+@pytest.mark.gpu
+@requires_nvcc
+def test_the_interleaved_rgb_blend_kernel_agrees_with_the_loops_on_the_gpu(tmp_path: Path) -> None:
+    task = unvalidated_task(BLEND, "blend")
+    code, message = first_step(task)
+    assert code is not None, message
+    all_pass(task, [code], tmp_path, run=run_on_gpu)
