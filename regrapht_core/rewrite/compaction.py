@@ -338,4 +338,4 @@ def _candidate(found: SequentialLoop, compaction: _Compaction) -> str:
     )
     lines[2:2] = [f"  int* {flags} = nullptr;", f"  int* {positions} = nullptr;"]
     # First in the file, so no macro of the user's reaches CUB's templates.
-    return "#include <cub/cub.cuh>\n" + found.candidate(kernels, lines)
+    return "#include <cub/device/device_scan.cuh>\n" + found.candidate(kernels, lines)

@@ -354,4 +354,4 @@ def _candidate(found: SequentialLoop, sort: _Sort) -> str:
     )
     lines[2:2] = [f"  unsigned int* {bins} = nullptr;"]
     # First in the file, so no macro of the user's (`#define BINS 2000`) reaches CUB.
-    return "#include <cub/cub.cuh>\n" + found.candidate(kernels, lines)
+    return "#include <cub/block/block_scan.cuh>\n" + found.candidate(kernels, lines)

@@ -126,7 +126,7 @@ class LinearRecurrence(RefusingRewriter):
         candidate = candidate_1d(mapped, block, after=scan)
         return [
             RewriteCandidate(
-                "#include <cub/cub.cuh>\n" + _helpers(names, t) + candidate,
+                "#include <cub/device/device_scan.cuh>\n" + _helpers(names, t) + candidate,
                 f"`{found.out}[{loop.var}]` is an affine map of the element before it: a kernel "
                 f"writes each step's term ({block} threads per block), "
                 "cub::DeviceScan::InclusiveScan composes the maps, and a kernel reads each "

@@ -111,7 +111,7 @@ class LibraryScan(RefusingRewriter):
             ]
 
         candidate = candidate_1d(found, block, after=scan)
-        heads = ["#include <cub/cub.cuh>\n"]
+        heads = ["#include <cub/device/device_scan.cuh>\n"]
         if total.op is not ReductionOp.SUM and floating:
             heads.append("#include <cmath>\n")
         if function == "ExclusiveScan":

@@ -119,7 +119,7 @@ def refusal(body: str, *, before: str = "  float total = 0.0f;\n", after: str = 
 def test_a_running_total_becomes_a_terms_kernel_and_a_cub_scan() -> None:
     code, message = first_step(SCAN)
     assert code is not None, message
-    assert code.startswith("#include <cub/cub.cuh>")
+    assert code.startswith("#include <cub/device/device_scan.cuh>")
     assert "out[i] = static_cast<long long>(x[i]);" in code
     scan = "cub::DeviceScan::InclusiveSum(scan_temp, scan_bytes, d_out, d_out, count);"
     assert code.count(scan) == 2  # the size query, then the scan
