@@ -16,9 +16,9 @@ line, and on that line, so line numbers in messages stay the user's.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.affine import additive_terms, literal_int
+from regrapht_core.cxx.affine import additive_terms, literal_int, mentions
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.syntax import operator_text, strip_parens
+from regrapht_core.cxx.syntax import declared_name, operator_text, strip_parens, subscript_of
 
 __all__ = ["distribute_literal_factors"]
 
@@ -27,16 +27,23 @@ _BARE = frozenset({"identifier", "number_literal", "subscript_expression", "call
 
 
 def distribute_literal_factors(source: str, function: Node) -> str:
-    """``source`` with each ``k * (a + b)`` (or ``(a + b) * k``) inside a subscript of
-    ``function`` written ``a * k + b * k``; ``source`` itself when there is none."""
+    """``source`` with each ``k * (a + b)`` (or ``(a + b) * k``) that is a term of a
+    subscript's index in ``function`` written ``a * k + b * k`` (in parentheses where the
+    term is subtracted); ``source`` itself when there is none. A term of a valid index is
+    an integer (a floating term would make the index floating), so the distribution is
+    exact; a sum that mentions a pointer or an array (``p - q``) is left alone."""
+    addresses = _addresses(function)
     edits: list[tuple[int, int, str]] = []
     for node in walk(function):
-        if node.type != "subscript_expression" or _inside_edit(node, edits):
+        parts = subscript_of(node) if node.type == "subscript_expression" else None
+        if parts is None:
             continue
-        for inner in walk(node):
-            scaled = _scaled_sum(inner)
-            if scaled is not None and not _inside_edit(inner, edits):
-                edits.append((inner.start_byte, inner.end_byte, scaled))
+        for sign, term in additive_terms(parts[1], 1):
+            scaled = _scaled_sum(term, addresses)
+            if scaled is not None and not _inside_edit(term, edits):
+                edits.append(
+                    (term.start_byte, term.end_byte, scaled if sign > 0 else f"({scaled})")
+                )
     if not edits:
         return source
     data = source.encode("utf-8")
@@ -45,11 +52,22 @@ def distribute_literal_factors(source: str, function: Node) -> str:
     return data.decode("utf-8")
 
 
+def _addresses(function: Node) -> set[str]:
+    """The names ``function`` declares as pointers or arrays (parameters and locals)."""
+    found = set()
+    for node in walk(function):
+        if node.type in ("pointer_declarator", "array_declarator"):
+            name = declared_name(node)
+            if name is not None:
+                found.add(node_text(name))
+    return found
+
+
 def _inside_edit(node: Node, edits: list[tuple[int, int, str]]) -> bool:
     return any(a <= node.start_byte and node.end_byte <= b for a, b, _ in edits)
 
 
-def _scaled_sum(node: Node) -> str | None:
+def _scaled_sum(node: Node, addresses: set[str]) -> str | None:
     """``a * k + b * k`` for ``k * (a + b)`` or ``(a + b) * k``, else None."""
     if node.type != "binary_expression" or operator_text(node) != "*":
         return None
@@ -63,7 +81,7 @@ def _scaled_sum(node: Node) -> str | None:
         if literal_int(factor) is None or other.type != "parenthesized_expression":
             continue
         terms = additive_terms(inner, 1)
-        if len(terms) < 2:
+        if len(terms) < 2 or mentions(inner, addresses):
             return None
         k = node_text(strip_parens(factor))
         parts = [f"{'+' if sign > 0 else '-'} {_times(term, k)}" for sign, term in terms]

@@ -40,8 +40,18 @@ def _written(statement: str) -> str:
         ),
         ("out[2 * (-x + y)] = 0;", "out[- x * 2 + y * 2] = 0;"),
         ("out[a[3 * (x + 1)]] = 0;", "out[a[x * 3 + 1 * 3]] = 0;"),
+        ("out[c - 3 * (y + x)] = 0;", "out[c - (y * 3 + x * 3)] = 0;"),
+        ("out[-2 * (y - x)] = 0;", "out[y * -2 - x * -2] = 0;"),
     ],
-    ids=["literal-first", "literal-last", "difference-and-shift", "leading-minus", "nested"],
+    ids=[
+        "literal-first",
+        "literal-last",
+        "difference-and-shift",
+        "leading-minus",
+        "nested",
+        "subtracted",
+        "negated",
+    ],
 )
 def test_a_literal_times_a_sum_in_a_subscript_is_the_sum_of_scaled_terms(
     statement: str, written: str
@@ -56,11 +66,25 @@ def test_a_literal_times_a_sum_in_a_subscript_is_the_sum_of_scaled_terms(
         "out[w * (y + x)] = 0;",
         "out[3 * (y)] = 0;",
         "out[3 * (y\n + x)] = 0;",
+        "out[2 * (y + x) * w] = 0;",
+        "out[3 * (out - p)] = 0;",
+        "out[(int)(2 * (x + 0.5f))] = 0;",
     ],
-    ids=["outside-subscript", "not-a-literal", "one-term", "two-lines"],
+    ids=[
+        "outside-subscript",
+        "not-a-literal",
+        "one-term",
+        "two-lines",
+        "inside-a-product",
+        "pointers",
+        "inside-a-cast",
+    ],
 )
 def test_other_products_are_left_as_written(statement: str) -> None:
-    source = f"void f(int* out, int w, int y, int x) {{\n  {statement}\n}}\n"
+    """Only a term of the index itself: inside a product the sum would bind wrongly, and
+    inside a cast or a call it may be floating; a pointer difference cannot be scaled
+    term by term."""
+    source = f"void f(int* out, const int* p, int w, int y, int x) {{\n  {statement}\n}}\n"
     (function,) = parse_source(source, SourceLanguage.CPP).root_node.named_children
     assert distribute_literal_factors(source, function) == source
 
