@@ -64,7 +64,8 @@ def _code(task: Task) -> str:
 
 def test_each_loop_flags_scans_and_scatters_in_order() -> None:
     code = _code(PARTITION)
-    assert code.startswith("#include <cub/device/device_scan.cuh>\n"), "before any macro of the user's"
+    first = "#include <cub/device/device_scan.cuh>\n"
+    assert code.startswith(first), "before any macro of the user's"
     assert "d_flags[i] = (x[i] < pivot) ? 1 : 0;" in code
     assert "d_flags[i] = (!(x[i] < pivot)) ? 1 : 0;" in code
     assert code.count("cub::DeviceScan::ExclusiveSum(temp, temp_bytes, d_flags") == 2

@@ -59,7 +59,8 @@ def _code(task: Task) -> str:
 
 def test_the_histogram_is_shared_then_each_element_searches_its_bin() -> None:
     code = _code(BYTES)
-    assert code.startswith("#include <cub/block/block_scan.cuh>\n"), "before any macro of the user's"
+    first = "#include <cub/block/block_scan.cuh>\n"
+    assert code.startswith(first), "before any macro of the user's"
     assert "atomicAdd(&bins[key], 1u);" in code
     assert "Scan(temp).ExclusiveSum(items, items, total);" in code
     assert "out[p] = (unsigned char)v;" in code
