@@ -72,7 +72,7 @@ def _scaled_sum(node: Node, addresses: set[str]) -> str | None:
     if node.type != "binary_expression" or operator_text(node) != "*":
         return None
     if node.start_point[0] != node.end_point[0]:
-        return None  # written on one line, the lines after it would move
+        return None  # rewritten onto one line, the lines after it would move up
     left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
     if left is None or right is None:
         return None

@@ -150,15 +150,15 @@ def _header(loop: CountedLoop) -> str:
 
 def _counted(statement: Node) -> str:
     """``at`` of ``if (keep) out[at++] = value;``, else the refusal."""
-    _, written = _guarded_write(statement)
-    index = canon(written[1])
-    if not index.endswith(" ++") or " " in index[:-3]:
+    _, _, index, _ = _guarded_write(statement)
+    text = canon(index)
+    if not text.endswith(" ++") or " " in text[:-3]:
         raise Refusal(_SHAPE)
-    return index[:-3]
+    return text[:-3]
 
 
-def _guarded_write(statement: Node) -> tuple[Node, tuple[str, Node]]:
-    """``(keep, (out, index))`` of ``if (keep) out[index] = value;``."""
+def _guarded_write(statement: Node) -> tuple[Node, str, Node, Node]:
+    """``(keep, out, index, value)`` of ``if (keep) out[index] = value;``."""
     condition = statement.child_by_field_name("condition")
     if (
         statement.type != "if_statement"
@@ -171,24 +171,18 @@ def _guarded_write(statement: Node) -> tuple[Node, tuple[str, Node]]:
     (inner,) = _one(consequence) if consequence is not None else [None]
     found = assignment_of(inner) if inner is not None else None
     written = subscript_of(found[0]) if found is not None else None
-    if written is None:
+    if found is None or written is None:
         raise Refusal(_SHAPE)
-    return strip_parens(condition.named_children[0]), written
+    return strip_parens(condition.named_children[0]), written[0], written[1], found[1]
 
 
 def _put(loop: CountedLoop, statement: Node, at: str | None) -> _Put:
     """One loop's parts; ``at``: the counter its write must advance (``None``: the
     stand-in's ``out[i]``)."""
-    keep, (out, index) = _guarded_write(statement)
-    expected = f"{at} ++" if at is not None else loop.var
-    if canon(index) != expected:
+    keep, out, index, value = _guarded_write(statement)
+    if canon(index) != (f"{at} ++" if at is not None else loop.var):
         raise Refusal(_SHAPE)
-    consequence = statement.child_by_field_name("consequence")
-    assert consequence is not None
-    (inner,) = _one(consequence)
-    found = assignment_of(inner)
-    assert found is not None
-    return _Put(loop, out, keep, found[1])
+    return _Put(loop, out, keep, value)
 
 
 def _counter(entry: EntryFunction, at: str) -> str:
