@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.calls import is_cast
 from regrapht_core.cxx.declarators import inner_declarator
+from regrapht_core.cxx.literals import literal_type
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.symbols import DEVICE_MATH
 
@@ -505,33 +506,12 @@ def _value_type(init: Node) -> str:
     while node.type in ("parenthesized_expression", "unary_expression") and node.named_children:
         node = node.named_children[-1]
     if node.type == "number_literal":
-        return _literal_type(node_text(node).replace("'", "").lower()) or "auto"
+        return literal_type(node_text(node).replace("'", "").lower()) or "auto"
     function = node.child_by_field_name("function") if node.type == "call_expression" else None
     if function is not None and is_cast(function):  # static_cast<T>(x)
         arguments = function.child_by_field_name("arguments")
         return node_text(arguments)[1:-1].strip() or "auto" if arguments is not None else "auto"
     return "auto"
-
-
-def _literal_type(text: str) -> str | None:
-    """A number literal's C++ type, from its spelling (lower case, no separators)."""
-    hexadecimal = text.startswith("0x")
-    if "." in text or ("p" in text if hexadecimal else "e" in text):
-        suffixes = {"f": "float", "l": "long double"}
-        return suffixes.get(text[-1], "double")
-    digits = text.rstrip("ul")
-    suffix = text[len(digits) :]
-    unsigned = "u" in suffix
-    longs = suffix.count("l")
-    if longs == 0 and not unsigned:
-        try:  # an int if it fits one; octal's leading zero is Python's 0o
-            octal = digits.startswith("0") and digits[1:2].isdigit()
-            value = int(digits, 8) if octal else int(digits, 0)
-        except ValueError:
-            return None
-        return "int" if value <= 2**31 - 1 else None
-    width = "long long" if longs == 2 else "long" if longs else "int"
-    return f"unsigned {width}" if unsigned else width
 
 
 def _range(begin: Node, end: Node) -> _Range | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from regrapht_core.cxx.affine import additive_terms, literal_int, mentions
 from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import declared_name, operator_text, strip_parens, subscript_of
 
 __all__ = ["distribute_literal_factors"]
@@ -33,7 +34,7 @@ def distribute_literal_factors(source: str, function: Node) -> str:
     an integer (a floating term would make the index floating), so the distribution is
     exact; a sum that mentions a pointer or an array (``p - q``) is left alone."""
     addresses = _addresses(function)
-    edits: list[tuple[int, int, str]] = []
+    edits: list[Edit] = []
     for node in walk(function):
         parts = subscript_of(node) if node.type == "subscript_expression" else None
         if parts is None:
@@ -41,15 +42,8 @@ def distribute_literal_factors(source: str, function: Node) -> str:
         for sign, term in additive_terms(parts[1], 1):
             scaled = _scaled_sum(term, addresses)
             if scaled is not None and not _inside_edit(term, edits):
-                edits.append(
-                    (term.start_byte, term.end_byte, scaled if sign > 0 else f"({scaled})")
-                )
-    if not edits:
-        return source
-    data = source.encode("utf-8")
-    for start, end, text in sorted(edits, reverse=True):
-        data = data[:start] + text.encode("utf-8") + data[end:]
-    return data.decode("utf-8")
+                edits.append(Edit.replace(term, scaled if sign > 0 else f"({scaled})"))
+    return apply_edits(source.encode("utf-8"), edits) if edits else source
 
 
 def _addresses(function: Node) -> set[str]:
@@ -63,8 +57,8 @@ def _addresses(function: Node) -> set[str]:
     return found
 
 
-def _inside_edit(node: Node, edits: list[tuple[int, int, str]]) -> bool:
-    return any(a <= node.start_byte and node.end_byte <= b for a, b, _ in edits)
+def _inside_edit(node: Node, edits: list[Edit]) -> bool:
+    return any(e.start <= node.start_byte and node.end_byte <= e.end for e in edits)
 
 
 def _scaled_sum(node: Node, addresses: set[str]) -> str | None:

@@ -307,6 +307,10 @@ class _Core:
         buffer = self.buffers[node_text(source)]
         index = self.names.fresh("k")
         element = f"{buffer.name}[{index}]"
+        # Only a name the body declares shadows the alias; one its initialisers read
+        # (`int b = s / 10;`) is a use.
+        if alias in declared_names(body):
+            raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
         edits = []
         for n in walk(body):
             if n.type == "identifier" and node_text(n) == alias:
@@ -316,10 +320,6 @@ class _Core:
                         "write through `auto&` or by index"
                     )
                 edits.append(Edit.replace(n, f"({element})"))
-            elif n.type in ("declaration", "parameter_declaration") and alias in {
-                node_text(d) for d in walk(n) if d.type == "identifier"
-            }:
-                raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
         inner_core = _Core(
             self.buffers,
             self.names,

@@ -30,6 +30,7 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 from regrapht_core.cxx.algorithms import expand_algorithms
+from regrapht_core.cxx.counters import spell_deduced_counters
 from regrapht_core.cxx.distribute import distribute_literal_factors
 from regrapht_core.cxx.entry import top_level_for_loops
 from regrapht_core.cxx.functions import (
@@ -111,7 +112,7 @@ def extract_task(
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
-    for normalized in (expand_algorithms, distribute_literal_factors):
+    for normalized in (expand_algorithms, distribute_literal_factors, spell_deduced_counters):
         written = normalized(source, fn)
         if written != source:  # the same lines, so ``line`` and messages still match the file
             source, root = written, parse_source(written, language).root_node

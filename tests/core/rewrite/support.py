@@ -157,11 +157,21 @@ def _declare(task: Task, arg: ArgSpec, binding: SizeBinding, seed: int) -> list[
     lo, hi = arg.dist.lo, arg.dist.hi
     if is_integer(ctype) and arg.dist.kind != "int":
         lo, hi = 0, 9
+    # A pointer gets one element past its length (a write there is a mismatch); a vector
+    # is passed itself, and its size is its length.
+    extra = "" if arg.kind is ParamKind.VECTOR else " + 1"
     return [
-        f"    std::vector<{ctype}> {arg.name}({length} + 1);",
+        f"    std::vector<{ctype}> {arg.name}({length}{extra});",
         f"    fill({arg.name}, {seed}u, {float(lo)!r}, {float(hi)!r});",
         f"    auto {arg.name}_ref = {arg.name};",
     ]
+
+
+def _passed(arg: ArgSpec, suffix: str) -> str:
+    """How the test's main passes ``arg`` (``suffix``: to the reference's copy)."""
+    if arg.kind is ParamKind.SCALAR:
+        return arg.name
+    return f"{arg.name}{suffix}" if arg.kind is ParamKind.VECTOR else f"{arg.name}{suffix}.data()"
 
 
 def _main(task: Task, sizes: tuple[SizeBinding, ...]) -> str:
@@ -192,8 +202,8 @@ def _main(task: Task, sizes: tuple[SizeBinding, ...]) -> str:
         lines.append("  {")
         for index, arg in enumerate(task.args):
             lines += _declare(task, arg, binding, 7 + 31 * index + 1000 * number)
-        call = [a.name if a.kind is ParamKind.SCALAR else f"{a.name}.data()" for a in task.args]
-        ref = [a.name if a.kind is ParamKind.SCALAR else f"{a.name}_ref.data()" for a in task.args]
+        call = [_passed(a, "") for a in task.args]
+        ref = [_passed(a, "_ref") for a in task.args]
         if task.returns != "void":
             lines.append(f"    auto want = regrapht_ref_{task.entry}({', '.join(ref)});")
             lines.append(f"    auto got = {task.entry}({', '.join(call)});")

@@ -16,7 +16,7 @@ import pytest
 from regrapht_core.contracts.task import Task
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.rewrite.pointer_form import pointer_form
-from tests.core.rewrite.support import first_step, unvalidated_task
+from tests.core.rewrite.support import all_pass, first_step, requires_nvcc, unvalidated_task
 
 SCALE = """#include <vector>
 #include <cstddef>
@@ -134,8 +134,21 @@ void clamp_all(std::vector<int>& v, int lo, int hi) {
 }
 """
 
+GRADES = """#include <vector>
+// regrapht: n = 4099; scores[n] in ~ int(-20, 120); counts[10] inout
+void grade_counts(const std::vector<int>& scores, std::vector<int>& counts) {
+    for (int s : scores) {
+        int b = s / 10;
+        if (b > 9) b = 9;
+        if (b < 0) b = 0;
+        counts[b]++;
+    }
+}
+"""
+
 CASES = {
     "scale": SCALE,
+    "grade_counts": GRADES,
     "sigmoid": RETURNS_VECTOR,
     "twice": RESIZES,
     "sum_into": SUM_INTO,
@@ -192,6 +205,25 @@ def test_a_range_for_is_spelled_by_index() -> None:
     split = pointer_form(task.source, task)
     assert split is not None
     assert "for (size_t k = 0; k < v_size; ++k) (v[k]) = (v[k]) > hi ? hi : (v[k]);" in split.code
+
+
+def test_a_range_for_element_read_by_a_local_s_initialiser_is_a_use() -> None:
+    """``int b = s / 10;`` reads ``s``; it was refused as a redeclaration of ``s``."""
+    split = pointer_form(GRADES, unvalidated_task(GRADES, "grade_counts"))
+    assert split is not None
+    assert "int b = (scores[k]) / 10;" in split.code
+
+
+def test_a_range_for_whose_body_redeclares_the_element_is_refused() -> None:
+    source = GRADES.replace("int b = s / 10;", "int b = s / 10; { int s = 3; b += s; }")
+    with pytest.raises(Refusal, match="redeclares `s`"):
+        pointer_form(source, unvalidated_task(source, "grade_counts"))
+
+
+@requires_nvcc
+def test_a_histogram_over_a_range_for_computes_the_loop(tmp_path: Path) -> None:
+    task = unvalidated_task(GRADES, "grade_counts")
+    all_pass(task, [_first_step(task)], tmp_path)
 
 
 def test_vector_of_bool_travels_as_bytes() -> None:
