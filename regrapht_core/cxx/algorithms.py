@@ -11,15 +11,18 @@ Everything after the front end (the length analysis, the rewriters) reads loops.
 standard specifies these algorithms as loops over their ranges, in order: ``accumulate``
 as ``init = std::move(init) + *first`` (or ``op(init, *first)``) with an accumulator of
 the initial value's type, ``inner_product`` adding ``*first1 * *first2``, ``transform``
-as ``*out = op(*first)`` (or ``op(*first1, *first2)``), ``fill`` and ``copy`` likewise.
-So each call becomes exactly that loop, on the same line (line numbers in messages stay
-the user's). A value (``accumulate``, ``inner_product``) is computed by a loop hoisted in
-front of its statement:
+as ``*out = op(*first)`` (or ``op(*first1, *first2)``), ``fill`` and ``copy`` likewise,
+``count`` and ``count_if`` as a ``std::ptrdiff_t`` counted up where ``*first == value``
+(or ``pred(*first)``), ``partial_sum`` and ``inclusive_scan`` as a running total stored
+after each element is added, ``exclusive_scan`` as one stored before. So each call
+becomes exactly that loop, on the same line (line numbers in messages stay the user's). A
+value (``accumulate``, ``inner_product``, a count) is computed by a loop hoisted in front
+of its statement:
 
     float stl_acc0 = (0.0f); for (std::size_t stl_k0 = 0; stl_k0 < v.size(); ++stl_k0)
     stl_acc0 = stl_acc0 + v[stl_k0]; return stl_acc0 / v.size();
 
-and a statement that is only a ``transform``, ``fill`` or ``copy`` becomes its loop.
+and a statement that is only a ``transform``, ``fill``, ``copy`` or scan becomes its loop.
 ``*std::max_element(...)`` (``min_element``) becomes the element an index search finds, and
 ``std::max_element(...) - v.begin()`` (or ``std::distance``) that index;
 ``std::lower_bound(...) - v.begin()`` (``upper_bound``) the halving search that finds its
@@ -38,22 +41,28 @@ could have captured a copy.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.calls import is_cast
-from regrapht_core.cxx.declarators import inner_declarator
-from regrapht_core.cxx.literals import literal_type
+from regrapht_core.cxx.lambdas import EFFECTS, Operand, declared, inlined, pure
+from regrapht_core.cxx.literals import INTEGER_TYPES, literal_type
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.symbols import DEVICE_MATH
 
 __all__ = ["expand_algorithms"]
 
-_VALUES = {"accumulate": (3, 4), "inner_product": (4,)}
+_VALUES = {"accumulate": (3, 4), "inner_product": (4,), "count": (3,), "count_if": (3,)}
 """Algorithms that compute a value, and the argument counts read (with or without an
 operation: ``inner_product``'s two-operation form is left alone)."""
-_STATEMENTS_READ = {"transform": (4, 5), "fill": (3,), "copy": (3,)}
+_STATEMENTS_READ = {
+    "transform": (4, 5),
+    "fill": (3,),
+    "copy": (3,),
+    "partial_sum": (3,),
+    "inclusive_scan": (3,),
+    "exclusive_scan": (4,),
+}
 """Algorithms whose call is a whole statement, and the argument counts read."""
 _EXTREMES = {"max_element": ">", "min_element": "<"}
 """Algorithms that find an element, read where the element or its index is used at once,
@@ -63,13 +72,26 @@ _SEARCHES = {"lower_bound": "{element} < ({value})", "upper_bound": "!(({value})
 """Binary searches of a sorted range, read where their iterator becomes an index at once,
 and the test that moves the search past the probed element: the standard's
 ``*it < value`` and ``!(value < *it)``."""
+_ARITHMETIC = INTEGER_TYPES | {
+    "float",
+    "double",
+    "long double",
+    "short",
+    "unsigned short",
+    "char",
+    "signed char",
+    "unsigned char",
+    "size_t",
+    "ptrdiff_t",
+    *(f"{sign}int{bits}_t" for sign in ("", "u") for bits in (8, 16, 32, 64)),
+}
+"""Element types a running total starts at ``0`` in (a record's has no such value)."""
 _READ = frozenset({*_VALUES, *_STATEMENTS_READ, *_EXTREMES, *_SEARCHES})
 _BEGINS = frozenset({"begin", "cbegin"})
 _PAIRS = {"end": "begin", "cend": "cbegin"}
 """Each end and the begin it closes a range with."""
 _STATEMENTS = frozenset({"expression_statement", "return_statement", "declaration"})
 _PURE_METHODS = frozenset({"size", "empty"})
-_EFFECTS = frozenset({"assignment_expression", "update_expression", "new_expression"})
 _OPERATORS = {
     "plus": ("+", 2),
     "minus": ("-", 2),
@@ -93,15 +115,6 @@ class _Range:
 
     base: str
     count: str
-
-
-@dataclass(frozen=True, slots=True)
-class _Operand:
-    """What an operation is applied to: its text and, where the declarations say, its type
-    (a lambda parameter of another type converts it, and so must the inlined code)."""
-
-    text: str
-    ctype: str | None
 
 
 def expand_algorithms(source: str, function: Node) -> str:
@@ -148,7 +161,8 @@ def _expansion(
     k = _fresh(f"stl_k{counter}", taken)
     if name in _STATEMENTS_READ:
         statement = call.parent if _whole_statement(call) else None
-        loop = _statement_loop(call, name, k, types) if statement is not None else None
+        running = (_fresh(f"stl_acc{counter}", taken), k)
+        loop = _statement_loop(call, name, running, types) if statement is not None else None
         return (statement, loop, None, "") if statement is not None and loop else None
     if name in _VALUES:
         acc = _fresh(f"stl_acc{counter}", taken)
@@ -199,7 +213,7 @@ def _arguments(call: Node, counts: tuple[int, ...]) -> list[Node] | None:
     if arguments is None:
         return None
     args = [a for a in arguments.named_children if a.type != "comment"]
-    return args if len(args) in counts and all(map(_pure, args)) else None
+    return args if len(args) in counts and all(map(pure, args)) else None
 
 
 def _value_loop(
@@ -213,13 +227,24 @@ def _value_loop(
     if args is None or first is None:
         return None
     acc, k = names
+    if algorithm in ("count", "count_if"):
+        element = _element(first.base, k, types)
+        test = (
+            f"{element.text} == ({node_text(args[2])})"
+            if algorithm == "count"
+            else _applied(args[2], [element])
+        )
+        loop = f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) if ({test}) ++{acc};"
+        # The count is a std::ptrdiff_t, which is long on the LP64 targets nvcc compiles
+        # for; spelled long, the reductions read it.
+        return f"long {acc} = 0; {loop}" if test is not None else None
     init = args[3] if algorithm == "inner_product" else args[2]
     kind = _value_type(init)
     if algorithm == "inner_product":
         second = _start(args[2])
         update = f"{acc} + {first.base}[{k}] * {second}[{k}]" if second is not None else None
     elif len(args) == 4:
-        accumulator = _Operand(acc, None if kind == "auto" else kind)
+        accumulator = Operand(acc, None if kind == "auto" else kind)
         update = _applied(args[3], [accumulator, _element(first.base, k, types)])
     else:
         update = f"{acc} + {first.base}[{k}]"
@@ -294,12 +319,18 @@ def _search(call: Node, algorithm: str, names: tuple[str, ...]) -> tuple[Node, s
     return used, at, loop
 
 
-def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -> str | None:
-    """``transform``, ``fill`` or ``copy`` as the loop that replaces its statement."""
+def _statement_loop(
+    call: Node, algorithm: str, names: tuple[str, str], types: dict[str, str]
+) -> str | None:
+    """``transform``, ``fill``, ``copy`` or a scan as the loop that replaces its statement
+    (``names``: a running total's and the counter's)."""
     args = _arguments(call, _STATEMENTS_READ[algorithm])
     first = _range(args[0], args[1]) if args is not None else None
     if args is None or first is None:
         return None
+    k = names[1]
+    if algorithm.endswith(("_sum", "_scan")):
+        return _scan_loop(args, algorithm, first, names, types)
     element = f"{first.base}[{k}]"
     if algorithm == "fill":
         out: str | None = first.base
@@ -318,12 +349,37 @@ def _statement_loop(call: Node, algorithm: str, k: str, types: dict[str, str]) -
     return f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {out}[{k}] = {value};"
 
 
-def _applied(operation: Node, operands: list[_Operand]) -> str | None:
+def _scan_loop(
+    args: list[Node], algorithm: str, first: _Range, names: tuple[str, str], types: dict[str, str]
+) -> str | None:
+    """A running total stored after each element is added (``partial_sum``,
+    ``inclusive_scan``: a total of the elements' type) or before (``exclusive_scan``: of
+    the initial value's type), in order. The inclusive total starts at zero rather than at
+    the first element: the same sums, but for a first element of -0.0, stored as +0.0. An
+    exclusive scan writing over its input (allowed) would read elements already written:
+    left alone."""
+    acc, k = names
+    out = _start(args[2])
+    kind = types.get(first.base) if algorithm != "exclusive_scan" else _value_type(args[3])
+    if out is None or kind is None or kind.removeprefix("std::") not in _ARITHMETIC:
+        return None
+    element = f"{first.base}[{k}]"
+    if algorithm == "exclusive_scan":
+        if out == first.base:
+            return None
+        start, body = f"({node_text(args[3])})", f"{out}[{k}] = {acc}; {acc} += {element};"
+    else:
+        start, body = "0", f"{acc} += {element}; {out}[{k}] = {acc};"
+    loop = f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {{ {body} }}"
+    return f"{kind} {acc} = {start}; {loop}"
+
+
+def _applied(operation: Node, operands: list[Operand]) -> str | None:
     """``operation`` applied to ``operands`` (C++ expressions), as the right-hand side of
     an assignment: a one-``return`` lambda inlined, a function object's operator, a
     function called."""
     if operation.type == "lambda_expression":
-        return _inlined(operation, operands)
+        return inlined(operation, operands)
     functor = _functor(operation)
     if functor is not None:
         symbol, arity, cast = functor
@@ -359,51 +415,8 @@ def _functor(node: Node) -> tuple[str, int, str] | None:
     return (*found, cast) if found is not None else None
 
 
-def _inlined(lambda_: Node, operands: list[_Operand]) -> str | None:
-    """A lambda whose body is ``return e;``, as ``e`` with each parameter replaced by its
-    operand (converted to the parameter's type where that is not known to be the
-    operand's); None for any other lambda, or one with a declared return type."""
-    declarator = lambda_.child_by_field_name("declarator")
-    body = lambda_.child_by_field_name("body")
-    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
-    if parameters is None or body is None or "mutable" in node_text(declarator or body):
-        return None
-    if any(c.type == "trailing_return_type" for c in (declarator.children if declarator else [])):
-        return None
-    names = [_parameter_name(p) for p in parameters.named_children]
-    statements = [c for c in body.named_children if c.type != "comment"]
-    if len(names) != len(operands) or None in names or len(statements) != 1:
-        return None
-    returned = statements[0]
-    if returned.type != "return_statement" or returned.named_child_count != 1:
-        return None
-    expression = returned.named_children[0]
-    if not _pure(expression):
-        return None
-    replacement = {
-        name: _converted(operand, _parameter_type(parameter))
-        for name, operand, parameter in zip(names, operands, parameters.named_children, strict=True)
-        if name is not None
-    }
-    text = _substituted(expression, lambda n: replacement.get(node_text(n)))
-    return f"({text})" if expression.type == "comma_expression" else text
-
-
-def _converted(operand: _Operand, ctype: str) -> str:
-    """The operand as a parameter of type ``ctype`` receives it."""
-    if ctype in ("auto", operand.ctype):
-        return operand.text
-    return f"static_cast<{ctype}>({operand.text})"
-
-
-def _parameter_type(parameter: Node) -> str:
-    """``float`` for ``const float& v``: the type a lambda parameter converts to."""
-    kind = parameter.child_by_field_name("type")
-    return node_text(kind) if kind is not None else "auto"
-
-
-def _element(base: str, k: str, types: dict[str, str]) -> _Operand:
-    return _Operand(f"{base}[{k}]", types.get(base))
+def _element(base: str, k: str, types: dict[str, str]) -> Operand:
+    return Operand(f"{base}[{k}]", types.get(base))
 
 
 def _element_types(function: Node) -> dict[str, str]:
@@ -417,7 +430,7 @@ def _element_types(function: Node) -> dict[str, str]:
         if kind is None:
             continue
         for declarator in node.children_by_field_name("declarator"):
-            name, indirect = _declared(declarator)
+            name, indirect = declared(declarator)
             if name is None:
                 continue
             if indirect:
@@ -427,16 +440,6 @@ def _element_types(function: Node) -> dict[str, str]:
                 if element is not None:
                     found[name] = element
     return found
-
-
-def _declared(declarator: Node) -> tuple[str | None, bool]:
-    """The declared name, and whether it is a pointer or an array of the declared type."""
-    indirect = False
-    node: Node | None = declarator
-    while node is not None and node.type != "identifier":
-        indirect |= node.type in ("pointer_declarator", "array_declarator")
-        node = inner_declarator(node)
-    return (node_text(node) if node is not None else None), indirect
 
 
 def _template_element(kind: Node) -> str | None:
@@ -456,35 +459,6 @@ def _template_element(kind: Node) -> str | None:
         return None
     kind_node = first.child_by_field_name("type")
     return node_text(kind_node) if kind_node is not None else None
-
-
-def _parameter_name(parameter: Node) -> str | None:
-    """``v`` for ``float v``, ``const float& v`` or ``auto v``; None for a pointer or an
-    array parameter, which an element cannot be."""
-    declarator = parameter.child_by_field_name("declarator")
-    if parameter.type != "parameter_declaration" or declarator is None:
-        return None
-    name, indirect = _declared(declarator)
-    return None if indirect else name
-
-
-def _substituted(expression: Node, operand: Callable[[Node], str | None]) -> str:
-    """``expression``'s text with each identifier ``operand`` names replaced by it (in
-    parentheses unless it is a name or an element)."""
-    data = expression.text or b""
-    edits = [
-        (n.start_byte - expression.start_byte, n.end_byte - expression.start_byte, text)
-        for n in walk(expression)
-        if n.type == "identifier" and (text := operand(n)) is not None
-    ]
-    for start, end, text in sorted(edits, reverse=True):
-        wrapped = text if _SIMPLE.fullmatch(text) else f"({text})"
-        data = data[:start] + wrapped.encode() + data[end:]
-    return data.decode("utf-8")
-
-
-_SIMPLE = re.compile(r"[A-Za-z_]\w*(\[[A-Za-z_]\w*\])?")
-"""An operand that needs no parentheses anywhere: a name or an element ``v[k]``."""
 
 
 def _whole_statement(call: Node) -> bool:
@@ -583,7 +557,7 @@ def _statement(call: Node) -> Node | None:
         foreign = inner.type == "call_expression" and inner != call and not _inside(inner, call)
         if foreign and not _harmless(inner):
             return None
-        if inner.type in _EFFECTS and inner != assigned:
+        if inner.type in EFFECTS and inner != assigned:
             return None  # the statement's own assignment happens after the call anyway
     return node
 
@@ -611,8 +585,3 @@ def _harmless(call: Node) -> bool:
     leaf = function.child_by_field_name("name") if function.type != "identifier" else function
     text = node_text(leaf) if leaf is not None else ""
     return function.type != "template_function" and (text in DEVICE_MATH or text in _VALUES)
-
-
-def _pure(node: Node) -> bool:
-    """No assignment, increment or ``new`` anywhere in ``node``."""
-    return not any(n.type in _EFFECTS for n in walk(node))

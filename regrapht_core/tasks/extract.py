@@ -40,6 +40,7 @@ from regrapht_core.cxx.functions import (
     signature_text,
     unqualified,
 )
+from regrapht_core.cxx.lambdas import inline_local_lambdas
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import (
     Node,
@@ -112,7 +113,13 @@ def extract_task(
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
-    for normalized in (expand_algorithms, distribute_literal_factors, spell_deduced_counters):
+    normalizers = (
+        expand_algorithms,
+        inline_local_lambdas,
+        distribute_literal_factors,
+        spell_deduced_counters,
+    )
+    for normalized in normalizers:
         written = normalized(source, fn)
         if written != source:  # the same lines, so ``line`` and messages still match the file
             source, root = written, parse_source(written, language).root_node

@@ -180,10 +180,23 @@ def test_accumulate_with_a_lambda_folds_it_into_the_sum() -> None:
         "std::transform(x.begin(), x.end(), y.begin(), [](float v) -> int { return v; });",
         "std::transform(x.begin(), x.end(), y.begin(), [](float v) { float w = v; return w; });",
         "auto it = std::transform(x.begin(), x.end(), y.begin(), sqrtf);",
+        "std::exclusive_scan(y.begin(), y.end(), y.begin(), 0.0f);",
+        "std::partial_sum(x.begin(), x.end(), y.begin(), std::multiplies<>{});",
+        "auto end = std::partial_sum(x.begin(), x.end(), y.begin());",
+        "return std::count_if(x.begin(), x.end(), [](float v) { a = v; return v > 0; });",
     ],
-    ids=["reads-the-output", "declared-return", "statements", "iterator-used"],
+    ids=[
+        "reads-the-output",
+        "declared-return",
+        "statements",
+        "iterator-used",
+        "exclusive-scan-in-place",
+        "scan-with-an-operation",
+        "scan-iterator-used",
+        "predicate-with-effect",
+    ],
 )
-def test_other_maps_are_left_as_written(body: str) -> None:
+def test_other_maps_counts_and_scans_are_left_as_written(body: str) -> None:
     assert "stl_k" not in _expanded(body, MAPS)
 
 
@@ -328,8 +341,16 @@ def test_the_halving_search_finds_what_libstdcxx_finds_probe_for_probe(tmp_path:
         "    }\n  }\n"
         '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
     )
-    root = parse_source(source, SourceLanguage.CPP).root_node
-    for name in ("lower", "upper"):
+    source = _each_expanded(source, ("lower(", "upper("))
+    assert source.count("while (stl_n0") == 2, "both functions search by halving"
+    assert _printed_by(source, tmp_path) == "0"
+
+
+def _each_expanded(source: str, names: tuple[str, ...]) -> str:
+    """``source`` with the algorithms of each function whose declarator holds a name
+    expanded."""
+    for name in names:
+        root = parse_source(source, SourceLanguage.CPP).root_node
         (function,) = [
             f
             for f in root.named_children
@@ -337,18 +358,21 @@ def test_the_halving_search_finds_what_libstdcxx_finds_probe_for_probe(tmp_path:
             and name in node_text(f.child_by_field_name("declarator"))
         ]
         source = expand_algorithms(source, function)
-        root = parse_source(source, SourceLanguage.CPP).root_node
-    assert source.count("while (stl_n0") == 2, "both functions search by halving"
-    (tmp_path / "search.cpp").write_text(source)
+    return source
+
+
+def _printed_by(program: str, tmp_path: Path) -> str:
+    """What the C++ ``program`` prints, built with g++."""
+    (tmp_path / "main.cpp").write_text(program)
     built = subprocess.run(
-        ["g++", "-std=c++17", "-O1", str(tmp_path / "search.cpp"), "-o", str(tmp_path / "search")],
+        ["g++", "-std=c++17", "-O1", str(tmp_path / "main.cpp"), "-o", str(tmp_path / "main")],
         capture_output=True,
         text=True,
         check=False,
     )
     assert built.returncode == 0, built.stderr
-    ran = subprocess.run([str(tmp_path / "search")], capture_output=True, text=True, check=False)
-    assert ran.stdout.strip() == "0", ran.stdout
+    ran = subprocess.run([str(tmp_path / "main")], capture_output=True, text=True, check=False)
+    return ran.stdout.strip()
 
 
 SEARCHES = (
@@ -379,3 +403,114 @@ def test_binary_searches_per_query_agree_with_the_loop_on_the_gpu(tmp_path: Path
     code, message = first_step(task)
     assert code is not None, message
     all_pass(task, [code], tmp_path, run=run_on_gpu)
+
+
+_COUNTED = "for (std::size_t stl_k0 = 0; stl_k0 < {n}.size(); ++stl_k0) if ({test}) ++stl_acc0;"
+
+
+@pytest.mark.parametrize(
+    ("body", "test"),
+    [
+        ("return std::count(m.begin(), m.end(), 3);", "m[stl_k0] == (3)"),
+        (
+            "return std::count_if(x.begin(), x.end(), [a](float v) { return v > a; });",
+            "x[stl_k0] > a",
+        ),
+    ],
+    ids=["count", "count-if"],
+)
+def test_a_count_is_its_loop_counting_in_a_ptrdiff_t(body: str, test: str) -> None:
+    name = test.split("[", 1)[0]
+    assert _expanded(body, MAPS) == (
+        f"long stl_acc0 = 0; {_COUNTED.format(n=name, test=test)} return stl_acc0;"
+    )
+
+
+@pytest.mark.parametrize(
+    ("body", "loop"),
+    [
+        (
+            "std::partial_sum(x.begin(), x.end(), y.begin());",
+            "float stl_acc0 = 0; for (std::size_t stl_k0 = 0; stl_k0 < x.size(); ++stl_k0) "
+            "{ stl_acc0 += x[stl_k0]; y[stl_k0] = stl_acc0; }",
+        ),
+        (
+            "std::inclusive_scan(y.begin(), y.end(), y.begin());",
+            "float stl_acc0 = 0; for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) "
+            "{ stl_acc0 += y[stl_k0]; y[stl_k0] = stl_acc0; }",
+        ),
+        (
+            "std::exclusive_scan(m.begin(), m.end(), y.begin(), 0.5f);",
+            "float stl_acc0 = (0.5f); for (std::size_t stl_k0 = 0; stl_k0 < m.size(); "
+            "++stl_k0) { y[stl_k0] = stl_acc0; stl_acc0 += m[stl_k0]; }",
+        ),
+    ],
+    ids=["partial-sum", "inclusive-in-place", "exclusive-of-the-initial-type"],
+)
+def test_a_scan_statement_is_its_running_total(body: str, loop: str) -> None:
+    assert _expanded(body, MAPS) == loop
+
+
+COUNTS_AND_SCANS = (
+    "#include <numeric>\n#include <algorithm>\n#include <vector>\n"
+    "long outliers(const std::vector<double>& v, double limit) {\n"
+    "  return std::count_if(v.begin(), v.end(),\n"
+    "                       [limit](double x) { return x > limit || x < -limit; });\n}\n"
+    "long threes(const std::vector<int>& v) { return std::count(v.begin(), v.end(), 3); }\n"
+    "void totals(const std::vector<long>& v, std::vector<long>& out) {\n"
+    "  std::partial_sum(v.begin(), v.end(), out.begin());\n}\n"
+    "void scan(std::vector<int>& v) { std::inclusive_scan(v.begin(), v.end(), v.begin()); }\n"
+    "void offsets(const std::vector<int>& v, std::vector<long>& out) {\n"
+    "  std::exclusive_scan(v.begin(), v.end(), out.begin(), 5L);\n}\n"
+)
+
+
+@needs_gxx
+def test_counts_and_scans_compute_what_the_library_computes(tmp_path: Path) -> None:
+    """Each expanded function against the library's call, on random ranges (empty ones
+    included)."""
+    names = ("outliers", "threes", "totals", "scan", "offsets")
+    expanded = _each_expanded(COUNTS_AND_SCANS, tuple(f"{name}(" for name in names))
+    assert expanded.count("for (std::size_t stl_k0") == 5, "every call is a loop"
+    renamed = expanded
+    for name in names:
+        renamed = renamed.replace(f" {name}(", f" x_{name}(")
+    main = (
+        "#include <cstdio>\n#include <cstdlib>\n"
+        "int main() {\n  std::srand(11); int bad = 0;\n"
+        "  for (int t = 0; t < 500; ++t) {\n"
+        "    std::size_t n = std::rand() % 50;\n"
+        "    std::vector<double> d(n); std::vector<int> i(n), i2;\n"
+        "    std::vector<long> l(n), a(n), b(n);\n"
+        "    for (std::size_t k = 0; k < n; ++k) {\n"
+        "      d[k] = std::rand() % 200 / 10.0 - 10; i[k] = std::rand() % 7;\n"
+        "      l[k] = std::rand() - 9;\n"
+        "    }\n"
+        "    bad += outliers(d, 4.5) != x_outliers(d, 4.5) || threes(i) != x_threes(i);\n"
+        "    totals(l, a); x_totals(l, b); bad += a != b;\n"
+        "    i2 = i; scan(i); x_scan(i2); bad += i != i2;\n"
+        "    offsets(i, a); x_offsets(i, b); bad += a != b;\n"
+        "  }\n"
+        '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
+    )
+    program = COUNTS_AND_SCANS + renamed.split("\n", 3)[3] + main
+    assert _printed_by(program, tmp_path) == "0"
+
+
+RUNNING = """#include <vector>
+#include <numeric>
+// regrapht: n = 4099; v[n] in ~ int(-50, 50)
+std::vector<long> running_totals(const std::vector<long>& v) {
+    std::vector<long> out(v.size());
+    std::partial_sum(v.begin(), v.end(), out.begin());
+    return out;
+}
+"""
+
+
+@requires_nvcc
+def test_a_partial_sum_gets_a_library_scan() -> None:
+    task = unvalidated_task(RUNNING, "running_totals")
+    code, message = first_step(task)
+    assert code is not None, message
+    assert "cub::DeviceScan::InclusiveSum" in code
