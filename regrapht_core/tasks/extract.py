@@ -51,6 +51,7 @@ from regrapht_core.cxx.parse import (
     syntax_error,
     walk,
 )
+from regrapht_core.cxx.while_loops import counted_whiles
 from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks.annotation import (
     MARKER,
@@ -116,6 +117,7 @@ def extract_task(
     normalizers = (
         expand_algorithms,
         inline_local_lambdas,
+        counted_whiles,
         distribute_literal_factors,
         spell_deduced_counters,
     )
