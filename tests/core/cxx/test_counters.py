@@ -11,8 +11,7 @@ from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.counters import spell_deduced_counters
 from regrapht_core.cxx.parse import parse_source
 from tests.core.rewrite.support import (
-    all_pass,
-    first_step,
+    first_step_computes,
     requires_nvcc,
     run_on_gpu,
     unvalidated_task,
@@ -129,16 +128,11 @@ def test_deduced_counters_get_a_kernel_that_computes_the_loop(
 ) -> None:
     """Both were refused: "the loop variable is not of an integer type"."""
     task = unvalidated_task(source, function)
-    code, message = first_step(task)
-    assert code is not None, message
-    assert "__global__" in code
-    all_pass(task, [code], tmp_path)
+    assert "__global__" in first_step_computes(task, tmp_path)
 
 
 @pytest.mark.gpu
 @requires_nvcc
 def test_a_deduced_counter_kernel_agrees_with_the_loop_on_the_gpu(tmp_path: Path) -> None:
     task = unvalidated_task(AUTO_UNSIGNED, "threshold")
-    code, message = first_step(task)
-    assert code is not None, message
-    all_pass(task, [code], tmp_path, run=run_on_gpu)
+    first_step_computes(task, tmp_path, run=run_on_gpu)

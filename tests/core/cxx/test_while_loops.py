@@ -11,8 +11,7 @@ from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import parse_source
 from regrapht_core.cxx.while_loops import counted_whiles
 from tests.core.rewrite.support import (
-    all_pass,
-    first_step,
+    first_step_computes,
     requires_nvcc,
     run_on_gpu,
     unvalidated_task,
@@ -97,16 +96,11 @@ void scale_while(float* data, std::size_t n, float k) {
 def test_a_counting_while_gets_a_kernel_that_computes_it(tmp_path: Path) -> None:
     """It was refused: the length of ``data`` could not be inferred."""
     task = unvalidated_task(SCALE, "scale_while")
-    code, message = first_step(task)
-    assert code is not None, message
-    assert "__global__" in code
-    all_pass(task, [code], tmp_path)
+    assert "__global__" in first_step_computes(task, tmp_path)
 
 
 @pytest.mark.gpu
 @requires_nvcc
 def test_the_counting_while_kernel_agrees_with_the_loop_on_the_gpu(tmp_path: Path) -> None:
     task = unvalidated_task(SCALE, "scale_while")
-    code, message = first_step(task)
-    assert code is not None, message
-    all_pass(task, [code], tmp_path, run=run_on_gpu)
+    first_step_computes(task, tmp_path, run=run_on_gpu)

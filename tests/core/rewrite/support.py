@@ -301,6 +301,14 @@ def all_pass(
         assert run(task, code, work) == "PASS"
 
 
+def first_step_computes(task: Task, tmp_path: Path, run: Callable[..., str] = run_on_cpu) -> str:
+    """The first step's code, once it computes what the reference does (``run``)."""
+    code, message = first_step(task)
+    assert code is not None, message
+    all_pass(task, [code], tmp_path, run=run)
+    return code
+
+
 def small_corpus_task(path: Path, function: str, size: str, small: str) -> Task:
     """The corpus file at ``path`` with its size ``size`` written ``small`` and only the
     correctness sizes no larger, so the CPU emulator runs it in seconds."""
