@@ -143,6 +143,7 @@ def extract_task(
     ctx = FileContext(_functions(root, language), constants, aliases, records)
     note = parse_annotation(_annotations(fn), where)
     inferred = infer_usage(fn, params, ctx)
+    _refuse_filters(fn, note, inferred.returned, where)
     kernel = is_kernel(fn)
     if kernel:
         _kernel_params(params, where)
@@ -438,6 +439,48 @@ def _arrays(
             problems.append(f"the length of {p.name!r} ({reason})")
         args.append(ArgSpec(p.name, kind, p.element, role or Role.IN, length, dist=dist))
     return _link_companions(args), frozenset(unknown_roles), frozenset(unknown_lengths), problems
+
+
+def _refuse_filters(fn: Node, note: Annotation, returned: str | None, where: str) -> None:
+    """Refuse, saying what to write instead, a returned vector filled by a ``push_back``
+    under a condition (a filter): its length depends on the data, and the verifier and
+    the GPU code need every output's length from the sizes alone (unless annotated)."""
+    if "return" in note.arrays:
+        return
+    for node in walk(fn):
+        function = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if function is None or function.type != "field_expression" or returned is None:
+            continue
+        owner, field = (
+            function.child_by_field_name("argument"),
+            function.child_by_field_name("field"),
+        )
+        if owner is None or field is None or node_text(owner) != returned:
+            continue
+        if node_text(field) not in ("push_back", "emplace_back") or not _conditional(node, fn):
+            continue
+        raise TaskError(
+            f"{where}: the returned vector {returned!r} grows by `{node_text(node)}` under a "
+            f"condition (line {node.start_point.row + 1}), so its length depends on the data, "
+            "and the GPU code needs every output's length from the sizes. Write the kept "
+            "elements into an output the caller sizes, and return how many: "
+            "`std::size_t f(const std::vector<float>& x, std::vector<float>& out)` with "
+            "`if (keep) out[at++] = value;` and `return at;`, annotated "
+            "`// regrapht: n = 100000; x[n] in; out[n] out`. That loop becomes a GPU "
+            "compaction (a scan of the kept flags, then a scatter)."
+        )
+
+
+def _conditional(node: Node, fn: Node) -> bool:
+    """Whether ``node`` runs only under a condition of ``fn`` (an ``if``, a ``?:``, a
+    ``switch``)."""
+    kinds = ("if_statement", "conditional_expression", "switch_statement")
+    parent = node.parent
+    while parent is not None and parent != fn:
+        if parent.type in kinds:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _return_length(

@@ -23,6 +23,7 @@ from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks import extract as extract_module
 from regrapht_core.tasks.extract import extract_task, suggested_annotation
 from regrapht_core.tasks.validate import HOST_COMPILER
+from tests.core.rewrite.support import first_step_computes, requires_nvcc
 
 from .conftest import extract, source_path
 
@@ -289,3 +290,38 @@ def test_a_float_sum_spelled_any_way_gets_the_sums_tolerance(update: str) -> Non
     )
     task = extract_task(source, SourceLanguage.CPP, function="total", validate=False)
     assert task.tolerance == Tolerance(1e-3, 1e-3, 3 * 2.0**-24)
+
+
+FILTER = """#include <vector>
+std::vector<float> positives(const std::vector<float>& x) {
+    std::vector<float> out;
+    for (float v : x)
+        if (v > 0.0f) out.push_back(v);
+    return out;
+}
+"""
+
+COUNTED_FILTER = """#include <vector>
+#include <cstddef>
+// regrapht: n = 100000; x[n] in; out[n] out
+std::size_t positives(const std::vector<float>& x, std::vector<float>& out) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (x[i] > 0.0f) out[at++] = x[i];
+    return at;
+}
+"""
+
+
+def test_a_filter_into_the_returned_vector_is_refused_with_the_form_that_runs() -> None:
+    """Its length depends on the data; the message had asked for an annotation of it."""
+    with pytest.raises(
+        TaskError, match=r"grows by `out\.push_back\(v\)` under a condition \(line 5\)"
+    ):
+        extract_task(FILTER, "cpp", function="positives", validate=False)
+
+
+@requires_nvcc
+def test_the_form_the_filter_message_suggests_becomes_a_gpu_compaction(tmp_path: Path) -> None:
+    task = extract_task(COUNTED_FILTER, "cpp", function="positives", validate=False)
+    assert "cub::DeviceScan::ExclusiveSum" in first_step_computes(task, tmp_path)
