@@ -8,7 +8,7 @@ one parser serves sequential references and kernels alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import Node, Tree, node_text, parse_source, walk
@@ -22,6 +22,7 @@ __all__ = [
     "canon",
     "constructed",
     "declared_name",
+    "enclosing",
     "identifiers",
     "loop_ancestor",
     "operator_text",
@@ -76,9 +77,16 @@ def operator_text(node: Node) -> str:
 
 def loop_ancestor(node: Node, stop: Node) -> Node | None:
     """The innermost loop strictly inside ``stop`` that encloses ``node`` (``None``: stop's)."""
+    return enclosing(node, _LOOPS, stop)
+
+
+def enclosing(node: Node, kinds: Iterable[str], stop: Node) -> Node | None:
+    """The innermost node of one of ``kinds`` strictly inside ``stop`` that encloses
+    ``node``, or None."""
+    wanted = frozenset(kinds)
     current = node.parent
     while current is not None and current != stop:
-        if current.type in _LOOPS:
+        if current.type in wanted:
             return current
         current = current.parent
     return None

@@ -51,6 +51,7 @@ from regrapht_core.cxx.parse import (
     syntax_error,
     walk,
 )
+from regrapht_core.cxx.syntax import enclosing
 from regrapht_core.cxx.while_loops import counted_whiles
 from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks.annotation import (
@@ -457,7 +458,10 @@ def _refuse_filters(fn: Node, note: Annotation, returned: str | None, where: str
         )
         if owner is None or field is None or node_text(owner) != returned:
             continue
-        if node_text(field) not in ("push_back", "emplace_back") or not _conditional(node, fn):
+        conditions = ("if_statement", "conditional_expression", "switch_statement")
+        if node_text(field) not in ("push_back", "emplace_back") or not enclosing(
+            node, conditions, fn
+        ):
             continue
         raise TaskError(
             f"{where}: the returned vector {returned!r} grows by `{node_text(node)}` under a "
@@ -469,18 +473,6 @@ def _refuse_filters(fn: Node, note: Annotation, returned: str | None, where: str
             "`// regrapht: n = 100000; x[n] in; out[n] out`. That loop becomes a GPU "
             "compaction (a scan of the kept flags, then a scatter)."
         )
-
-
-def _conditional(node: Node, fn: Node) -> bool:
-    """Whether ``node`` runs only under a condition of ``fn`` (an ``if``, a ``?:``, a
-    ``switch``)."""
-    kinds = ("if_statement", "conditional_expression", "switch_statement")
-    parent = node.parent
-    while parent is not None and parent != fn:
-        if parent.type in kinds:
-            return True
-        parent = parent.parent
-    return False
 
 
 def _return_length(

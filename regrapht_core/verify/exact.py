@@ -35,11 +35,15 @@ from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.reductions import is_product_of, is_sum_of
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
-from regrapht_core.cxx.syntax import declared_name, operator_text, parse, strip_parens
+from regrapht_core.cxx.syntax import (
+    declared_name,
+    loop_ancestor,
+    operator_text,
+    parse,
+    strip_parens,
+)
 
 __all__ = ["exact_sums_source"]
-
-_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
 
 
 def exact_sums_source(task: Task) -> str | None:
@@ -102,12 +106,7 @@ def _accumulates(node: Node, name: str) -> bool:
 
 
 def _in_loop(node: Node, body: Node) -> bool:
-    current = node.parent
-    while current is not None and current != body:
-        if current.type in _LOOPS:
-            return True
-        current = current.parent
-    return False
+    return loop_ancestor(node, body) is not None
 
 
 def _escapes(body: Node, name: str) -> bool:
