@@ -19,7 +19,7 @@ declaration's line is left blank), so line numbers in messages stay the user's.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.declared import declared_names
+from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, apply_edits
 
@@ -67,7 +67,7 @@ def _counting(loop: Node) -> tuple[Node, Node, Node] | None:
         _spaced(s) for s in steps
     }:
         return None
-    if _changes(body, name, step) or _continues(body) or _read_after(loop, name):
+    if may_change(body, name, skip=step) or _continues(body) or _read_after(loop, name):
         return None
     return previous, condition, step
 
@@ -87,29 +87,6 @@ def _counter(statement: Node) -> str | None:
 
 def _spaced(text: str) -> str:
     return "".join(text.split())
-
-
-def _changes(body: Node, name: str, step: Node) -> bool:
-    """Whether ``body`` writes ``name`` other than in ``step``, or takes its address."""
-    for node in walk(body):
-        if step.start_byte <= node.start_byte < step.end_byte:
-            continue
-        target = None
-        if node.type in ("assignment_expression", "update_expression"):
-            target = node.child_by_field_name("left") or node.child_by_field_name("argument")
-        elif node.type == "pointer_expression" and node_text(node).startswith("&"):
-            target = node.named_children[0] if node.named_children else None
-        elif node.type == "declaration" and (
-            name in declared_names(node) or (_binds_reference(node) and _mentions(node, name))
-        ):
-            return True  # a redeclaration, or a reference that could be bound to it
-        if target is not None and node_text(target) == name:
-            return True
-    return False
-
-
-def _binds_reference(declaration: Node) -> bool:
-    return any(n.type == "reference_declarator" for n in walk(declaration))
 
 
 def _mentions(node: Node, name: str) -> bool:

@@ -51,6 +51,7 @@ from regrapht_core.cxx.parse import (
     syntax_error,
     walk,
 )
+from regrapht_core.cxx.strides import unit_strides
 from regrapht_core.cxx.syntax import enclosing
 from regrapht_core.cxx.while_loops import counted_whiles
 from regrapht_core.errors import ReferenceCompileError, TaskError
@@ -119,6 +120,7 @@ def extract_task(
         expand_algorithms,
         inline_local_lambdas,
         counted_whiles,
+        unit_strides,
         distribute_literal_factors,
         spell_deduced_counters,
     )
