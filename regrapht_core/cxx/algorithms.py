@@ -14,7 +14,10 @@ the initial value's type, ``inner_product`` adding ``*first1 * *first2``, ``tran
 as ``*out = op(*first)`` (or ``op(*first1, *first2)``), ``fill`` and ``copy`` likewise,
 ``count`` and ``count_if`` as a ``std::ptrdiff_t`` counted up where ``*first == value``
 (or ``pred(*first)``), ``partial_sum`` and ``inclusive_scan`` as a running total stored
-after each element is added, ``exclusive_scan`` as one stored before. So each call
+after each element is added, ``exclusive_scan`` as one stored before, ``fill_n`` and
+``copy_n`` over ``count`` elements (none where it is not positive), ``iota`` from an
+integer literal as ``value + k`` in its type, ``for_each`` as its lambda's body run on each
+element (a reference parameter spelled as the element). So each call
 becomes exactly that loop, on the same line (line numbers in messages stay the user's). A
 value (``accumulate``, ``inner_product``, a count) is computed by a loop hoisted in front
 of its statement:
@@ -22,7 +25,7 @@ of its statement:
     float stl_acc0 = (0.0f); for (std::size_t stl_k0 = 0; stl_k0 < v.size(); ++stl_k0)
     stl_acc0 = stl_acc0 + v[stl_k0]; return stl_acc0 / v.size();
 
-and a statement that is only a ``transform``, ``fill``, ``copy`` or scan becomes its loop.
+and a statement that is only one of the others becomes its loop.
 ``*std::max_element(...)`` (``min_element``) becomes the element an index search finds, and
 ``std::max_element(...) - v.begin()`` (or ``std::distance``) that index;
 ``std::lower_bound(...) - v.begin()`` (``upper_bound``) the halving search that finds its
@@ -45,7 +48,7 @@ from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.calls import is_cast
-from regrapht_core.cxx.lambdas import EFFECTS, Operand, declared, inlined, pure
+from regrapht_core.cxx.lambdas import EFFECTS, Operand, body_on, declared, inlined, pure
 from regrapht_core.cxx.literals import INTEGER_TYPES, literal_type
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.symbols import DEVICE_MATH
@@ -59,6 +62,10 @@ _STATEMENTS_READ = {
     "transform": (4, 5),
     "fill": (3,),
     "copy": (3,),
+    "fill_n": (3,),
+    "copy_n": (3,),
+    "iota": (3,),
+    "for_each": (3,),
     "partial_sum": (3,),
     "inclusive_scan": (3,),
     "exclusive_scan": (4,),
@@ -208,12 +215,18 @@ def _std_name(call: Node) -> str:
 
 def _arguments(call: Node, counts: tuple[int, ...]) -> list[Node] | None:
     """The call's arguments, if there are as many as one of ``counts`` and none has an
-    effect of its own."""
+    effect of its own when the call is made (``for_each``'s lambda has its effects when it
+    is called, on each element, as its loop has them)."""
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return None
     args = [a for a in arguments.named_children if a.type != "comment"]
-    return args if len(args) in counts and all(map(pure, args)) else None
+    made = (
+        args[:-1]
+        if _std_name(call) == "for_each" and args[-1:] and (args[-1].type == "lambda_expression")
+        else args
+    )
+    return args if len(args) in counts and all(map(pure, made)) else None
 
 
 def _value_loop(
@@ -325,10 +338,20 @@ def _statement_loop(
     """``transform``, ``fill``, ``copy`` or a scan as the loop that replaces its statement
     (``names``: a running total's and the counter's)."""
     args = _arguments(call, _STATEMENTS_READ[algorithm])
+    if args is not None and algorithm.endswith("_n"):
+        return _counted_loop(args, algorithm, names[1])
     first = _range(args[0], args[1]) if args is not None else None
     if args is None or first is None:
         return None
     k = names[1]
+    if algorithm == "iota":
+        return _iota_loop(first, args[2], k)
+    if algorithm == "for_each":
+        body = (
+            body_on(args[2], f"{first.base}[{k}]") if args[2].type == "lambda_expression" else None
+        )
+        loop = f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {body}"
+        return loop if body is not None and not mentions(args[2], first.base) else None
     if algorithm.endswith(("_sum", "_scan")):
         return _scan_loop(args, algorithm, first, names, types)
     element = f"{first.base}[{k}]"
@@ -347,6 +370,29 @@ def _statement_loop(
     if out is None or not value or (algorithm != "copy" and mentions(given, out)):
         return None  # a value or an operation that reads the output may see it change
     return f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {out}[{k}] = {value};"
+
+
+def _counted_loop(args: list[Node], algorithm: str, k: str) -> str | None:
+    """``fill_n(out, count, value)`` or ``copy_n(first, count, out)``: ``count`` elements
+    from a start, none where ``count`` is not positive (a signed counter compares with it)."""
+    start = _start(args[0])
+    out = start if algorithm == "fill_n" else _start(args[2])
+    value = f"({node_text(args[2])})" if algorithm == "fill_n" else f"{start}[{k}]"
+    if start is None or out is None or (algorithm == "fill_n" and mentions(args[2], out)):
+        return None
+    count = node_text(args[1])
+    return f"for (long long {k} = 0; {k} < ({count}); ++{k}) {out}[{k}] = {value};"
+
+
+def _iota_loop(first: _Range, value: Node, k: str) -> str | None:
+    """``iota(first, last, value)``: element ``k`` is ``value`` stepped ``k`` times, which
+    for an integer ``value`` is ``value + k`` in its type (a float one stops growing past
+    2^24, where the sum does not: left alone)."""
+    kind = _value_type(value)
+    if kind not in INTEGER_TYPES or mentions(value, first.base):
+        return None
+    element = f"static_cast<{kind}>(({node_text(value)}) + static_cast<{kind}>({k}))"
+    return f"for (std::size_t {k} = 0; {k} < {first.count}; ++{k}) {first.base}[{k}] = {element};"
 
 
 def _scan_loop(

@@ -78,6 +78,44 @@ def inlined(lambda_: Node, operands: list[Operand]) -> str | None:
     return f"({text})" if expression.type == "comma_expression" else text
 
 
+def body_on(lambda_: Node, element: str) -> str | None:
+    """A one-parameter lambda's body as a block run on ``element`` (``std::for_each``'s
+    call of it): the parameter spelled ``element`` where it is a reference (so writes go to
+    the element) or a value the body only reads; None for a lambda that returns early,
+    declares its parameter's name again, is ``mutable`` or declares its return type."""
+    declarator = lambda_.child_by_field_name("declarator")
+    body = lambda_.child_by_field_name("body")
+    parameters = declarator.child_by_field_name("parameters") if declarator is not None else None
+    if (
+        declarator is None
+        or parameters is None
+        or body is None
+        or parameters.named_child_count != 1
+    ):
+        return None
+    if "mutable" in node_text(declarator) or any(
+        c.type == "trailing_return_type" for c in declarator.children
+    ):
+        return None
+    (parameter,) = parameters.named_children
+    name = _parameter_name(parameter)
+    kind = parameter.child_by_field_name("declarator")
+    if name is None or kind is None or not _plain_captures(lambda_):
+        return None
+    by_reference = kind.type == "reference_declarator"
+    writes = any(
+        n.type in EFFECTS
+        and _root_name(n.child_by_field_name("left") or n.child_by_field_name("argument") or n)
+        == name
+        for n in walk(body)
+    )
+    if any(n.type == "return_statement" for n in walk(body)) or (writes and not by_reference):
+        return None
+    if name in _declarations(body):
+        return None
+    return _substituted(body, lambda n: element if node_text(n) == name else None)
+
+
 def _converted(operand: Operand, ctype: str) -> str:
     """The operand as a parameter of type ``ctype`` receives it."""
     if ctype in ("auto", operand.ctype):

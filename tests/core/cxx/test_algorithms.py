@@ -184,6 +184,11 @@ def test_accumulate_with_a_lambda_folds_it_into_the_sum() -> None:
         "std::partial_sum(x.begin(), x.end(), y.begin(), std::multiplies<>{});",
         "auto end = std::partial_sum(x.begin(), x.end(), y.begin());",
         "return std::count_if(x.begin(), x.end(), [](float v) { a = v; return v > 0; });",
+        "std::iota(y.begin(), y.end(), 0.5f);",
+        "std::for_each(y.begin(), y.end(), [](float v) { v = 2 * v; });",
+        "std::for_each(y.begin(), y.end(), [](float& v) { if (v < 0) return; v = 1; });",
+        "std::for_each(x.begin(), x.end(), [&](float& v) { v = x[0]; });",
+        "std::fill_n(y.begin(), 4, y[0]);",
     ],
     ids=[
         "reads-the-output",
@@ -194,6 +199,11 @@ def test_accumulate_with_a_lambda_folds_it_into_the_sum() -> None:
         "scan-with-an-operation",
         "scan-iterator-used",
         "predicate-with-effect",
+        "float-iota",
+        "for-each-value-parameter-written",
+        "for-each-early-return",
+        "for-each-reads-the-range",
+        "fill-reads-out",
     ],
 )
 def test_other_maps_counts_and_scans_are_left_as_written(body: str) -> None:
@@ -514,3 +524,72 @@ def test_a_partial_sum_gets_a_library_scan() -> None:
     code, message = first_step(task)
     assert code is not None, message
     assert "cub::DeviceScan::InclusiveSum" in code
+
+
+@pytest.mark.parametrize(
+    ("body", "loop"),
+    [
+        (
+            "std::fill_n(y.begin(), m.size() - 1, a);",
+            "for (long long stl_k0 = 0; stl_k0 < (m.size() - 1); ++stl_k0) y[stl_k0] = (a);",
+        ),
+        (
+            "std::copy_n(x.begin(), 3, y.begin());",
+            "for (long long stl_k0 = 0; stl_k0 < (3); ++stl_k0) y[stl_k0] = x[stl_k0];",
+        ),
+        (
+            "std::iota(y.begin(), y.end(), 5u);",
+            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) y[stl_k0] = "
+            "static_cast<unsigned int>((5u) + static_cast<unsigned int>(stl_k0));",
+        ),
+        (
+            "std::for_each(y.begin(), y.end(), [a](float& v) { if (v < a) v = a; });",
+            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) "
+            "{ if (y[stl_k0] < a) y[stl_k0] = a; }",
+        ),
+    ],
+    ids=["fill-n", "copy-n", "iota", "for-each"],
+)
+def test_counted_fills_iota_and_for_each_are_their_loops(body: str, loop: str) -> None:
+    assert _expanded(body, MAPS) == loop
+
+
+FILLS = (
+    "#include <numeric>\n#include <algorithm>\n#include <vector>\n"
+    "void fills(std::vector<long>& v, int count, long k) { std::fill_n(v.begin(), count, k); }\n"
+    "void copies(const std::vector<long>& v, int count, std::vector<long>& out) {\n"
+    "  std::copy_n(v.begin(), count, out.begin());\n}\n"
+    "void numbers(std::vector<int>& v) { std::iota(v.begin(), v.end(), -3); }\n"
+    "long clamps(std::vector<long>& v, long lo) { long seen = 0;\n"
+    "  std::for_each(v.begin(), v.end(),\n"
+    "                [lo, &seen](long& e) { if (e < lo) e = lo; seen += e; });\n"
+    "  return seen; }\n"
+)
+
+
+@needs_gxx
+def test_fills_iota_and_for_each_compute_what_the_library_computes(tmp_path: Path) -> None:
+    """On random vectors, with counts from -2 past the end of none (``fill_n`` of a count
+    below one writes nothing)."""
+    names = ("fills", "copies", "numbers", "clamps")
+    expanded = _each_expanded(FILLS, tuple(f"{name}(" for name in names))
+    assert expanded.count("for (") == 4, "every call is a loop"
+    renamed = expanded
+    for name in names:
+        renamed = renamed.replace(f" {name}(", f" x_{name}(")
+    main = (
+        "#include <cstdio>\n#include <cstdlib>\n"
+        "int main() {\n  std::srand(5); int bad = 0;\n"
+        "  for (int t = 0; t < 300; ++t) {\n"
+        "    int n = std::rand() % 20, count = std::rand() % (n + 3) - 2;\n"
+        "    std::vector<long> a(n), b, c(n), d(n);\n"
+        "    for (long& e : a) e = std::rand() % 100 - 50;\n"
+        "    b = a; fills(a, count, 7); x_fills(b, count, 7); bad += a != b;\n"
+        "    if (count <= n) { copies(a, count, c); x_copies(a, count, d); bad += c != d; }\n"
+        "    std::vector<int> i(n), j(n); numbers(i); x_numbers(j); bad += i != j;\n"
+        "    b = a; bad += clamps(a, 3) != x_clamps(b, 3) || a != b;\n"
+        "  }\n"
+        '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
+    )
+    program = FILLS + renamed.split("\n", 3)[3] + main
+    assert _printed_by(program, tmp_path) == "0"
