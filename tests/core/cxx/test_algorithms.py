@@ -454,10 +454,36 @@ def test_a_count_is_its_loop_counting_in_a_ptrdiff_t(body: str, test: str) -> No
             "float stl_acc0 = (0.5f); for (std::size_t stl_k0 = 0; stl_k0 < m.size(); "
             "++stl_k0) { y[stl_k0] = stl_acc0; stl_acc0 += m[stl_k0]; }",
         ),
+        (
+            "std::fill_n(y.begin(), m.size() - 1, a);",
+            "for (long long stl_k0 = 0; stl_k0 < (m.size() - 1); ++stl_k0) y[stl_k0] = (a);",
+        ),
+        (
+            "std::copy_n(x.begin(), 3, y.begin());",
+            "for (long long stl_k0 = 0; stl_k0 < (3); ++stl_k0) y[stl_k0] = x[stl_k0];",
+        ),
+        (
+            "std::iota(y.begin(), y.end(), 5u);",
+            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) y[stl_k0] = "
+            "static_cast<unsigned int>((5u) + static_cast<unsigned int>(stl_k0));",
+        ),
+        (
+            "std::for_each(y.begin(), y.end(), [a](float& v) { if (v < a) v = a; });",
+            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) "
+            "{ if (y[stl_k0] < a) y[stl_k0] = a; }",
+        ),
     ],
-    ids=["partial-sum", "inclusive-in-place", "exclusive-of-the-initial-type"],
+    ids=[
+        "partial-sum",
+        "inclusive-in-place",
+        "exclusive-of-the-initial-type",
+        "fill-n",
+        "copy-n",
+        "iota",
+        "for-each",
+    ],
 )
-def test_a_scan_statement_is_its_running_total(body: str, loop: str) -> None:
+def test_scans_fills_iota_and_for_each_are_their_loops(body: str, loop: str) -> None:
     assert _expanded(body, MAPS) == loop
 
 
@@ -524,34 +550,6 @@ def test_a_partial_sum_gets_a_library_scan() -> None:
     code, message = first_step(task)
     assert code is not None, message
     assert "cub::DeviceScan::InclusiveSum" in code
-
-
-@pytest.mark.parametrize(
-    ("body", "loop"),
-    [
-        (
-            "std::fill_n(y.begin(), m.size() - 1, a);",
-            "for (long long stl_k0 = 0; stl_k0 < (m.size() - 1); ++stl_k0) y[stl_k0] = (a);",
-        ),
-        (
-            "std::copy_n(x.begin(), 3, y.begin());",
-            "for (long long stl_k0 = 0; stl_k0 < (3); ++stl_k0) y[stl_k0] = x[stl_k0];",
-        ),
-        (
-            "std::iota(y.begin(), y.end(), 5u);",
-            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) y[stl_k0] = "
-            "static_cast<unsigned int>((5u) + static_cast<unsigned int>(stl_k0));",
-        ),
-        (
-            "std::for_each(y.begin(), y.end(), [a](float& v) { if (v < a) v = a; });",
-            "for (std::size_t stl_k0 = 0; stl_k0 < y.size(); ++stl_k0) "
-            "{ if (y[stl_k0] < a) y[stl_k0] = a; }",
-        ),
-    ],
-    ids=["fill-n", "copy-n", "iota", "for-each"],
-)
-def test_counted_fills_iota_and_for_each_are_their_loops(body: str, loop: str) -> None:
-    assert _expanded(body, MAPS) == loop
 
 
 FILLS = (
