@@ -30,6 +30,7 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 from regrapht_core.cxx.algorithms import expand_algorithms
+from regrapht_core.cxx.countdowns import count_up
 from regrapht_core.cxx.counters import spell_deduced_counters
 from regrapht_core.cxx.distribute import distribute_literal_factors
 from regrapht_core.cxx.entry import top_level_for_loops
@@ -121,6 +122,7 @@ def extract_task(
         inline_local_lambdas,
         counted_whiles,
         unit_strides,
+        count_up,
         distribute_literal_factors,
         spell_deduced_counters,
     )
