@@ -26,7 +26,7 @@ from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.lambdas import pure
 from regrapht_core.cxx.loops import compared_bound, loop_start
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.splice import Edit, rewrite_loops
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
 __all__ = ["count_up"]
@@ -41,13 +41,7 @@ _EXITS = frozenset({"break_statement", "return_statement", "goto_statement"})
 def count_up(source: str, function: Node) -> str:
     """``source`` with each ``for`` loop of ``function`` that counts down to zero written
     as one that counts up; ``source`` itself when there is none (see the module)."""
-    edits: list[Edit] = []
-    for loop in walk(function):
-        found = _rewritten(loop) if loop.type == "for_statement" else []
-        # A nested loop whose header reads an outer counter is left as written.
-        if not any(a.start < b.end and b.start < a.end for a in found for b in edits):
-            edits += found
-    return apply_edits(source.encode("utf-8"), edits) if edits else source
+    return rewrite_loops(source, function, _rewritten)
 
 
 def _rewritten(loop: Node) -> list[Edit]:

@@ -7,12 +7,12 @@ user's file as text changes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from regrapht_core.cxx.parse import Node
+from regrapht_core.cxx.parse import Node, walk
 
-__all__ = ["Edit", "apply_edits", "indent_block", "render"]
+__all__ = ["Edit", "apply_edits", "indent_block", "render", "rewrite_loops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +44,18 @@ def apply_edits(source: bytes, edits: Iterable[Edit], *, base: int = 0) -> str:
         cursor = end
     out.append(source[cursor:])
     return b"".join(out).decode("utf-8")
+
+
+def rewrite_loops(source: str, function: Node, rewritten: Callable[[Node], list[Edit]]) -> str:
+    """``source`` with each ``for`` loop of ``function`` rewritten by ``rewritten`` (its
+    edits, none to leave it), outer loops first; a nested loop whose edits would overlap an
+    outer one's (its header reads the outer counter) is left as written."""
+    edits: list[Edit] = []
+    for loop in walk(function):
+        found = rewritten(loop) if loop.type == "for_statement" else []
+        if not any(a.start < b.end and b.start < a.end for a in found for b in edits):
+            edits += found
+    return apply_edits(source.encode("utf-8"), edits) if edits else source
 
 
 def render(node: Node, edits: Iterable[Edit]) -> str:

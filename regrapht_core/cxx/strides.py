@@ -28,7 +28,7 @@ from regrapht_core.cxx.affine import additive_terms, literal_int
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.loops import loop_start
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.splice import Edit, rewrite_loops
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
 __all__ = ["unit_strides"]
@@ -37,13 +37,7 @@ __all__ = ["unit_strides"]
 def unit_strides(source: str, function: Node) -> str:
     """``source`` with each ``for`` loop of ``function`` that steps by a literal more than
     one written as one that counts by one; ``source`` itself when there is none."""
-    edits: list[Edit] = []
-    for loop in walk(function):
-        found = _rewritten(loop) if loop.type == "for_statement" else []
-        # A nested loop whose header reads an outer counter is left as written.
-        if not any(a.start < b.end and b.start < a.end for a in found for b in edits):
-            edits += found
-    return apply_edits(source.encode("utf-8"), edits) if edits else source
+    return rewrite_loops(source, function, _rewritten)
 
 
 def _rewritten(loop: Node) -> list[Edit]:

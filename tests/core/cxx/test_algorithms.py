@@ -6,7 +6,6 @@ tasks they make validate under AddressSanitizer and get CUDA from the first step
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -14,11 +13,12 @@ import pytest
 
 from regrapht_core.contracts.task import SourceLanguage, Task
 from regrapht_core.cxx.algorithms import expand_algorithms
-from regrapht_core.cxx.parse import node_text, parse_source
+from regrapht_core.cxx.parse import parse_source
 from regrapht_core.tasks.extract import extract_task
 from regrapht_core.tasks.inputs import generate_inputs
 from regrapht_core.tasks.validate import ValidationRun, validate_task
 from regrapht_core.verify.gate import check
+from tests.core.cxx.support import each_rewritten, printed_by, renamed
 from tests.core.rewrite.support import (
     all_pass,
     first_step,
@@ -351,38 +351,9 @@ def test_the_halving_search_finds_what_libstdcxx_finds_probe_for_probe(tmp_path:
         "    }\n  }\n"
         '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
     )
-    source = _each_expanded(source, ("lower(", "upper("))
+    source = each_rewritten(source, ("lower", "upper"), expand_algorithms)
     assert source.count("while (stl_n0") == 2, "both functions search by halving"
-    assert _printed_by(source, tmp_path) == "0"
-
-
-def _each_expanded(source: str, names: tuple[str, ...]) -> str:
-    """``source`` with the algorithms of each function whose declarator holds a name
-    expanded."""
-    for name in names:
-        root = parse_source(source, SourceLanguage.CPP).root_node
-        (function,) = [
-            f
-            for f in root.named_children
-            if f.type == "function_definition"
-            and name in node_text(f.child_by_field_name("declarator"))
-        ]
-        source = expand_algorithms(source, function)
-    return source
-
-
-def _printed_by(program: str, tmp_path: Path) -> str:
-    """What the C++ ``program`` prints, built with g++."""
-    (tmp_path / "main.cpp").write_text(program)
-    built = subprocess.run(
-        ["g++", "-std=c++17", "-O1", str(tmp_path / "main.cpp"), "-o", str(tmp_path / "main")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr
-    ran = subprocess.run([str(tmp_path / "main")], capture_output=True, text=True, check=False)
-    return ran.stdout.strip()
+    assert printed_by(source, tmp_path) == "0"
 
 
 SEARCHES = (
@@ -506,11 +477,9 @@ def test_counts_and_scans_compute_what_the_library_computes(tmp_path: Path) -> N
     """Each expanded function against the library's call, on random ranges (empty ones
     included)."""
     names = ("outliers", "threes", "totals", "scan", "offsets")
-    expanded = _each_expanded(COUNTS_AND_SCANS, tuple(f"{name}(" for name in names))
+    expanded = each_rewritten(COUNTS_AND_SCANS, names, expand_algorithms)
     assert expanded.count("for (std::size_t stl_k0") == 5, "every call is a loop"
-    renamed = expanded
-    for name in names:
-        renamed = renamed.replace(f" {name}(", f" x_{name}(")
+    copies = renamed(expanded, names)
     main = (
         "#include <cstdio>\n#include <cstdlib>\n"
         "int main() {\n  std::srand(11); int bad = 0;\n"
@@ -529,8 +498,8 @@ def test_counts_and_scans_compute_what_the_library_computes(tmp_path: Path) -> N
         "  }\n"
         '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
     )
-    program = COUNTS_AND_SCANS + renamed.split("\n", 3)[3] + main
-    assert _printed_by(program, tmp_path) == "0"
+    program = COUNTS_AND_SCANS + copies.split("\n", 3)[3] + main
+    assert printed_by(program, tmp_path) == "0"
 
 
 RUNNING = """#include <vector>
@@ -570,11 +539,9 @@ def test_fills_iota_and_for_each_compute_what_the_library_computes(tmp_path: Pat
     """On random vectors, with counts from -2 past the end of none (``fill_n`` of a count
     below one writes nothing)."""
     names = ("fills", "copies", "numbers", "clamps")
-    expanded = _each_expanded(FILLS, tuple(f"{name}(" for name in names))
+    expanded = each_rewritten(FILLS, names, expand_algorithms)
     assert expanded.count("for (") == 4, "every call is a loop"
-    renamed = expanded
-    for name in names:
-        renamed = renamed.replace(f" {name}(", f" x_{name}(")
+    copies = renamed(expanded, names)
     main = (
         "#include <cstdio>\n#include <cstdlib>\n"
         "int main() {\n  std::srand(5); int bad = 0;\n"
@@ -589,5 +556,5 @@ def test_fills_iota_and_for_each_compute_what_the_library_computes(tmp_path: Pat
         "  }\n"
         '  std::printf("%d\\n", bad); return bad != 0;\n}\n'
     )
-    program = FILLS + renamed.split("\n", 3)[3] + main
-    assert _printed_by(program, tmp_path) == "0"
+    program = FILLS + copies.split("\n", 3)[3] + main
+    assert printed_by(program, tmp_path) == "0"

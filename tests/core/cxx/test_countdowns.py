@@ -5,14 +5,12 @@ can decide whether its iterations are independent."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.countdowns import count_up
-from regrapht_core.cxx.parse import parse_source
+from tests.core.cxx.support import each_rewritten, printed_by, renamed, rewritten
 from tests.core.rewrite.support import (
     first_step_computes,
     requires_nvcc,
@@ -22,10 +20,7 @@ from tests.core.rewrite.support import (
 
 
 def _written(source: str) -> str:
-    function = parse_source(source, SourceLanguage.CPP).root_node.named_children[-1]
-    written = count_up(source, function)
-    assert written.count("\n") == source.count("\n"), "lines keep their numbers"
-    return written
+    return rewritten(source, count_up)
 
 
 def _source(body: str) -> str:
@@ -91,32 +86,16 @@ LOOPS = (
 def test_the_rewritten_loops_compute_what_the_countdowns_do(tmp_path: Path) -> None:
     """The folds are order-sensitive: a use of the new counter itself (not the value the
     old one had) would fold the values backwards. For every start from -3 to 30."""
-    rewritten = LOOPS
-    for name in ("back", "from"):
-        root = parse_source(rewritten, SourceLanguage.CPP).root_node
-        (function,) = [
-            f
-            for f in root.named_children
-            if f.type == "function_definition" and f"{name}(" in f.text.decode()
-        ]
-        rewritten = count_up(rewritten, function)
-    assert rewritten.count("++") == 2
-    renamed = rewritten.replace("long back(", "long x_back(").replace("long from(", "long x_from(")
+    names = ("back", "from")
+    written = each_rewritten(LOOPS, names, count_up)
+    assert written.count("++") == 2
     main = (
         "int main() { int bad = 0;\n"
         "  for (int n = -3; n <= 30; ++n) bad += x_back(n) != back(n) || x_from(n) != from(n);\n"
         '  std::printf("%d\\n", bad); return bad != 0; }\n'
     )
-    (tmp_path / "both.cpp").write_text(LOOPS + renamed.split("\n", 1)[1] + main)
-    built = subprocess.run(
-        ["g++", "-O1", str(tmp_path / "both.cpp"), "-o", str(tmp_path / "both")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr
-    ran = subprocess.run([str(tmp_path / "both")], capture_output=True, text=True, check=False)
-    assert ran.stdout.strip() == "0"
+    program = LOOPS + renamed(written, names).split("\n", 1)[1] + main
+    assert printed_by(program, tmp_path) == "0"
 
 
 REVERSE = """#include <vector>

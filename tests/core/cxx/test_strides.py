@@ -5,14 +5,12 @@ can hand one iteration to a thread."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from regrapht_core.contracts.task import SourceLanguage
-from regrapht_core.cxx.parse import parse_source
 from regrapht_core.cxx.strides import unit_strides
+from tests.core.cxx.support import each_rewritten, printed_by, renamed, rewritten
 from tests.core.rewrite.support import (
     first_step_computes,
     requires_nvcc,
@@ -26,10 +24,7 @@ def _source(body: str) -> str:
 
 
 def _written(source: str) -> str:
-    function = parse_source(source, SourceLanguage.CPP).root_node.named_children[-1]
-    written = unit_strides(source, function)
-    assert written.count("\n") == source.count("\n"), "lines keep their numbers"
-    return written
+    return rewritten(source, unit_strides)
 
 
 @pytest.mark.parametrize(
@@ -106,20 +101,9 @@ LOOPS = (
 @pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++")
 def test_the_rewritten_loops_compute_what_the_strided_ones_do(tmp_path: Path) -> None:
     """For every bound from -3 to 40 (0 to 40 unsigned), the empty and short loops too."""
-    rewritten = LOOPS
-    for name in ("pairs", "thirds", "fours"):
-        root = parse_source(rewritten, SourceLanguage.CPP).root_node
-        (function,) = [
-            f
-            for f in root.named_children
-            if f.type == "function_definition" and f"{name}(" in f.text.decode()
-        ]
-        rewritten = unit_strides(rewritten, function)
-    assert rewritten.count("++i") == 3
-    renamed = rewritten.replace("long pairs(", "long x_pairs(")
-    renamed = renamed.replace("long thirds(", "long x_thirds(").replace(
-        "long fours(", "long x_fours("
-    )
+    names = ("pairs", "thirds", "fours")
+    written = each_rewritten(LOOPS, names, unit_strides)
+    assert written.count("++i") == 3
     main = (
         "int main() { int bad = 0;\n"
         "  for (int n = -3; n <= 40; ++n)\n"
@@ -127,16 +111,8 @@ def test_the_rewritten_loops_compute_what_the_strided_ones_do(tmp_path: Path) ->
         "  for (unsigned m = 0; m <= 40; ++m) bad += thirds(m) != x_thirds(m);\n"
         '  std::printf("%d\\n", bad); return bad != 0; }\n'
     )
-    (tmp_path / "both.cpp").write_text(LOOPS + renamed.split("\n", 2)[2] + main)
-    built = subprocess.run(
-        ["g++", "-O1", str(tmp_path / "both.cpp"), "-o", str(tmp_path / "both")],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr
-    ran = subprocess.run([str(tmp_path / "both")], capture_output=True, text=True, check=False)
-    assert ran.stdout.strip() == "0"
+    program = LOOPS + renamed(written, names).split("\n", 2)[2] + main
+    assert printed_by(program, tmp_path) == "0"
 
 
 DOWNMIX = """#include <vector>
