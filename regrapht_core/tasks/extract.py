@@ -41,6 +41,7 @@ from regrapht_core.cxx.functions import (
     signature_text,
     unqualified,
 )
+from regrapht_core.cxx.iterators import index_iterators
 from regrapht_core.cxx.lambdas import inline_local_lambdas
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import (
@@ -121,6 +122,7 @@ def extract_task(
         expand_algorithms,
         inline_local_lambdas,
         counted_whiles,
+        index_iterators,
         unit_strides,
         count_up,
         distribute_literal_factors,
