@@ -24,7 +24,7 @@ from __future__ import annotations
 from regrapht_core.cxx.affine import literal_int
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.lambdas import pure
-from regrapht_core.cxx.loops import compared_bound, loop_start
+from regrapht_core.cxx.loops import compared_bound, declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
@@ -46,29 +46,29 @@ def count_up(source: str, function: Node) -> str:
 
 def _rewritten(loop: Node) -> list[Edit]:
     """The edits that make ``loop`` count up, or none where it is not read."""
-    init, body = loop.child_by_field_name("initializer"), loop.child_by_field_name("body")
-    condition, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
-    start = loop_start(init) if init is not None else None
-    if start is None or start.declaration is None or None in (body, condition, update):
+    parts = declared_loop(loop)
+    if parts is None or node_text(parts.kind) not in _SIGNED:
         return []
-    assert body is not None and condition is not None and update is not None
-    kind = start.declaration.child_by_field_name("type")
-    if kind is None or node_text(kind) not in _SIGNED:
-        return []
-    var = start.var
+    var, body, condition, update, value = (
+        parts.var,
+        parts.body,
+        parts.condition,
+        parts.update,
+        parts.value,
+    )
     bound = compared_bound(condition, var)
     if bound is None or (bound[0], literal_int(bound[1])) not in _BOUNDS:
         return []
-    if not _steps_down(strip_parens(update), var) or not pure(start.value):
+    if not _steps_down(strip_parens(update), var) or not pure(value):
         return []
     if any(n.type in _EXITS for n in walk(body)):
         return []  # a search from the back: the first-match rewriter reads it as written
-    read = {node_text(n) for n in walk(start.value) if n.type == "identifier"}
+    read = {node_text(n) for n in walk(value) if n.type == "identifier"}
     if var in read or any(may_change(body, name) for name in read | {var}):
         return []
-    first = f"({node_text(strip_parens(start.value))})"
+    first = f"({node_text(strip_parens(value))})"
     edits = [
-        Edit.replace(start.value, "0"),
+        Edit.replace(value, "0"),
         Edit.replace(strip_parens(condition), f"{var} < {first} + 1"),
         Edit.replace(strip_parens(update), f"++{var}"),
     ]

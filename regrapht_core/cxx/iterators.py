@@ -17,7 +17,7 @@ numbers.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.loops import compared_bound, loop_start
+from regrapht_core.cxx.loops import compared_bound, declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
 from regrapht_core.cxx.syntax import strip_parens
@@ -38,16 +38,14 @@ def index_iterators(source: str, function: Node) -> str:
 
 def _rewritten(loop: Node) -> list[Edit]:
     """The edits that index ``loop``, or none where it is not read."""
-    init, body = loop.child_by_field_name("initializer"), loop.child_by_field_name("body")
-    condition, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
-    start = loop_start(init) if init is not None else None
-    if start is None or start.declaration is None or None in (body, condition, update):
+    parts = declared_loop(loop)
+    if parts is None:
         return []
-    assert body is not None and condition is not None and update is not None
-    kind = start.declaration.child_by_field_name("type")
-    if kind is None or not (node_text(kind) == "auto" or node_text(kind).endswith("iterator")):
+    kind = parts.kind
+    if not (node_text(kind) == "auto" or node_text(kind).endswith("iterator")):
         return []
-    it, opened = start.var, _called(start.value, frozenset(_BEGINS))
+    it, opened = parts.var, _called(parts.value, frozenset(_BEGINS))
+    body, condition, update = parts.body, parts.condition, parts.update
     bound = compared_bound(condition, it)
     closed = _called(bound[1], frozenset({_BEGINS[opened[1]]})) if opened and bound else None
     if opened is None or bound is None or closed is None or bound[0] not in ("!=", "<"):
@@ -60,7 +58,7 @@ def _rewritten(loop: Node) -> list[Edit]:
         return []
     return [
         Edit.replace(kind, "std::size_t"),
-        Edit.replace(start.value, "0"),
+        Edit.replace(parts.value, "0"),
         Edit.replace(strip_parens(condition), f"{it} < {container}.size()"),
         Edit.replace(strip_parens(update), f"++{it}"),
         *uses,

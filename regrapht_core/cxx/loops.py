@@ -17,7 +17,16 @@ from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
-__all__ = ["FLIPPED", "CountedLoop", "LoopStart", "compared_bound", "counted_loop", "loop_start"]
+__all__ = [
+    "FLIPPED",
+    "CountedLoop",
+    "DeclaredLoop",
+    "LoopStart",
+    "compared_bound",
+    "counted_loop",
+    "declared_loop",
+    "loop_start",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +147,34 @@ def loop_start(init: Node) -> LoopStart | None:
         if left is not None and left.type == "identifier" and right is not None:
             return LoopStart(node_text(left), right, None)
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclaredLoop:
+    """A ``for`` loop that declares one variable and has all its parts: what the extraction
+    rewrites (strides, countdowns, iterators) rewrite around its counter."""
+
+    var: str
+    kind: Node
+    """The declared type."""
+    value: Node
+    """The initial value."""
+    condition: Node
+    update: Node
+    body: Node
+
+
+def declared_loop(loop: Node) -> DeclaredLoop | None:
+    """``loop``'s parts, where it declares its variable (``T i = start``) and has a
+    condition, an update and a body; else None."""
+    init, body = loop.child_by_field_name("initializer"), loop.child_by_field_name("body")
+    condition, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
+    start = loop_start(init) if init is not None else None
+    declaration = start.declaration if start is not None else None
+    kind = declaration.child_by_field_name("type") if declaration is not None else None
+    if start is None or kind is None or body is None or condition is None or update is None:
+        return None
+    return DeclaredLoop(start.var, kind, start.value, condition, update, body)
 
 
 def compared_bound(comparison: Node, var: str) -> tuple[str, Node] | None:

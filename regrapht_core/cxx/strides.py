@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from regrapht_core.cxx.affine import additive_terms, literal_int
 from regrapht_core.cxx.changes import may_change
-from regrapht_core.cxx.loops import loop_start
+from regrapht_core.cxx.loops import declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
@@ -42,11 +42,10 @@ def unit_strides(source: str, function: Node) -> str:
 
 def _rewritten(loop: Node) -> list[Edit]:
     """The edits that make ``loop`` count by one, or none where it is not read."""
-    init, body = loop.child_by_field_name("initializer"), loop.child_by_field_name("body")
-    start = loop_start(init) if init is not None else None
-    if start is None or start.declaration is None or body is None:
+    parts = declared_loop(loop)
+    if parts is None:
         return []
-    var, first = start.var, literal_int(start.value)
+    var, first, body = parts.var, literal_int(parts.value), parts.body
     step = _step(loop, var)
     bound = _bound(loop, var)
     if step is None or bound is None or first is None or first < 0:
@@ -55,14 +54,11 @@ def _rewritten(loop: Node) -> list[Edit]:
     extra = step - 1 - first - shift
     if extra < 0 or may_change(body, var):
         return []
-    kind = start.declaration.child_by_field_name("type")
-    if kind is None:
-        return []
     counted = f"{var} < ({node_text(strip_parens(limit))} + {extra}) / {step}"
     edits = [
-        Edit.replace(start.value, "0"),
+        Edit.replace(parts.value, "0"),
         Edit.replace(condition, counted),
-        Edit.replace(strip_parens(loop.child_by_field_name("update") or loop), f"++{var}"),
+        Edit.replace(strip_parens(parts.update), f"++{var}"),
     ]
     for node in walk(body):
         if node.type != "identifier" or node_text(node) != var:
