@@ -147,7 +147,9 @@ def expand_algorithms(source: str, function: Node) -> str:
         if found is None:
             continue
         used, text, statement, loop = found
-        edits.append((used.start_byte, used.end_byte, text))
+        # A call written over several lines keeps them (as blank ones), so the lines after
+        # it keep their numbers.
+        edits.append((used.start_byte, used.end_byte, text + "\n" * node_text(used).count("\n")))
         if statement is not None:
             hoisted.setdefault(statement.start_byte, []).append(loop)
         counter += 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from regrapht_core.cxx.declarators import inner_declarator
 from regrapht_core.cxx.parse import Node, node_text, walk
@@ -188,9 +189,19 @@ def inline_local_lambdas(source: str, function: Node) -> str:
         texts = [_call_inlined(lambda_, call) for call in calls or ()]
         if not calls or None in texts:
             continue
-        edits += [Edit.replace(c, f"({t})") for c, t in zip(calls, texts, strict=True)]
-        edits.append(Edit.replace(statement, "\n" * node_text(statement).count("\n")))
+        made = [Edit.replace(c, f"({t})") for c, t in zip(calls, texts, strict=True)]
+        made.append(Edit.replace(statement, "\n" * node_text(statement).count("\n")))
+        # A call inside another's arguments (``g(g(x))``, ``g(h(x))``) is left as written.
+        if not _overlapping(made, edits):
+            edits += made
     return apply_edits(source.encode("utf-8"), edits) if edits else source
+
+
+def _overlapping(found: list[Edit], edits: list[Edit]) -> bool:
+    """Whether two of ``found``, or one of ``found`` and one of ``edits``, overlap."""
+    ranges = sorted((e.start, e.end) for e in found)
+    inside = any(b[0] < a[1] for a, b in pairwise(ranges))
+    return inside or any(a.start < b.end and b.start < a.end for a in found for b in edits)
 
 
 def _local_lambda(statement: Node, function: Node) -> tuple[str, Node] | None:

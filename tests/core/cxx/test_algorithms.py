@@ -558,3 +558,17 @@ def test_fills_iota_and_for_each_compute_what_the_library_computes(tmp_path: Pat
     )
     program = FILLS + copies.split("\n", 3)[3] + main
     assert printed_by(program, tmp_path) == "0"
+
+
+def test_a_call_over_several_lines_keeps_its_lines() -> None:
+    """Line numbers in messages are the user's: the loop takes the call's first line and
+    leaves the others blank (the lines had closed up, moving every later line by one)."""
+    (function,) = [
+        n
+        for n in parse_source(SAXPY, SourceLanguage.CPP).root_node.named_children
+        if n.type == "function_definition"
+    ]
+    expanded = expand_algorithms(SAXPY, function)
+    assert expanded.count("\n") == SAXPY.count("\n")
+    assert expanded.splitlines()[3].strip().startswith("for (std::size_t stl_k0 = 0;")
+    assert expanded.splitlines()[4].strip() == ""

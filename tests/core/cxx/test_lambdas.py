@@ -65,6 +65,7 @@ def test_each_call_of_a_local_lambda_is_the_expression_it_returns(body: str, inl
         "auto g = [](float v) -> int { return v; };\nout[0] = g(x[0]);",
         "auto g = [s](float v) { return s * v; };\n{ float s = 3; out[0] = g(x[0]); }",
         "auto g = [s](float v) { return s * v; };\nstd::swap(s, out[1]);\nout[0] = g(x[0]);",
+        "auto g = [](float v) { return 2 * v; };\nout[0] = g(g(x[0]));",
         "struct P { float k; float f(float v) { auto g = [this](float w) { return k * w; };"
         " k = 2; return g(v); } };",
     ],
@@ -78,6 +79,7 @@ def test_each_call_of_a_local_lambda_is_the_expression_it_returns(body: str, inl
         "declared-return-type",
         "capture-shadowed-at-the-call",
         "capture-passed-by-reference",
+        "nested-calls",
         "this",
     ],
 )
