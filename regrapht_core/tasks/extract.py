@@ -80,7 +80,7 @@ from regrapht_core.tasks.signature import (
 from regrapht_core.tasks.sizes import default_timing_value, derive_correctness_sizes
 from regrapht_core.tasks.validate import HOST_COMPILER, validate_task
 
-__all__ = ["ACCUMULATING_TOLERANCE", "extract_task", "suggested_annotation"]
+__all__ = ["ACCUMULATING_TOLERANCE", "SOURCE_REWRITES", "extract_task", "suggested_annotation"]
 
 _FUNCTIONS = "(function_definition) @fn"
 _FLOAT_DEFAULTS = ("1.5", "0.5", "2.5", "-0.75", "3.25")
@@ -91,6 +91,23 @@ sequential sum's own rounding grows with its length (``Tolerance.per_term``), th
 roundoffs (2^-24) per term, over four times the largest error measured in 50 draws of
 2^20 or 2^22 terms (``benchmarks/results/cpu-float-sum-error.json``)."""
 _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
+
+
+SOURCE_REWRITES = (
+    expand_algorithms,
+    inline_local_lambdas,
+    counted_whiles,
+    index_iterators,
+    unit_strides,
+    count_up,
+    distribute_literal_factors,
+    spell_deduced_counters,
+)
+"""What extraction writes out before it reads a function, in this order, each only where
+it is the same program and each on the lines it rewrites: standard algorithms as their
+loops, local lambdas inlined, counting ``while`` loops, iterator loops, strides and
+countdowns as loops counting up by one, interleaved indices distributed, deduced counter
+types spelled (docs/task-format.md)."""
 
 
 def extract_task(
@@ -118,17 +135,7 @@ def extract_task(
     tree = parse_source(source, language)
     root = tree.root_node
     fn = _find_function(root, language, function, line, origin)
-    normalizers = (
-        expand_algorithms,
-        inline_local_lambdas,
-        counted_whiles,
-        index_iterators,
-        unit_strides,
-        count_up,
-        distribute_literal_factors,
-        spell_deduced_counters,
-    )
-    for normalized in normalizers:
+    for normalized in SOURCE_REWRITES:
         written = normalized(source, fn)
         if written != source:  # the same lines, so ``line`` and messages still match the file
             source, root = written, parse_source(written, language).root_node
