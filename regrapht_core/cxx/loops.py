@@ -251,6 +251,9 @@ def _condition(loop: Node, var: str) -> tuple[Node, bool, int]:
     offset = 0
     if shifted is not None and shifted[0] == "<":
         found, offset = (shifted[0], shifted[1]), shifted[2]
+    elif shifted is not None and shifted[0] == "<=":
+        # i + c <= n is i + (c - 1) < n for integers (c >= 1: neither side can wrap).
+        found, offset = ("<", shifted[1]), shifted[2] - 1
     if found is None or found[0] not in ("<", "<=", "!="):
         raise Refusal(f"the loop condition `{node_text(cond)}` is not `{var} < bound`")
     op, bound = found

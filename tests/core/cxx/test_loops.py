@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
+from tests.core.rewrite.support import first_step_computes, requires_nvcc, unvalidated_task
 
 
 def _loop(header: str) -> CountedLoop:
@@ -27,6 +30,23 @@ def test_counted_loops_in_their_spellings() -> None:
 
 
 @pytest.mark.parametrize(
+    ("header", "offset", "condition"),
+    [
+        ("for (int i = 0; i + 2 < n; ++i)", 2, "i + 2 < n"),
+        ("for (int i = 0; i + 2 <= n; ++i)", 1, "i + 1 < n"),
+        ("for (int i = 0; n >= i + 1; ++i)", 0, "i < n"),
+    ],
+)
+def test_a_shifted_bound_is_read_as_a_shift_below_it(
+    header: str, offset: int, condition: str
+) -> None:
+    """``i + c <= n`` is ``i + (c - 1) < n`` for integers; with ``c >= 1`` neither side can
+    wrap, so an unsigned ``n`` of 0 still gives no iterations."""
+    loop = _loop(header)
+    assert (loop.offset, loop.inclusive, loop.condition()) == (offset, False, condition)
+
+
+@pytest.mark.parametrize(
     ("header", "reason"),
     [
         ("for (;;)", "no initialiser"),
@@ -39,3 +59,22 @@ def test_counted_loops_in_their_spellings() -> None:
 def test_other_loops_are_refused_with_the_reason(header: str, reason: str) -> None:
     with pytest.raises(Refusal, match=reason):
         _loop(header)
+
+
+PAIRS = """#include <vector>
+#include <cstddef>
+// regrapht: n = 4099
+void pairs(const std::vector<float>& x, std::vector<float>& y) {
+    for (std::size_t i = 0; i + 2 <= x.size(); ++i) y[i] = x[i] + x[i + 1];
+}
+"""
+
+
+@requires_nvcc
+def test_a_loop_bounded_by_a_shifted_less_or_equal_gets_a_kernel_that_computes_it(
+    tmp_path: Path,
+) -> None:
+    """It was refused: "the loop condition `i + 2 <= x_size` is not `i < bound`"."""
+    task = unvalidated_task(PAIRS, "pairs")
+    assert [s["n"] for s in task.correctness_sizes][:1] == [1], "an unsigned n below the shift"
+    assert "__global__" in first_step_computes(task, tmp_path)
