@@ -30,6 +30,7 @@ from regrapht_core.contracts.task import (
     Tolerance,
 )
 from regrapht_core.cxx.algorithms import expand_algorithms
+from regrapht_core.cxx.aliases import inline_pointer_aliases
 from regrapht_core.cxx.countdowns import count_up
 from regrapht_core.cxx.counters import spell_deduced_counters
 from regrapht_core.cxx.distribute import distribute_literal_factors
@@ -41,6 +42,7 @@ from regrapht_core.cxx.functions import (
     signature_text,
     unqualified,
 )
+from regrapht_core.cxx.hoist import hoist_loop_bounds
 from regrapht_core.cxx.iterators import index_iterators
 from regrapht_core.cxx.lambdas import inline_local_lambdas
 from regrapht_core.cxx.params import Parameter
@@ -96,6 +98,8 @@ _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
 SOURCE_REWRITES = (
     expand_algorithms,
     inline_local_lambdas,
+    inline_pointer_aliases,
+    hoist_loop_bounds,
     counted_whiles,
     index_iterators,
     unit_strides,
@@ -105,9 +109,10 @@ SOURCE_REWRITES = (
 )
 """What extraction writes out before it reads a function, in this order, each only where
 it is the same program and each on the lines it rewrites: standard algorithms as their
-loops, local lambdas inlined, counting ``while`` loops, iterator loops, strides and
-countdowns as loops counting up by one, interleaved indices distributed, deduced counter
-types spelled (docs/task-format.md)."""
+loops, local lambdas inlined, row pointers written as subscripts, a bound declared beside
+the counter declared before the loop, counting ``while`` loops, iterator loops, strides
+and countdowns as loops counting up by one, interleaved indices distributed, deduced
+counter types spelled (docs/task-format.md)."""
 
 
 def extract_task(
