@@ -42,10 +42,16 @@ def counted_whiles(source: str, function: Node) -> str:
         header = f"for ({counter}; {node_text(condition)}; ++{_counter(declaration)})"
         body = loop.child_by_field_name("body")
         assert body is not None  # _counting found its last statement
+        # The lines between ``while`` and the body (a brace on its own line) stay lines.
+        spanned = (loop.text or b"")[: body.start_byte - loop.start_byte].count(b"\n")
         edits += [
             Edit.replace(declaration, ""),
-            Edit(loop.start_byte, body.start_byte, header + " "),
-            Edit.replace(step, ""),
+            Edit(
+                loop.start_byte,
+                body.start_byte,
+                header + " " + "\n" * (spanned - header.count("\n")),
+            ),
+            Edit.replace(step, "\n" * node_text(step).count("\n")),
         ]
     return apply_edits(source.encode("utf-8"), edits) if edits else source
 

@@ -42,8 +42,12 @@ def _written(body: str) -> str:
             "  i++;\n}",
             "|for (int i = 0; i < n; ++i) {|for (int c = 0; c < 3; ++c) { if (c) continue; }||}",
         ),
+        (
+            "int i = 0;\nwhile (i < n)\n{\n  x[i] = k;\n  ++i;\n}",
+            "|for (int i = 0; i < n; ++i)|{|x[i] = k;||}",
+        ),
     ],
-    ids=["increment-first", "plus-equals-one-and-a-local", "inner-continue"],
+    ids=["increment-first", "plus-equals-one-and-a-local", "inner-continue", "brace-below"],
 )
 def test_a_counting_while_is_its_for_loop(body: str, written: str) -> None:
     assert _written(body) == written
