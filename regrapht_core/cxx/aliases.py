@@ -10,11 +10,11 @@ C code walks a matrix through a pointer to the current row::
 The analysis reads subscripts of parameters, and refused ``x`` as "aliased by the local
 pointer ``row``". ``row[c]`` is ``x[r * cols + c]``: this writes each ``p[e]`` as
 ``base[(offset) + (e)]`` and ``*p`` as ``base[offset]`` and drops the declaration, where the
-pointer is declared once as ``base + offset`` (or ``&base[offset]``), every use is one of
-those two, and nothing after the declaration changes the pointer, the base or a name the
-offset reads (the offset was computed once; its copies are computed at each use). Each use
-stays on its line and the declaration's line is left blank, so messages keep the user's
-line numbers.
+pointer is declared once as ``base + offset`` (``&base[offset]``, or ``base`` alone),
+every use is one of those two, and nothing after the declaration changes the pointer, the
+base or a name the offset reads (the offset was computed once; its copies are computed at
+each use). Each use stays on its line and the declaration's line is left blank, so messages
+keep the user's line numbers.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ def _alias(declaration: Node, function: Node) -> tuple[str, str, str] | None:
     if parts is None:
         return None
     base, offset = parts
-    names = {node_text(n) for n in walk(offset) if n.type == "identifier"}
+    names = {node_text(n) for n in walk(offset) if n.type == "identifier"} - {node_text(base)}
     name = node_text(target)
     if any(may_change(block, n, skip=declaration) for n in names | {node_text(base), name}):
         return None
@@ -74,7 +74,8 @@ def _alias(declaration: Node, function: Node) -> tuple[str, str, str] | None:
         for d in walk(function)
         if d.type in ("declaration", "parameter_declaration")
     )
-    return (name, node_text(base), node_text(offset)) if declared == 1 else None
+    offset_text = "0" if offset == base else node_text(offset)
+    return (name, node_text(base), offset_text) if declared == 1 else None
 
 
 def _addresses(function: Node) -> set[str]:
@@ -89,7 +90,7 @@ def _addresses(function: Node) -> set[str]:
 
 def _pointed(value: Node, addresses: set[str]) -> tuple[Node, Node] | None:
     """``(base, offset)`` of ``base + offset``, ``offset + base`` or ``&base[offset]``
-    with ``base`` the name of a pointer or an array."""
+    with ``base`` the name of a pointer or an array; ``(base, base)`` for ``base`` alone."""
     if value.type == "pointer_expression" and operator_text(value) == "&":
         inner = strip_parens(value.named_children[0]) if value.named_children else None
         if inner is not None and inner.type == "subscript_expression":
@@ -99,6 +100,8 @@ def _pointed(value: Node, addresses: set[str]) -> tuple[Node, Node] | None:
             if base is not None and node_text(base) in addresses and index is not None:
                 return base, index
         return None
+    if value.type == "identifier" and node_text(value) in addresses:
+        return value, value  # ``T* p = base;``: an offset of zero (see _offset_text)
     if value.type != "binary_expression" or operator_text(value) != "+":
         return None
     left, right = value.child_by_field_name("left"), value.child_by_field_name("right")

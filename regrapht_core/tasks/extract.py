@@ -57,6 +57,7 @@ from regrapht_core.cxx.parse import (
 )
 from regrapht_core.cxx.strides import unit_strides
 from regrapht_core.cxx.syntax import enclosing
+from regrapht_core.cxx.walks import index_pointer_walks
 from regrapht_core.cxx.while_loops import counted_whiles
 from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks.annotation import (
@@ -98,6 +99,7 @@ _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
 SOURCE_REWRITES = (
     expand_algorithms,
     inline_local_lambdas,
+    index_pointer_walks,
     inline_pointer_aliases,
     hoist_loop_bounds,
     counted_whiles,
@@ -109,10 +111,10 @@ SOURCE_REWRITES = (
 )
 """What extraction writes out before it reads a function, in this order, each only where
 it is the same program and each on the lines it rewrites: standard algorithms as their
-loops, local lambdas inlined, row pointers written as subscripts, a bound declared beside
-the counter declared before the loop, counting ``while`` loops, iterator loops, strides
-and countdowns as loops counting up by one, interleaved indices distributed, deduced
-counter types spelled (docs/task-format.md)."""
+loops, local lambdas inlined, pointer walks and row pointers written as subscripts, a
+bound declared beside the counter declared before the loop, counting ``while`` loops,
+iterator loops, strides and countdowns as loops counting up by one, interleaved indices
+distributed, deduced counter types spelled (docs/task-format.md)."""
 
 
 def extract_task(
