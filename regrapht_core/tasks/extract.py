@@ -99,10 +99,10 @@ _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
 SOURCE_REWRITES = (
     expand_algorithms,
     inline_local_lambdas,
-    index_pointer_walks,
-    inline_pointer_aliases,
     hoist_loop_bounds,
     counted_whiles,
+    index_pointer_walks,
+    inline_pointer_aliases,
     index_iterators,
     unit_strides,
     count_up,
@@ -111,10 +111,12 @@ SOURCE_REWRITES = (
 )
 """What extraction writes out before it reads a function, in this order, each only where
 it is the same program and each on the lines it rewrites: standard algorithms as their
-loops, local lambdas inlined, pointer walks and row pointers written as subscripts, a
-bound declared beside the counter declared before the loop, counting ``while`` loops,
-iterator loops, strides and countdowns as loops counting up by one, interleaved indices
-distributed, deduced counter types spelled (docs/task-format.md)."""
+loops, local lambdas inlined, a bound declared beside the counter declared before the
+loop, counting ``while`` loops as ``for`` loops, pointer walks and row pointers as
+subscripts, iterator loops, strides and countdowns as loops counting up by one,
+interleaved indices distributed, deduced counter types spelled (docs/task-format.md).
+Each may give the next a loop it reads: a ``while`` a ``for`` whose pointer walk becomes
+subscripts of an alias, which becomes subscripts of what it points into."""
 
 
 def extract_task(

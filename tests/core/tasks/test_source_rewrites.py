@@ -12,6 +12,7 @@ import pytest
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import parse_source, walk
 from regrapht_core.tasks.extract import SOURCE_REWRITES
+from tests.core.rewrite.support import first_step_computes, requires_nvcc, unvalidated_task
 
 ROOT = Path(__file__).resolve().parents[3]
 FILES = sorted(
@@ -84,3 +85,24 @@ def test_the_rewrites_on_code_being_typed_raise_nothing_and_keep_the_lines() -> 
                 function = [n for n in walk(root) if n.type == "function_definition"][index]
                 written = rewrite(source, function)
                 assert written.count("\n") == source.count("\n"), (path.name, rewrite.__name__)
+
+
+CHAINED = """// regrapht: n = 4099; data[n] inout
+void scale(float* data, int n, float k) {
+    float* p = data;
+    int i = 0;
+    while (i < n) {
+        *p++ *= k;
+        ++i;
+    }
+}
+"""
+
+
+@requires_nvcc
+def test_the_rewrites_compose_in_their_order(tmp_path: Path) -> None:
+    """A counting ``while`` becomes a ``for``, whose pointer walk becomes ``p[i]``, whose
+    alias becomes ``data``: three rewrites, one kernel, the loop's results."""
+    task = unvalidated_task(CHAINED, "scale")
+    assert "data[(0) + (i)] *= k;" in task.source
+    assert "__global__" in first_step_computes(task, tmp_path)
