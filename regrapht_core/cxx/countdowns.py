@@ -14,9 +14,10 @@ unsigned one never goes below zero), a bound of ``>= 0`` (or ``> -1``), a step o
 body that changes neither the counter nor anything the start reads (the start is read
 once, its copies at every use), and a start with no effects are read; a loop that leaves
 early (a search from the back) is left to the first-match rewriter, which reads it as
-written. A start at the
-largest value of its type is the one case the new bound (``S + 1``) cannot count. Each part
-stays on its line, so messages keep the user's line numbers.
+written, and so is a countdown inside another loop: it runs in one thread either way (a
+Horner evaluation per element), where the rewriters that read it expect it as written. A
+start at the largest value of its type is the one case the new bound (``S + 1``) cannot
+count. Each part stays on its line, so messages keep the user's line numbers.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from regrapht_core.cxx.lambdas import pure
 from regrapht_core.cxx.loops import compared_bound, declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
-from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
+from regrapht_core.cxx.syntax import canon, loop_ancestor, operator_text, strip_parens
 
 __all__ = ["count_up"]
 
@@ -41,7 +42,9 @@ _EXITS = frozenset({"break_statement", "return_statement", "goto_statement"})
 def count_up(source: str, function: Node) -> str:
     """``source`` with each ``for`` loop of ``function`` that counts down to zero written
     as one that counts up; ``source`` itself when there is none (see the module)."""
-    return rewrite_loops(source, function, _rewritten)
+    return rewrite_loops(
+        source, function, lambda loop: [] if loop_ancestor(loop, function) else _rewritten(loop)
+    )
 
 
 def _rewritten(loop: Node) -> list[Edit]:

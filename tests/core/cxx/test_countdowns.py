@@ -57,6 +57,7 @@ def test_a_countdown_counts_up(body: str, written: str) -> None:
         "for (int i = n++; i >= 0; --i) out[i] = 0;",
         "for (int i = n - 1; i < n; ++i) out[i] = 0;",
         "for (int i = n - 1; i >= 0; --i) if (x[i] < 0) { out[0] = i; break; }",
+        "for (int j = 0; j < n; ++j)\n  for (int k = 7; k >= 0; --k) out[j] = out[j] * x[j] + k;",
     ],
     ids=[
         "unsigned",
@@ -68,6 +69,7 @@ def test_a_countdown_counts_up(body: str, written: str) -> None:
         "start-with-an-effect",
         "counts-up-already",
         "search-from-the-back",
+        "inside-another-loop",
     ],
 )
 def test_other_loops_are_left_as_written(body: str) -> None:
