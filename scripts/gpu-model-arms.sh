@@ -64,6 +64,16 @@ start)
         python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["runsOn"] != "GPU")' \
             "$OUT/model-check-layers-1.json" || { echo "the model did not run on the GPU"; exit 1; }
     : >"$BENCH/pids"
+    # The arms run from a copy of the tree taken now: the device tool copies the working
+    # tree afresh at each call, and an arm still running from an earlier call found its
+    # task files briefly gone (13 tasks lost to FileNotFoundError:
+    # benchmarks/results/gpu-h200-whole-test-split-2be0f96/lease-2). The carried .dev (the
+    # model's parts, mined graphs) is too big to copy and stays a link.
+    tree=$(mktemp -d "$BENCH/tree.XXXXXX")
+    tar -cf - --exclude=./.git --exclude=./.whl --exclude=./.dev . | tar -xf - -C "$tree" || exit 1
+    [ ! -d .dev ] || ln -s "$PWD/.dev" "$tree/.dev"
+    pythonpath=${PYTHONPATH:-}
+    pythonpath=${pythonpath//$PWD/$tree}
     # What the GPUs do meanwhile, every 30 s: kernels (nvidia-smi) and turns, the share of
     # time each GPU's lock is held (scripts/gpu_lock_busy.py): whether the searches wait
     # for the GPU or for their own work. Both end with the machine; arms started later in
@@ -83,9 +93,13 @@ start)
             cp "$RESUME_FROM/$arm.json" "$BENCH/$arm.json" && resume="--resume"
         fi
         # shellcheck disable=SC2086  # the arm's arguments are words on purpose
-        setsid nohup ${RUNNER:-python3 -m regrapht_core bench run} $args --budget "$BUDGET" $resume \
-            --time-limit "$LIMIT" --json "$BENCH/$arm.json" >>"$BENCH/$arm.log" 2>&1 </dev/null &
-        echo $! >>"$BENCH/pids"
+        (
+            cd "$tree" || exit 1
+            PYTHONPATH=$pythonpath setsid nohup ${RUNNER:-python3 -m regrapht_core bench run} \
+                $args --budget "$BUDGET" $resume --time-limit "$LIMIT" --json "$BENCH/$arm.json" \
+                >>"$BENCH/$arm.log" 2>&1 </dev/null &
+            echo $! >>"$BENCH/pids"
+        )
         echo "$arm" >>"$BENCH/arms"
     done <<<"$ARMS"
     ;;

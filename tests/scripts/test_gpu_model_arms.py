@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _SLEEPER = "#!/bin/sh\nexec sleep 60\n"
 _RUNNER = """#!/bin/sh
 # A benchmark that ends once the test lets it: it writes its --json then.
+echo "ran in $(pwd) with PYTHONPATH=$PYTHONPATH"
 while [ ! -f "$RELEASE" ]; do sleep 0.1; done
 while [ $# -gt 0 ]; do [ "$1" = --json ] && echo '{"runs": []}' >"$2"; shift; done
 """
@@ -103,6 +104,25 @@ def test_one_set_of_arms_after_another_with_one_pair_of_monitors(
     with tarfile.open(Path(lease["OUT"]) / "arms.tgz") as archive:
         names = {Path(name).name for name in archive.getnames()}
     assert {"five-1.json", "five-2.json", "sweep-default.json"} <= names
+
+
+def test_the_arms_run_from_a_copy_of_the_tree_the_next_call_cannot_touch(
+    lease: dict[str, str],
+) -> None:
+    """The device tool copies the working tree afresh at each call: an arm reading it
+    from an earlier call found its task files briefly gone, so arms run from a copy."""
+    tree, bench = Path(lease["TREE"]), Path(lease["BENCH"])
+    (tree / "task.cpp").write_text("int main() {}\n")
+    env = {**lease, "PYTHONPATH": f"/tmp/site:{tree}:{tree}/server"}
+    assert _arms(env, "start", "one suite.toml").returncode == 0
+    (tree / "task.cpp").unlink()
+    Path(lease["RELEASE"]).touch()
+    assert _arms(lease, "wait", "").stdout.strip().endswith("arms done")
+    ran = (bench / "one.log").read_text().split()
+    copy = Path(ran[2])
+    assert copy.parent == bench and copy != tree
+    assert (copy / "task.cpp").read_text() == "int main() {}\n"
+    assert ran[4] == f"PYTHONPATH=/tmp/site:{copy}:{copy}/server"
 
 
 @pytest.mark.parametrize("arms", sorted((ROOT / "scripts" / "arms").glob("*.txt")), ids=str)
