@@ -52,6 +52,7 @@ from regrapht_core.cxx.lambdas import EFFECTS, Operand, body_on, declared, inlin
 from regrapht_core.cxx.literals import INTEGER_TYPES, literal_type
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.symbols import DEVICE_MATH
+from regrapht_core.cxx.syntax import ObjectCall, object_call
 
 __all__ = ["expand_algorithms"]
 
@@ -541,9 +542,9 @@ def _range(begin: Node, end: Node) -> _Range | None:
     ``p, p + n``."""
     opened, closed = _called_on(begin, _BEGINS), _called_on(end, frozenset(_PAIRS))
     if opened is not None and closed is not None:
-        if opened[0] != closed[0] or _PAIRS[closed[1]] != opened[1]:
+        if opened.target != closed.target or _PAIRS[closed.method] != opened.method:
             return None
-        return _Range(opened[0], f"{opened[0]}.size()")
+        return _Range(opened.target, f"{opened.target}.size()")
     if opened is not None or closed is not None:
         return None
     if begin.type != "identifier" or end.type != "binary_expression":
@@ -563,29 +564,15 @@ def _start(node: Node) -> str | None:
     if node.type == "identifier":
         return node_text(node)
     container = _called_on(node, _BEGINS)
-    return container[0] if container is not None else None
+    return container.target if container is not None else None
 
 
-def _called_on(node: Node, methods: frozenset[str]) -> tuple[str, str] | None:
-    """``(v, m)`` for ``v.m()`` or ``std::m(v)`` with ``m`` in ``methods``."""
-    if node.type != "call_expression":
+def _called_on(node: Node, methods: frozenset[str]) -> ObjectCall | None:
+    """``v.m()`` or ``std::m(v)`` with ``m`` in ``methods``."""
+    call = object_call(node)
+    if call is None or call.spelled not in (".", "std::") or call.arguments:
         return None
-    function = node.child_by_field_name("function")
-    arguments = node.child_by_field_name("arguments")
-    if function is None or arguments is None:
-        return None
-    args = arguments.named_children
-    if function.type == "field_expression" and not args:
-        obj, field = function.child_by_field_name("argument"), function.child_by_field_name("field")
-        dot = node_text(function.children[1]) == "."
-        if obj is not None and field is not None and obj.type == "identifier" and dot:
-            return (node_text(obj), node_text(field)) if node_text(field) in methods else None
-    if function.type == "qualified_identifier" and len(args) == 1 and args[0].type == "identifier":
-        scope, name = function.child_by_field_name("scope"), function.child_by_field_name("name")
-        std = scope is not None and node_text(scope) == "std"
-        if std and name is not None and node_text(name) in methods:
-            return node_text(args[0]), node_text(name)
-    return None
+    return call if call.method in methods else None
 
 
 def _statement(call: Node) -> Node | None:

@@ -20,10 +20,10 @@ keep the user's line numbers.
 from __future__ import annotations
 
 from regrapht_core.cxx.changes import may_change
-from regrapht_core.cxx.declared import declared_names
+from regrapht_core.cxx.declared import declaration_count
 from regrapht_core.cxx.lambdas import pure
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.splice import Edit, apply_edits, overlapping
 from regrapht_core.cxx.syntax import declared_name, operator_text, strip_parens
 
 __all__ = ["inline_pointer_aliases"]
@@ -42,7 +42,9 @@ def inline_pointer_aliases(source: str, function: Node) -> str:
         if uses is None or not uses:
             continue
         made = [*uses, Edit.replace(declaration, "\n" * node_text(declaration).count("\n"))]
-        if not any(a.start < b.end and b.start < a.end for a in made for b in edits):
+        # ``row[*row]``: a use inside another would need nested edits; it stays as written
+        nested = any(overlapping(made[k + 1 :], [edit]) for k, edit in enumerate(made))
+        if not nested and not overlapping(made, edits):
             edits += made
     return apply_edits(source.encode("utf-8"), edits) if edits else source
 
@@ -69,13 +71,9 @@ def _alias(declaration: Node, function: Node) -> tuple[str, str, str] | None:
     name = node_text(target)
     if any(may_change(block, n, skip=declaration) for n in names | {node_text(base), name}):
         return None
-    declared = sum(
-        name in declared_names(d)
-        for d in walk(function)
-        if d.type in ("declaration", "parameter_declaration")
-    )
-    offset_text = "0" if offset == base else node_text(offset)
-    return (name, node_text(base), offset_text) if declared == 1 else None
+    if declaration_count(function, name) != 1:
+        return None
+    return name, node_text(base), "0" if offset == base else node_text(offset)
 
 
 def _addresses(function: Node) -> set[str]:
@@ -101,7 +99,7 @@ def _pointed(value: Node, addresses: set[str]) -> tuple[Node, Node] | None:
                 return base, index
         return None
     if value.type == "identifier" and node_text(value) in addresses:
-        return value, value  # ``T* p = base;``: an offset of zero (see _offset_text)
+        return value, value  # ``T* p = base;``: an offset of zero (``0``, see _alias)
     if value.type != "binary_expression" or operator_text(value) != "+":
         return None
     left, right = value.child_by_field_name("left"), value.child_by_field_name("right")

@@ -8,6 +8,7 @@ would then read instead.
 
 from __future__ import annotations
 
+from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.declared import declared_names
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.syntax import assignment_targets, canon
@@ -32,10 +33,7 @@ def may_change(scope: Node, name: str, *, skip: Node | None = None) -> bool:
                 return True
         elif node.type == "declaration" and (
             name in declared_names(node)
-            or (
-                any(n.type == "reference_declarator" for n in walk(node))
-                and any(n.type == "identifier" and node_text(n) == name for n in walk(node))
-            )
+            or (any(n.type == "reference_declarator" for n in walk(node)) and mentions(node, name))
         ):
             return True
     return False

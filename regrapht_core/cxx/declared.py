@@ -3,7 +3,8 @@
 The model's answers are repaired (``model.repair``: may a kernel the model wrote inside a
 host function move to file scope without losing a local it reads?) and completed
 (``model.borrow``: which names does an answer use but declare nowhere?) by asking the same
-question, so both read the answer here.
+question, so both read the answer here. The source rewrites that move or copy code
+(``cxx.aliases``, ``cxx.hoist``) ask here how often a function declares a name.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.syntax import declared_name
 
-__all__ = ["declared_names", "declared_types"]
+__all__ = ["declaration_count", "declared_names", "declared_types"]
 
 _TYPE_SPECIFIERS = frozenset(
     {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
@@ -57,3 +58,16 @@ def declared_names(node: Node) -> set[str]:
         elif child.type in _TYPE_PARAMETERS:
             names |= {node_text(n) for n in child.named_children if n.type == "type_identifier"}
     return names
+
+
+def declaration_count(function: Node, name: str) -> int:
+    """How many declarations and parameters of ``function`` declare ``name`` anywhere inside
+    them. Code moved or copied to another place in ``function`` reads the same variable there
+    only where this is 1. A declaration inside another (a local of a lambda kept in a local)
+    counts for both, so a name declared there is never declared once: code inside such a
+    lambda is left as written."""
+    return sum(
+        name in declared_names(d)
+        for d in walk(function)
+        if d.type in ("declaration", "parameter_declaration")
+    )

@@ -16,9 +16,9 @@ line numbers.
 from __future__ import annotations
 
 from regrapht_core.cxx.changes import may_change
-from regrapht_core.cxx.declared import declared_names
-from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.declared import declaration_count
+from regrapht_core.cxx.parse import Node, node_text
+from regrapht_core.cxx.splice import Edit, rewrite_loops
 
 __all__ = ["hoist_loop_bounds"]
 
@@ -27,39 +27,31 @@ def hoist_loop_bounds(source: str, function: Node) -> str:
     """``source`` with each ``for (T i = a, n = e; ...)`` of ``function`` written as
     ``T n = e; for (T i = a; ...)``; ``source`` itself when there is none (see the
     module)."""
-    edits: list[Edit] = []
-    for loop in walk(function):
-        init = loop.child_by_field_name("initializer") if loop.type == "for_statement" else None
-        found = _hoisted(loop, init, function) if init is not None else None
-        if found is not None:
-            edits += found
-    return apply_edits(source.encode("utf-8"), edits) if edits else source
+    return rewrite_loops(source, function, lambda loop: _hoisted(loop, function))
 
 
-def _hoisted(loop: Node, init: Node, function: Node) -> list[Edit] | None:
-    """The edits that declare the bound before ``loop``, or None where it is not read."""
+def _hoisted(loop: Node, function: Node) -> list[Edit]:
+    """The edits that declare the bound before ``loop``; none where it is not read."""
+    init = loop.child_by_field_name("initializer")
+    if init is None or init.type != "declaration":
+        return []
     declarators = init.children_by_field_name("declarator")
     kind = init.child_by_field_name("type")
-    if init.type != "declaration" or kind is None or len(declarators) != 2:
-        return None
+    if kind is None or len(declarators) != 2:
+        return []
     if loop.parent is None or loop.parent.type != "compound_statement":
-        return None
+        return []
     first, second = declarators
     names = [_plain(d) for d in declarators]
     counter_value = first.child_by_field_name("value")
     if None in names or counter_value is None:
-        return None
+        return []
     if counter_value.type not in ("number_literal", "identifier"):
-        return None
+        return []
     bound = names[1]
     assert bound is not None
-    declared = sum(
-        bound in declared_names(d)
-        for d in walk(function)
-        if d.type in ("declaration", "parameter_declaration")
-    )
-    if declared != 1 or may_change(loop, bound, skip=init):
-        return None
+    if declaration_count(function, bound) != 1 or may_change(loop, bound, skip=init):
+        return []
     qualifiers = "".join(f"{node_text(c)} " for c in init.children if c.type == "type_qualifier")
     hoisted = f"{qualifiers}{node_text(kind)} {node_text(second)}; "
     counter = f"{qualifiers}{node_text(kind)} {node_text(first)};"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from regrapht_core.cxx.loops import compared_bound, declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
-from regrapht_core.cxx.syntax import strip_parens
+from regrapht_core.cxx.syntax import ObjectCall, object_call, strip_parens
 
 __all__ = ["index_iterators"]
 
@@ -47,11 +47,12 @@ def _rewritten(loop: Node) -> list[Edit]:
     it, opened = parts.var, _called(parts.value, frozenset(_BEGINS))
     body, condition, update = parts.body, parts.condition, parts.update
     bound = compared_bound(condition, it)
-    closed = _called(bound[1], frozenset({_BEGINS[opened[1]]})) if opened and bound else None
+    closed = _called(bound[1], frozenset({_BEGINS[opened.method]})) if opened and bound else None
     if opened is None or bound is None or closed is None or bound[0] not in ("!=", "<"):
         return []
-    container = opened[0]
-    if closed[0] != container or "".join(node_text(update).split()) not in (f"++{it}", f"{it}++"):
+    container = opened.target
+    step = "".join(node_text(update).split())
+    if closed.target != container or step not in (f"++{it}", f"{it}++"):
         return []
     uses = _uses(body, it, container)
     if uses is None or _resized(body, container):
@@ -65,14 +66,13 @@ def _rewritten(loop: Node) -> list[Edit]:
     ]
 
 
-def _called(node: Node, methods: frozenset[str]) -> tuple[str, str] | None:
-    """``("v", "begin")`` for ``v.begin()`` with ``begin`` among ``methods``."""
-    node = strip_parens(node)
-    found = _called_member(node)
-    arguments = node.child_by_field_name("arguments")
-    if found is None or arguments is None or arguments.named_child_count:
+def _called(node: Node, methods: frozenset[str]) -> ObjectCall | None:
+    """``v.begin()`` with ``begin`` among ``methods``, in parentheses or not; an iterator
+    from ``std::begin(v)`` or ``p->begin()`` is not read (the index form spells ``v``)."""
+    call = object_call(strip_parens(node))
+    if call is None or call.spelled != "." or call.arguments or call.method not in methods:
         return None
-    return found if found[1] in methods else None
+    return call
 
 
 def _uses(body: Node, it: str, container: str) -> list[Edit] | None:
@@ -107,25 +107,14 @@ def _from_begin(difference: Node, node: Node, container: str) -> bool:
     return (
         difference.type == "binary_expression"
         and left == node
-        and (opened is not None and opened[0] == container)
+        and (opened is not None and opened.target == container)
     )
 
 
 def _resized(body: Node, container: str) -> bool:
     """Whether ``body`` calls a method that may change ``container``'s size."""
-    for node in walk(body):
-        found = _called_member(node)
-        if found is not None and found[0] == container and found[1] in _RESIZES:
-            return True
-    return False
-
-
-def _called_member(node: Node) -> tuple[str, str] | None:
-    """``("v", "push_back")`` for a call ``v.push_back(...)`` on a named object."""
-    function = node.child_by_field_name("function") if node.type == "call_expression" else None
-    if function is None or function.type != "field_expression":
-        return None
-    owner, field = function.child_by_field_name("argument"), function.child_by_field_name("field")
-    if owner is None or field is None or owner.type != "identifier":
-        return None
-    return node_text(owner), node_text(field)
+    calls = (object_call(node) for node in walk(body))
+    return any(
+        c is not None and c.spelled != "std::" and c.target == container and c.method in _RESIZES
+        for c in calls
+    )

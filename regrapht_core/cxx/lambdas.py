@@ -29,7 +29,7 @@ from itertools import pairwise
 
 from regrapht_core.cxx.declarators import inner_declarator
 from regrapht_core.cxx.parse import Node, node_text, walk
-from regrapht_core.cxx.splice import Edit, apply_edits
+from regrapht_core.cxx.splice import Edit, apply_edits, overlapping
 
 __all__ = ["EFFECTS", "Operand", "declared", "inline_local_lambdas", "inlined", "pure"]
 
@@ -198,10 +198,11 @@ def inline_local_lambdas(source: str, function: Node) -> str:
 
 
 def _overlapping(found: list[Edit], edits: list[Edit]) -> bool:
-    """Whether two of ``found``, or one of ``found`` and one of ``edits``, overlap."""
-    ranges = sorted((e.start, e.end) for e in found)
-    inside = any(b[0] < a[1] for a, b in pairwise(ranges))
-    return inside or any(a.start < b.end and b.start < a.end for a in found for b in edits)
+    """Whether two of ``found``, or one of ``found`` and one of ``edits``, overlap (two of
+    ``found`` do if two neighbours in their order do)."""
+    ordered = sorted(found, key=lambda e: (e.start, e.end))
+    inside = any(overlapping([a], [b]) for a, b in pairwise(ordered))
+    return inside or overlapping(found, edits)
 
 
 def _local_lambda(statement: Node, function: Node) -> tuple[str, Node] | None:
@@ -240,21 +241,24 @@ def _declarations(function: Node) -> dict[str, int]:
     """How many times ``function`` declares each name (parameters, locals, lambdas')."""
     counts: dict[str, int] = {}
     for node in walk(function):
-        if node.type in ("declaration", "parameter_declaration", "init_declarator"):
+        if node.type in ("declaration", "parameter_declaration"):
             for declarator in node.children_by_field_name("declarator"):
                 name, _ = declared(declarator)
-                if name is not None and node.type != "init_declarator":
+                if name is not None:
                     counts[name] = counts.get(name, 0) + 1
     return counts
 
 
 def _written_after(name: str, statement: Node, function: Node) -> bool:
     """Whether ``function`` may change ``name`` after ``statement``: it is assigned,
-    incremented, its address taken or passed where a reference could bind to it."""
+    incremented, its address taken, a reference bound to it (``float& r = s;``, ``for
+    (auto& v : s)``) or passed where one could bind to it."""
     for node in walk(function):
         if node.start_byte < statement.end_byte:
             continue
         targets: list[Node] = []
+        declarator = node.child_by_field_name("declarator")
+        bound = node.child_by_field_name("value") or node.child_by_field_name("right")
         if node.type in ("assignment_expression", "update_expression"):
             target = node.child_by_field_name("left") or node.child_by_field_name("argument")
             targets = [target] if target is not None else []
@@ -262,6 +266,10 @@ def _written_after(name: str, statement: Node, function: Node) -> bool:
             targets = node.named_children[:1]
         elif node.type == "argument_list":
             targets = list(node.named_children)
+        elif node.type in ("init_declarator", "for_range_loop") and bound is not None:
+            referenced = declarator is not None and declarator.type == "reference_declarator"
+            listed = bound.type == "initializer_list"
+            targets = (list(bound.named_children) if listed else [bound]) if referenced else []
         if any(_root_name(t) == name for t in targets):
             return True
     return False

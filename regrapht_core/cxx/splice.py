@@ -7,12 +7,12 @@ user's file as text changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 
 from regrapht_core.cxx.parse import Node, walk
 
-__all__ = ["Edit", "apply_edits", "indent_block", "render", "rewrite_loops"]
+__all__ = ["Edit", "apply_edits", "indent_block", "overlapping", "render", "rewrite_loops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,14 @@ def apply_edits(source: bytes, edits: Iterable[Edit], *, base: int = 0) -> str:
     return b"".join(out).decode("utf-8")
 
 
+def overlapping(found: Iterable[Edit], edits: Collection[Edit]) -> bool:
+    """Whether an edit of ``found`` overlaps one of ``edits``: they share a byte, or one
+    inserts strictly inside the other (an insertion at the edge of a replacement does not).
+    :func:`apply_edits` cannot make both, so a rewrite that collects edits from several
+    places keeps those it found first."""
+    return any(a.start < b.end and b.start < a.end for a in found for b in edits)
+
+
 def rewrite_loops(source: str, function: Node, rewritten: Callable[[Node], list[Edit]]) -> str:
     """``source`` with each ``for`` loop of ``function`` rewritten by ``rewritten`` (its
     edits, none to leave it), outer loops first; a nested loop whose edits would overlap an
@@ -53,7 +61,7 @@ def rewrite_loops(source: str, function: Node, rewritten: Callable[[Node], list[
     edits: list[Edit] = []
     for loop in walk(function):
         found = rewritten(loop) if loop.type == "for_statement" else []
-        if not any(a.start < b.end and b.start < a.end for a in found for b in edits):
+        if not overlapping(found, edits):
             edits += found
     return apply_edits(source.encode("utf-8"), edits) if edits else source
 

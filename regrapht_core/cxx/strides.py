@@ -24,7 +24,7 @@ line numbers.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.affine import additive_terms, literal_int
+from regrapht_core.cxx.affine import additive_terms, literal_int, mentions
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.loops import declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
@@ -109,7 +109,7 @@ def _bound(loop: Node, var: str) -> tuple[int, Node, Node] | None:
     shifts = [literal_int(t) for _, t in terms if t not in named]
     if len(named) != 1 or None in shifts or any(sign < 0 for sign, _ in terms):
         return None
-    if any(n.type == "identifier" and node_text(n) == var for n in walk(limit)):
+    if mentions(limit, var):
         return None
     return sum(s for s in shifts if s is not None), limit, comparison
 

@@ -9,6 +9,7 @@ one parser serves sequential references and kernels alike.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import Node, Tree, node_text, parse_source, walk
@@ -16,6 +17,7 @@ from regrapht_core.cxx.refusal import Refusal
 
 __all__ = [
     "NameAllocator",
+    "ObjectCall",
     "assignment_of",
     "assignment_targets",
     "body_statements",
@@ -25,6 +27,7 @@ __all__ = [
     "enclosing",
     "identifiers",
     "loop_ancestor",
+    "object_call",
     "operator_text",
     "parse",
     "strip_parens",
@@ -203,6 +206,51 @@ def subscript_of(node: Node) -> tuple[str, Node] | None:
     if indices.named_child_count != 1:
         return None
     return node_text(array), indices.named_children[0]
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectCall:
+    """A call on a named object: ``v.m(...)``, ``p->m(...)`` or ``std::m(v)``."""
+
+    target: str
+    """The object's name: ``v``."""
+    method: str
+    """The name called: ``begin`` in ``v.begin()``, ``p->begin()`` and ``std::begin(v)``."""
+    spelled: str
+    """How the call reaches the object: ``"."``, ``"->"`` or ``"std::"`` (in half-typed code,
+    whatever text follows the object)."""
+    arguments: int
+    """How many arguments it passes besides the object."""
+
+
+def object_call(node: Node) -> ObjectCall | None:
+    """``node`` as a call on a named object, else ``None``; ``std::m(v)`` only with ``v`` its
+    one argument (``std::begin(v)``). The rewrites that read a container (its ``begin()`` and
+    ``end()``, a call that may resize it) recognise its calls here, one way, and each keeps
+    its own rule on which spellings and arguments it reads."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    arguments = node.child_by_field_name("arguments")
+    if function is None or arguments is None:
+        return None
+    passed = arguments.named_children
+    if function.type == "field_expression":
+        target = function.child_by_field_name("argument")
+        field = function.child_by_field_name("field")
+        if target is None or field is None or target.type != "identifier":
+            return None
+        # What follows the object, not the operator field: in half-typed code (``n -.begin()``)
+        # that field can sit past an error, and the call is not ``n``'s.
+        spelled = node_text(function.children[1])
+        return ObjectCall(node_text(target), node_text(field), spelled, len(passed))
+    scope, name = function.child_by_field_name("scope"), function.child_by_field_name("name")
+    std = (
+        function.type == "qualified_identifier" and scope is not None and node_text(scope) == "std"
+    )
+    if not std or name is None or len(passed) != 1 or passed[0].type != "identifier":
+        return None
+    return ObjectCall(node_text(passed[0]), node_text(name), "std::", 0)
 
 
 def zero_literal(node: Node) -> bool:

@@ -18,13 +18,13 @@ A local ``T* p = base;`` is then a plain alias, which the row-pointer rewrite
 
 from __future__ import annotations
 
-from regrapht_core.cxx.affine import literal_int
+from regrapht_core.cxx.affine import literal_int, mentions
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.declared import declared_names
 from regrapht_core.cxx.loops import declared_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, rewrite_loops
-from regrapht_core.cxx.syntax import loop_ancestor, operator_text, strip_parens
+from regrapht_core.cxx.syntax import identifiers, loop_ancestor, operator_text, strip_parens
 
 __all__ = ["index_pointer_walks"]
 
@@ -48,8 +48,8 @@ def _rewritten(loop: Node, function: Node) -> list[Edit]:
         return []
     edits = []
     for pointer, use in _walked(body).items():
-        mentions = [n for n in walk(body) if n.type == "identifier" and node_text(n) == pointer]
-        if len(mentions) != 1 or not _always_runs(use, body):
+        uses = [n for n in identifiers(body) if node_text(n) == pointer]
+        if len(uses) != 1 or not _always_runs(use, body):
             continue
         if _read_after(loop, pointer, function) or _outlives(loop, pointer, function):
             continue
@@ -107,8 +107,14 @@ def _outlives(loop: Node, pointer: str, function: Node) -> bool:
 
 
 def _read_after(loop: Node, pointer: str, function: Node) -> bool:
-    """Whether ``function`` mentions ``pointer`` after ``loop``."""
-    return any(
-        n.type == "identifier" and node_text(n) == pointer and n.start_byte >= loop.end_byte
-        for n in walk(function)
-    )
+    """Whether ``function`` mentions ``pointer`` after ``loop``, where it would read where the
+    walk left the pointer: in a node after the loop, or after a node holding it."""
+    node: Node | None = loop
+    while node is not None and node != function:
+        after = node.next_sibling
+        while after is not None:
+            if mentions(after, pointer):
+                return True
+            after = after.next_sibling
+        node = node.parent
+    return False

@@ -19,6 +19,7 @@ declaration's line is left blank), so line numbers in messages stay the user's.
 
 from __future__ import annotations
 
+from regrapht_core.cxx.affine import mentions
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.splice import Edit, apply_edits
@@ -95,10 +96,6 @@ def _spaced(text: str) -> str:
     return "".join(text.split())
 
 
-def _mentions(node: Node, name: str) -> bool:
-    return any(n.type == "identifier" and node_text(n) == name for n in walk(node))
-
-
 def _continues(body: Node) -> bool:
     """Whether ``body`` has a ``continue`` of this loop (not of a loop inside it)."""
     for node in walk(body):
@@ -116,7 +113,7 @@ def _read_after(loop: Node, name: str) -> bool:
     """Whether a statement after ``loop`` in its block mentions ``name``."""
     after = loop.next_named_sibling
     while after is not None:
-        if _mentions(after, name):
+        if mentions(after, name):
             return True
         after = after.next_named_sibling
     return False

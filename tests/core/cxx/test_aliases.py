@@ -55,6 +55,7 @@ def test_a_row_pointer_is_written_as_subscripts(body: str, written: str) -> None
         "for (int r = 0; r < rows; ++r) { int row = r; y[row] = 0; }",
         "for (int r = 0; r < rows; ++r) { const float* row = x + r; y[r] = row[0]; }\n"
         "{ const float* row = x; y[0] = *row; }",
+        "for (int r = 0; r < rows; ++r) { const float* row = x + r; y[r] = row[(int)*row]; }",
     ],
     ids=[
         "pointer-moved",
@@ -64,6 +65,7 @@ def test_a_row_pointer_is_written_as_subscripts(body: str, written: str) -> None
         "offset-with-an-effect",
         "not-a-pointer",
         "declared-twice",
+        "a-use-inside-another",
     ],
 )
 def test_other_pointers_are_left_as_written(body: str) -> None:

@@ -59,6 +59,7 @@ def test_an_iterator_loop_is_its_index_loop(body: str, written: str) -> None:
         "for (auto it = v.begin(); it != v.end(); ++it) { v.push_back(*it); }",
         "auto it = v.begin();\nfor (it = v.begin(); it != v.end(); ++it) *it = 0;",
         "for (auto it = v.begin(); it != v.end(); ++it) { auto jt = it; *jt = 0; }",
+        "auto* p = &v;\nfor (auto it = p->begin(); it != p->end(); ++it) *it = 0;",
     ],
     ids=[
         "passed-on",
@@ -69,6 +70,7 @@ def test_an_iterator_loop_is_its_index_loop(body: str, written: str) -> None:
         "grows-the-container",
         "declared-outside",
         "copied",
+        "through-a-pointer",
     ],
 )
 def test_other_iterator_loops_are_left_as_written(body: str) -> None:

@@ -68,6 +68,8 @@ def test_each_call_of_a_local_lambda_is_the_expression_it_returns(body: str, inl
         "auto g = [](float v) { return 2 * v; };\nout[0] = g(g(x[0]));",
         "struct P { float k; float f(float v) { auto g = [this](float w) { return k * w; };"
         " k = 2; return g(v); } };",
+        "auto g = [s](float v) { return s * v; };\nfloat& r = s;\nr = 5;\nout[0] = g(x[0]);",
+        "auto g = [s](float v) { return s * v; };\nfloat& r{s};\nr = 5;\nout[0] = g(x[0]);",
     ],
     ids=[
         "capture-written-after",
@@ -81,6 +83,8 @@ def test_each_call_of_a_local_lambda_is_the_expression_it_returns(body: str, inl
         "capture-passed-by-reference",
         "nested-calls",
         "this",
+        "capture-written-through-a-reference",
+        "capture-written-through-a-braced-reference",
     ],
 )
 def test_other_lambdas_are_left_as_written(body: str) -> None:

@@ -7,7 +7,7 @@ import pytest
 from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import parse_source, walk
 from regrapht_core.cxx.refusal import Refusal
-from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, render
+from regrapht_core.cxx.splice import Edit, apply_edits, indent_block, overlapping, render
 from regrapht_core.cxx.syntax import NameAllocator, canon, declared_name, parse
 
 
@@ -22,6 +22,22 @@ def test_edits_splice_in_order_and_keep_the_rest() -> None:
     assert render(declaration, edits) == "int b = 20;"
     with pytest.raises(ValueError, match="overlapping"):
         apply_edits(source, [Edit(0, 5, "x"), Edit(3, 6, "y")])
+
+
+@pytest.mark.parametrize(
+    ("edit", "clashes"),
+    [(Edit(3, 6, "y"), True), (Edit.insert(2, "y"), True), (Edit.insert(5, "y"), False)],
+    ids=["across", "insertion-inside", "insertion-at-the-edge"],
+)
+def test_overlapping_edits_are_those_apply_edits_cannot_make_both(
+    edit: Edit, *, clashes: bool
+) -> None:
+    assert overlapping([edit], [Edit(0, 5, "x")]) is clashes
+    if clashes:
+        with pytest.raises(ValueError, match="overlapping"):
+            apply_edits(b"abcdefg", [Edit(0, 5, "x"), edit])
+    else:
+        assert apply_edits(b"abcdefg", [Edit(0, 5, "x"), edit]) == "xyfg"
 
 
 def test_indent_block_reindents_from_the_original_column() -> None:
