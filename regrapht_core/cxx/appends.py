@@ -104,7 +104,7 @@ def appending_loop(statement: Node) -> AppendingLoop | None:
     if loop is None:
         if over in changed or _walks_changed(body, over):
             return None
-    elif mentions(loop.upper, changed) or mentions(loop.lower, changed):
+    elif any(mentions(bound, changed) for bound in loop.bounds()):
         return None
     return AppendingLoop(statement, loop, over, container, argument, append)
 

@@ -66,7 +66,7 @@ class _Analysis(CallAnalysis, ReductionAnalysis, OwnershipAnalysis):
         return self.facts
 
     def bounds(self) -> None:
-        for bound in (self.loop.lower, self.loop.upper):
+        for bound in self.loop.bounds():
             for node in walk(bound):
                 if node.type in ("subscript_expression", "pointer_expression") or (
                     node.type == "call_expression"

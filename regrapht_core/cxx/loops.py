@@ -44,6 +44,19 @@ class CountedLoop:
     """``i + offset < upper``: the loop stops ``offset`` short of ``upper`` (a stencil's
     ``i + 1 < n``). Kept as written rather than as ``i < n - 1``, which wraps for an
     unsigned ``n`` of 0."""
+    shift: Node | None = None
+    """``i + k <= upper`` with ``k`` no literal (a convolution's ``i + k <= n``, ``k`` its
+    kernel's length): the loop also stops ``k`` short of ``upper``. Kept as written, as
+    ``offset`` is; like ``upper``, it is read once, before the loop runs."""
+
+    @property
+    def shifted(self) -> bool:
+        """The loop stops short of ``upper`` (``i + 1 < n``, ``i + k <= n``)."""
+        return bool(self.offset) or self.shift is not None
+
+    def bounds(self) -> tuple[Node, ...]:
+        """Every expression the loop's range reads: ``lower``, ``upper`` and ``shift``."""
+        return (self.lower, self.upper, *(() if self.shift is None else (self.shift,)))
 
     def lower_text(self) -> str:
         return _operand(self.lower)
@@ -53,8 +66,12 @@ class CountedLoop:
 
     def condition(self, var: str | None = None) -> str:
         op = "<=" if self.inclusive else "<"
-        shifted = f"{var or self.var} + {self.offset}" if self.offset else var or self.var
-        return f"{shifted} {op} {self.upper_text()}"
+        return f"{self.stop(var or self.var)} {op} {self.upper_text()}"
+
+    def stop(self, var: str) -> str:
+        """What the condition compares with ``upper``: ``var``, shifted as written."""
+        parts = [var, *([str(self.offset)] if self.offset else [])]
+        return " + ".join([*parts, *([_operand(self.shift)] if self.shift is not None else [])])
 
     def trip_count(self) -> str:
         """Signed iteration count, in ``long long`` so no bound type can wrap it."""
@@ -67,6 +84,8 @@ class CountedLoop:
         """One past the loop's last value, in ``long long``: ``upper - offset``, plus one
         with ``<=`` (``minus`` goes before those)."""
         extra = (" + 1" if self.inclusive else "") + (f" - {self.offset}" if self.offset else "")
+        if self.shift is not None:
+            extra += f" - static_cast<long long>({node_text(strip_parens(self.shift))})"
         return f"static_cast<long long>({node_text(strip_parens(self.upper))}){minus}{extra}"
 
     def starts_at_zero(self) -> bool:
@@ -88,6 +107,8 @@ class CountedLoop:
 
     def ends_inside(self, stride: str, values: Mapping[str, int] | None = None) -> bool:
         """The loop's last value is below ``stride`` (see :meth:`inside`)."""
+        if self.shift is not None:  # a shift of unknown sign may end at or past ``stride``
+            return False
         known = values or {}
         terms = additive_terms(self.upper, 1)
         ours = [(sign, t) for sign, t in terms if _value(t, known) is None]
@@ -226,40 +247,48 @@ def _integer_type(declaration: Node) -> str:
     return node_text(kind)
 
 
-def _shifted(cond: Node, var: str) -> tuple[str, Node, int] | None:
-    """``("<", n, 1)`` for ``i + 1 < n`` (or ``1 + i < n``, ``n > i + 1``)."""
+def _shifted(cond: Node, var: str) -> tuple[str, Node, int, Node | None] | None:
+    """``("<", n, 1, None)`` for ``i + 1 < n`` (or ``1 + i < n``, ``n > i + 1``);
+    ``("<=", n, 0, k)`` for ``i + k <= n`` with ``k`` no literal that does not read ``i``."""
     left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
     op = operator_text(cond)
     if left is None or right is None or op not in FLIPPED:
         return None
     for side, other, read in ((left, right, op), (right, left, FLIPPED[op])):
         terms = additive_terms(side, 1)
-        names = [t for sign, t in terms if literal_int(t) is None]
-        constant = sum(sign * (literal_int(t) or 0) for sign, t in terms)
-        if len(names) == 1 and canon(names[0]) == var and len(terms) == 2 and constant > 0:
-            return read, other, constant
+        if len(terms) != 2 or (1, var) not in [(sign, canon(t)) for sign, t in terms]:
+            continue
+        ((sign, rest),) = [(sign, t) for sign, t in terms if canon(t) != var] or [(0, side)]
+        constant = literal_int(rest)
+        if sign > 0 and constant is not None and constant > 0:
+            return read, other, constant, None
+        if sign > 0 and constant is None and var not in {node_text(n) for n in _names(rest)}:
+            return read, other, 0, rest
     return None
 
 
-def _condition(loop: Node, var: str) -> tuple[Node, bool, int]:
+def _condition(loop: Node, var: str) -> tuple[Node, bool, int, Node | None]:
     cond = loop.child_by_field_name("condition")
     cond = strip_parens(cond) if cond is not None else None
     if cond is None or cond.type != "binary_expression":
         raise Refusal("the loop condition is not a comparison of the loop variable")
     found = compared_bound(cond, var)
     shifted = _shifted(cond, var) if found is None else None
-    offset = 0
-    if shifted is not None and shifted[0] == "<":
+    offset, shift = 0, None
+    if shifted is not None and shifted[3] is not None:
+        found, shift = (shifted[0], shifted[1]), shifted[3]
+    elif shifted is not None and shifted[0] == "<":
         found, offset = (shifted[0], shifted[1]), shifted[2]
     elif shifted is not None and shifted[0] == "<=":
         # i + c <= n is i + (c - 1) < n for integers (c >= 1: neither side can wrap).
         found, offset = ("<", shifted[1]), shifted[2] - 1
-    if found is None or found[0] not in ("<", "<=", "!="):
+    allowed = ("<", "<=") if shift is not None else ("<", "<=", "!=")
+    if found is None or found[0] not in allowed:
         raise Refusal(f"the loop condition `{node_text(cond)}` is not `{var} < bound`")
     op, bound = found
     if any(node_text(n) == var for n in _names(bound)):
         raise Refusal("the loop bound depends on the loop variable")
-    return bound, op == "<=", offset
+    return bound, op == "<=", offset, shift
 
 
 def _names(node: Node) -> list[Node]:
@@ -296,10 +325,10 @@ def counted_loop(loop: Node) -> CountedLoop:
     if loop.type != "for_statement":
         raise Refusal(f"a {loop.type.replace('_', ' ')} is not a counted for loop")
     var, var_type, lower = _init(loop)
-    upper, inclusive, offset = _condition(loop, var)
+    upper, inclusive, offset, shift = _condition(loop, var)
     if not _unit_step(loop, var):
         raise Refusal(f"the loop does not step `{var}` by one")
     body = loop.child_by_field_name("body")
     if body is None:
         raise Refusal("the loop has no body")
-    return CountedLoop(loop, var, var_type, lower, upper, inclusive, body, offset)
+    return CountedLoop(loop, var, var_type, lower, upper, inclusive, body, offset, shift)

@@ -191,6 +191,8 @@ class OwnershipAnalysis(LoopScope):
                 loop.upper, span.names
             ):
                 return None
+            if loop.shift is not None and not self.invariant(loop.shift):
+                return None
             guards.append(f"{loop.end_text()} <= {span.text()}")
         return tuple(guards)
 

@@ -147,7 +147,7 @@ def _sort(entry: EntryFunction, root: Node) -> _Sort:
         or _bound(bin_loop, integer_values(root)) != bins
         or not run.starts_at_zero()
         or run.inclusive
-        or run.offset
+        or run.shifted
         or canon(upper) != f"{count} [ {bin_loop.var} ]"
     ):
         raise Refusal(_SHAPE)
@@ -206,7 +206,7 @@ def _known(node: Node, values: dict[str, int]) -> int | None:
 
 def _bound(loop: CountedLoop, values: dict[str, int]) -> int | None:
     upper = _known(loop.upper, values)
-    if upper is None or loop.offset:
+    if upper is None or loop.shifted:
         return None
     return upper + 1 if loop.inclusive else upper
 

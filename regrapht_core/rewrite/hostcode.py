@@ -162,7 +162,7 @@ def _covered(entry: EntryFunction, facts: LoopFacts, array: str, task: Task) -> 
     accesses = [a for a in facts.accesses if a.array == array]
     if any(a.read for a in accesses) or facts.outer_continues:
         return None
-    if not loop.starts_at_zero() or loop.inclusive or loop.offset:
+    if not loop.starts_at_zero() or loop.inclusive or loop.shifted:
         return None
     _, single = length_in_params(array, task)
     for statement in entry.prelude:

@@ -61,7 +61,7 @@ def _plain(loop: Node) -> CountedLoop | None:
         found = counted_loop(loop)
     except Refusal:
         return None
-    simple = found.starts_at_zero() and not found.inclusive and not found.offset
+    simple = found.starts_at_zero() and not found.inclusive and not found.shifted
     return found if simple and found.var_type is not None else None
 
 

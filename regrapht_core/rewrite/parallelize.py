@@ -89,7 +89,7 @@ def two_dimensional(found: SequentialLoop) -> CountedLoop | None:
         return None
     outer_names = {p.name for p in found.entry.params} | set(found.entry.locals)
     outer_names |= set(facts.integers)  # constants, the same on the host and the device
-    for bound in (inner.lower, inner.upper):
+    for bound in inner.bounds():
         for node in walk(bound):
             if node.type == "identifier" and node_text(node) not in outer_names:
                 return None

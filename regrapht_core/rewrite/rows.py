@@ -159,14 +159,8 @@ def _name(name: str) -> Node:
     return declarator
 
 
-def _phase(
-    found: SequentialLoop, node: Node, scope: dict[str, Local], symbols: FileSymbols
-) -> _Phase:
-    """The loop ``node`` of the row body, analysed as a loop of its own whose outer scalars
-    are the row variable, the entry's locals and the row's scalars declared so far.
-
-    A bound that reads data (``row_ptr[i + 1]``) is read as a named value computed before
-    the loop, which it is as long as the loop writes nothing the bound reads."""
+def _row_loop(node: Node) -> CountedLoop:
+    """``node`` as a loop each thread of the row can run its share of."""
     try:
         loop = counted_loop(node)
     except Refusal as refusal:
@@ -176,6 +170,20 @@ def _phase(
             f"the row's loop over `{loop.var}` does not declare its variable, which each "
             "thread needs a copy of"
         )
+    if loop.shift is not None:
+        raise Refusal(f"the row's loop over `{loop.var}` stops short of its bound by a name")
+    return loop
+
+
+def _phase(
+    found: SequentialLoop, node: Node, scope: dict[str, Local], symbols: FileSymbols
+) -> _Phase:
+    """The loop ``node`` of the row body, analysed as a loop of its own whose outer scalars
+    are the row variable, the entry's locals and the row's scalars declared so far.
+
+    A bound that reads data (``row_ptr[i + 1]``) is read as a named value computed before
+    the loop, which it is as long as the loop writes nothing the bound reads."""
+    loop = _row_loop(node)
     names = NameAllocator(found.root)
     named: dict[str, Local] = {}
 
@@ -202,7 +210,7 @@ def _phase(
             f"{' and '.join(facts.guards)}, which the row cannot check before it starts"
         )
     changed = facts.written | {r.var for r in facts.reductions}
-    for bound in (loop.lower, loop.upper):
+    for bound in loop.bounds():
         touched = next(
             (n for n in walk(bound) if n.type == "identifier" and node_text(n) in changed), None
         )
@@ -306,7 +314,7 @@ def _refuse_strided(found: SequentialLoop, phases: list[_Phase]) -> None:
 
 def _fixed(loop: CountedLoop, symbols: FileSymbols) -> bool:
     """Both bounds are compile-time values (literals, macros, constants)."""
-    for bound in (loop.lower, loop.upper):
+    for bound in loop.bounds():
         if _reads_data(bound):
             return False
         for node in walk(bound):
@@ -492,5 +500,5 @@ class RowReduction(RefusingRewriter):
             f"block of {block}): warp-strided inner loops{combined}, __syncwarp between "
             "dependent phases",
         )
-        sparse = any(_reads_data(p.loop.lower) or _reads_data(p.loop.upper) for p in phases)
+        sparse = any(_reads_data(b) for p in phases for b in p.loop.bounds())
         return [by_warp, by_block] if sparse else [by_block, by_warp]

@@ -99,7 +99,7 @@ def _swap(split: SplitEntry) -> _Swap:
     outer = split.entry.loop
     inner = _inner(outer)
     size = strip_parens(outer.upper)
-    if not outer.starts_at_zero() or outer.inclusive or outer.offset:
+    if not outer.starts_at_zero() or outer.inclusive or outer.shifted:
         raise Refusal(_SHAPE)
     if not _triangle(outer, inner, size):
         raise Refusal(
@@ -123,7 +123,7 @@ def _swap(split: SplitEntry) -> _Swap:
 
 def _triangle(outer: CountedLoop, inner: CountedLoop, size: Node) -> bool:
     lower, var = canon(inner.lower), outer.var
-    if inner.offset:
+    if inner.shifted:
         return False
     if canon(inner.upper) == canon(size) and not inner.inclusive:
         return lower in (var, f"{var} + 1", f"1 + {var}")

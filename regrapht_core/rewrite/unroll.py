@@ -74,7 +74,7 @@ class LoopUnrolling(RefusingRewriter):
                 constant = all(
                     n.type == "number_literal"
                     or (n.type == "identifier" and symbols.plain_name(node_text(n)))
-                    for bound in (loop.lower, loop.upper)
+                    for bound in loop.bounds()
                     for n in walk(bound)
                     if n.is_named
                     and n.type not in ("binary_expression", "parenthesized_expression")

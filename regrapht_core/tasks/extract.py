@@ -524,6 +524,27 @@ def _return_length(
     return None
 
 
+WINDOW = 31
+"""The timing value of a window size (a 1-D convolution's taps), where a filter's is."""
+
+
+def _windows(names: list[str], lengths: list[str]) -> set[str]:
+    """The sizes some array's length shrinks as they grow (``out[n - k + 1]``, ``k`` a
+    convolution's kernel length). Timed at the others' value, such an array would hold one
+    element; a window is timed at ``WINDOW`` and does not count as a dimension."""
+    base = dict.fromkeys(names, 1 << 10)
+    found: set[str] = set()
+    for name in names:
+        grown = {**base, name: base[name] + 1}
+        for length in lengths:
+            try:
+                if evaluate(length, grown, where="length") < evaluate(length, base, where="length"):
+                    found.add(name)
+            except TaskError:
+                continue  # a length that reads other names says nothing about these
+    return found if len(found) < len(names) else set()
+
+
 def _sizes(
     params: tuple[Parameter, ...],
     arrays: list[ArgSpec],
@@ -562,11 +583,16 @@ def _sizes(
         n: e for n, e in note.assignments.items() if n in size_names and free_names(e, where=where)
     }
     independent = [n for n in size_names if n not in derived]
-    default = default_timing_value(len(independent), inferred.work_degree)
+    lengths = [a.length for a in arrays if a.length] + ([return_length] if return_length else [])
+    windows = _windows(independent, lengths)
+    default = default_timing_value(
+        len(independent) - len(windows), max(inferred.work_degree - len(windows), 1)
+    )
     sizes: dict[str, int | float] = {}
     for n in independent:
         given = note.assignments.get(n)
-        sizes[n] = default if given is None else evaluate(given, {}, where=where)
+        value = WINDOW if n in windows else default
+        sizes[n] = value if given is None else evaluate(given, {}, where=where)
     for n, e in derived.items():
         sizes[n] = evaluate(e, sizes, where=f"{where}: size variable {n!r}")
     return sizes, derived

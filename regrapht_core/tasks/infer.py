@@ -280,7 +280,7 @@ class _Analyzer:
             if size is None and local is not None and local.hi is not None:
                 size = local.hi if local.lo == local.hi else None
             return size
-        if not loop.starts_at_zero() or loop.offset:
+        if not loop.starts_at_zero() or loop.shifted:
             return None
         upper = self._value(loop.upper, env)
         if upper.hi is None or upper.lo != upper.hi:
@@ -458,12 +458,20 @@ class _Analyzer:
         cmp = _comparison_with(condition, var)
         if cmp is None or step == 0:
             return var, Interval()
-        op, bound_node, shift = cmp
-        bound = self._value(bound_node, env) - Interval.exact(Poly.const(shift))
+        op, bound_node, shift, minus = cmp
+        bound = self._value(bound_node, env)
+        if shift is not None:
+            # ``i + k <= n`` with ``k`` a kernel's length: ``i <= n - k`` (``k`` known exactly)
+            by = self._value(shift, env)
+            if by.lo is None or by.lo != by.hi:
+                return var, Interval()
+            bound = bound + by if minus else bound - by
         self.bound_names += sorted(bound.hi.names) if bound.hi is not None else []
         self.bound_names += [
             node_text(n)
-            for n in walk(bound_node)
+            for read in (bound_node, shift)
+            if read is not None
+            for n in walk(read)
             if n.type == "identifier"
             and node_text(n) in self.params
             and self.params[node_text(n)].kind is ParamKind.SCALAR
@@ -1056,20 +1064,21 @@ def _conjuncts(node: Node, joiner: str) -> list[Node]:
     return []
 
 
-def _comparison_with(condition: Node, var: str) -> tuple[str, Node, int] | None:
-    """``(op, bound, k)`` for ``var + k op bound`` (``k`` 0 for ``var op bound``)."""
+def _comparison_with(condition: Node, var: str) -> tuple[str, Node, Node | None, bool] | None:
+    """``(op, bound, k, minus)`` for ``var + k op bound`` or ``var - k op bound`` (``k``
+    ``None`` for ``var op bound``)."""
     for cmp in _conjuncts(condition, "&&"):
         found = compared_bound(cmp, var)
         if found is not None:
-            return found[0], found[1], 0
+            return found[0], found[1], None, False
         shifted = _shifted_comparison(cmp, var)
         if shifted is not None:
             return shifted
     return None
 
 
-def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, int] | None:
-    """``i + 1 < n`` as ``("<", n, 1)``; ``i - 1 < n`` as ``("<", n, -1)``."""
+def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, Node, bool] | None:
+    """``i + 1 < n`` as ``("<", n, 1, False)``; ``i - k < n`` as ``("<", n, k, True)``."""
     op = node_text(cmp.child_by_field_name("operator") or cmp)
     left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
     if op not in _NEGATE or left is None or right is None or left.type != "binary_expression":
@@ -1078,11 +1087,9 @@ def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, int] | None:
     base, offset = left.child_by_field_name("left"), left.child_by_field_name("right")
     if sign not in "+-" or base is None or offset is None or node_text(base) != var:
         return None
-    value = _literal(offset)
-    k = value.lo.constant if value.lo is not None else None
-    if k is None:
+    if any(node_text(n) == var for n in walk(offset) if n.type == "identifier"):
         return None
-    return op, right, int(k) if sign == "+" else -int(k)
+    return op, right, offset, sign == "-"
 
 
 def _clamp_assignment(stmt: Node) -> tuple[str, Node] | None:

@@ -42,6 +42,15 @@ _BLOCKS = {"preproc_ifdef", "preproc_if", "namespace_definition", "linkage_speci
 _SPECIFIERS = {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
 _ALWAYS = {"preproc_include", "using_declaration", "namespace_alias_definition"}
 """Kept whatever the entry uses: includes, ``using namespace std;``, namespace aliases."""
+_NVCC_DECLARES = {
+    **dict.fromkeys(("size_t", "ptrdiff_t"), "cstddef"),
+    **{f"{u}int{bits}_t": "cstdint" for u in ("", "u") for bits in (8, 16, 32, 64)},
+    **dict.fromkeys(("intptr_t", "uintptr_t"), "cstdint"),
+}
+"""Names nvcc declares in every unit (its pre-included ``cuda_runtime.h`` brings
+``<stddef.h>`` and ``<stdint.h>``), with the header that declares them: a file built with
+nvcc may use them with no include, but a C++ reference unit is compiled by g++ too (its
+validation, the verifier's host build), whose ``<vector>`` does not declare ``size_t``."""
 
 
 @dataclass
@@ -190,9 +199,31 @@ def reference_unit(root: Node, entry: Node, language: SourceLanguage) -> tuple[s
         for it in includes
         if unit_language is SourceLanguage.CUDA or not _includes_cuda(it.node)
     ]
+    if unit_language is SourceLanguage.CPP:
+        kept += _missing_headers(selected, [it.node for it in includes])
     body = [it.text.strip() for it in sorted(selected, key=lambda it: it.node.start_byte)]
     header = "\n".join(kept) + "\n\n" if kept else ""
     return header + "\n\n".join(body) + "\n", unit_language
+
+
+def _missing_headers(selected: list[_Item], includes: list[Node]) -> list[str]:
+    """The includes that declare what the unit uses unqualified from ``_NVCC_DECLARES`` and
+    its file's includes do not name (``size_t`` with only ``<vector>``)."""
+    named = {
+        included_header(n).removesuffix(".h").removeprefix("c")
+        for node in includes
+        for n in walk(node)
+        if n.type == "preproc_include"
+    }
+    wanted = {
+        _NVCC_DECLARES[node_text(n)]
+        for it in selected
+        for n in walk(it.node)
+        if n.type in ("primitive_type", "type_identifier")
+        and node_text(n) in _NVCC_DECLARES
+        and (n.parent is None or n.parent.type != "qualified_identifier")
+    }
+    return [f"#include <{h}>" for h in sorted(wanted) if h.removeprefix("c") not in named]
 
 
 def _includes_cuda(node: Node) -> bool:

@@ -327,7 +327,8 @@ _UNDECLARED = re.compile(
 
 def _header_hint(log: str) -> str:
     """What to include, when the reference uses a standard name its file never includes
-    (``size_t`` with only ``<vector>``: other compilers' headers declare it, g++'s do not)."""
+    (``memcpy`` with only ``<vector>``: other compilers' headers declare it, g++'s do not;
+    ``size_t`` and the fixed-width integers the reference unit includes for itself)."""
     names = re.findall(_UNDECLARED, log.replace("\u2018", "'").replace("\u2019", "'"))
     wanted = sorted({f"{_HEADERS[n]} for {n}" for n in names if n in _HEADERS})
     return f"\n  add #include {'; '.join(wanted)}" if wanted else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,12 @@ from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
-from tests.core.rewrite.support import first_step_computes, requires_nvcc, unvalidated_task
+from tests.core.rewrite.support import (
+    first_step_computes,
+    requires_nvcc,
+    run_on_gpu,
+    unvalidated_task,
+)
 
 
 def _loop(header: str) -> CountedLoop:
@@ -78,3 +84,67 @@ def test_a_loop_bounded_by_a_shifted_less_or_equal_gets_a_kernel_that_computes_i
     task = unvalidated_task(PAIRS, "pairs")
     assert [s["n"] for s in task.correctness_sizes][:1] == [1], "an unsigned n below the shift"
     assert "__global__" in first_step_computes(task, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("header", "condition", "end"),
+    [
+        ("for (int i = 0; i + m <= n; ++i)", "i + m <= n", "n) + 1 - static_cast<long long>(m)"),
+        ("for (int i = 0; m + i < n; ++i)", "i + m < n", "n) - static_cast<long long>(m)"),
+        ("for (int i = 0; n >= i + 2 * m; ++i)", "i + (2 * m) <= n", "n) + 1 - "),
+    ],
+)
+def test_a_bound_shifted_by_a_name_stops_that_far_short(
+    header: str, condition: str, end: str
+) -> None:
+    """A convolution's ``i + k <= n``: kept as written, its trip count in ``long long``, so
+    an unsigned ``n`` below ``k`` still gives no iterations, and never inside a row."""
+    loop = _loop(header)
+    assert (loop.offset, loop.condition(), loop.shifted) == (0, condition, True)
+    assert end in loop.end_text()
+    assert len(loop.bounds()) == 3
+    assert not loop.ends_inside("n")
+
+
+@pytest.mark.parametrize(
+    "header", ["for (int i = 0; 2 - i < n; ++i)", "for (int i = 0; i + i < n; ++i)"]
+)
+def test_a_shift_must_be_added_and_must_not_read_the_counter(header: str) -> None:
+    with pytest.raises(Refusal, match="is not `i < bound`"):
+        _loop(header)
+
+
+CONV = """#include <vector>
+void conv1d(const std::vector<float>& signal, const std::vector<float>& kernel,
+            std::vector<float>& out) {
+    const size_t k = kernel.size();
+    for (size_t i = 0; i + k <= signal.size(); ++i) {
+        float acc = 0.0f;
+        for (size_t j = 0; j < k; ++j) acc += signal[i + j] * kernel[j];
+        out[i] = acc;
+    }
+}
+"""
+
+
+@requires_nvcc
+def test_a_convolution_bounded_by_its_kernels_length_gets_a_kernel_that_computes_it(
+    tmp_path: Path,
+) -> None:
+    """It was refused: "cannot infer the length of 'signal' (the index in 'signal[i + j]'
+    has no bound)"; the kernel's length is now a window, timed at 31 taps."""
+    task = unvalidated_task(CONV, "conv1d")
+    assert [(a.name, a.length) for a in task.args] == [
+        ("signal", "n"),
+        ("kernel", "m"),
+        ("out", "-m + n + 1"),
+    ]
+    assert dict(task.timing_size) == {"m": 31, "n": 1 << 20}
+    small = tuple(b for b in task.correctness_sizes if int(b["n"]) <= 257)  # for the emulator
+    assert "__global__" in first_step_computes(replace(task, correctness_sizes=small), tmp_path)
+
+
+@pytest.mark.gpu
+@requires_nvcc
+def test_the_convolution_kernel_agrees_with_the_loop_on_the_gpu(tmp_path: Path) -> None:
+    first_step_computes(unvalidated_task(CONV, "conv1d"), tmp_path, run=run_on_gpu)

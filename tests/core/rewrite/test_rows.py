@@ -210,9 +210,12 @@ def test_std_max_becomes_the_device_max() -> None:
         ("    float s = 0.0f;\n    for (int c = 0; c < rows; ++c) s += x[c * rows + r];\n"
          "    z[r] = s;",
          "`x[c * rows + r]` steps by `rows` along the row but by one from row to row"),
+        ("    float s = 0.0f;\n    for (int c = 0; c + rows <= cols; ++c) s += x[r * cols + c];"
+         "\n    z[r] = s;",
+         "the row's loop over `c` stops short of its bound by a name"),
     ],
     ids=["map", "no-inner-loop", "not-a-reduction", "running-value", "carried", "store-and-scalar",
-         "nested", "row-array", "outer-variable", "continue", "fixed", "column-walk"],
+         "nested", "row-array", "outer-variable", "continue", "fixed", "column-walk", "shifted"],
 )  # fmt: skip
 def test_rows_the_rewriter_cannot_share_are_refused_with_the_reason(body: str, reason: str) -> None:
     assert reason in refusal(body, extra="#define TAPS 8\n")

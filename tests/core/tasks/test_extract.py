@@ -261,22 +261,21 @@ def test_an_index_kept_in_a_local_is_bounded_by_what_is_assigned_to_it() -> None
 
 @needs_gxx
 def test_code_that_does_not_compile_says_so_and_what_to_include() -> None:
-    """``size_t`` with only ``<vector>``: g++ refuses the file itself, so no annotation can
+    """``memcpy`` with only ``<vector>``: g++ refuses the file itself, so no annotation can
     help; the error quotes g++ (without a temp path) and names the header."""
     source = (
         "#include <vector>\n"
-        "double dot(const std::vector<double>& a, const std::vector<double>& b) {\n"
-        "    double s = 0;\n"
-        "    for (size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];\n"
-        "    return s;\n"
+        "void copy(float* a, const float* b, int n) {\n"
+        "    for (int i = 0; i < n; ++i) a[i] += b[i];\n"
+        "    memcpy(a, b, n * sizeof(float));\n"
         "}\n"
     )
     with pytest.raises(ReferenceCompileError) as caught:
-        extract_task(source, SourceLanguage.CPP, function="dot", origin="dot.cpp")
+        extract_task(source, SourceLanguage.CPP, function="copy", origin="copy.cpp")
     message = str(caught.value)
-    assert message.startswith("dot.cpp:2 (dot): ") and "/tmp" not in message
-    assert re.search(r"error: .size_t. was not declared", message)  # quotes per locale
-    assert "add #include <cstddef> for size_t" in message
+    assert message.startswith("copy.cpp:2 (copy): ") and "/tmp" not in message
+    assert re.search(r"error: .memcpy. was not declared", message)  # quotes per locale
+    assert "add #include <cstring> for memcpy" in message
     assert "annotate" not in message
 
 
@@ -325,3 +324,26 @@ def test_a_filter_into_the_returned_vector_is_refused_with_the_form_that_runs() 
 def test_the_form_the_filter_message_suggests_becomes_a_gpu_compaction(tmp_path: Path) -> None:
     task = extract_task(COUNTED_FILTER, "cpp", function="positives", validate=False)
     assert "cub::DeviceScan::ExclusiveSum" in first_step_computes(task, tmp_path)
+
+
+CONV_PTR = (
+    "void conv(const float* x, const float* w, float* y, int n, int k) {\n"
+    "    for (int i = 0; i + k <= n; ++i) {\n"
+    "        float a = 0;\n"
+    "        for (int j = 0; j < k; ++j) a += x[i + j] * w[j];\n"
+    "        y[i] = a;\n"
+    "    }\n"
+    "}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("note", "timing"),
+    [("", {"k": 31, "n": 1 << 20}), ("// regrapht: k = 5\n", {"k": 5, "n": 1 << 20})],
+)
+def test_a_window_size_is_timed_as_a_filters_taps(note: str, timing: dict[str, int]) -> None:
+    """``y[n - k + 1]``: timed with ``k`` as large as ``n`` the output would be one element,
+    and the two nested loops would be counted as n-squared work; ``k`` is a window."""
+    task = extract_task(note + CONV_PTR, SourceLanguage.CPP, function="conv", validate=False)
+    assert task.arg("y").length == "-k + n + 1"
+    assert dict(task.timing_size) == timing
