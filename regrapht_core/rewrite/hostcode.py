@@ -144,6 +144,9 @@ def length_in_params(param: str, task: Task) -> tuple[str, str | None]:
             return str(node.value)
         if isinstance(node, ast.BinOp) and type(node.op) in _C_OPS:
             return f"({emit(node.left)} {_C_OPS[type(node.op)]} {emit(node.right)})"
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            # ``-k + n + 1``, a convolution's output: unsigned, it wraps back into range
+            return f"(0 - {emit(node.operand)})"
         raise Refusal(f"cannot turn the length `{spec.length}` of `{param}` into C")
 
     single = mapping.get(tree.id) if isinstance(tree, ast.Name) else None

@@ -1078,18 +1078,24 @@ def _comparison_with(condition: Node, var: str) -> tuple[str, Node, Node | None,
 
 
 def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, Node, bool] | None:
-    """``i + 1 < n`` as ``("<", n, 1, False)``; ``i - k < n`` as ``("<", n, k, True)``."""
+    """``i + 1 < n`` as ``("<", n, 1, False)``, ``i - k < n`` as ``("<", n, k, True)``;
+    ``k + i`` and the flipped ``n > i + 1`` alike."""
     op = node_text(cmp.child_by_field_name("operator") or cmp)
     left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
-    if op not in _NEGATE or left is None or right is None or left.type != "binary_expression":
+    if op not in _NEGATE or left is None or right is None:
         return None
-    sign = node_text(left.child_by_field_name("operator") or left)
-    base, offset = left.child_by_field_name("left"), left.child_by_field_name("right")
-    if sign not in "+-" or base is None or offset is None or node_text(base) != var:
-        return None
-    if any(node_text(n) == var for n in walk(offset) if n.type == "identifier"):
-        return None
-    return op, right, offset, sign == "-"
+    for side, other, read in ((left, right, op), (right, left, FLIPPED[op])):
+        if side.type != "binary_expression":
+            continue
+        sign = node_text(side.child_by_field_name("operator") or side)
+        first, second = side.child_by_field_name("left"), side.child_by_field_name("right")
+        if sign not in "+-" or first is None or second is None:
+            continue
+        for base, offset in ((first, second), (second, first))[: 2 if sign == "+" else 1]:
+            reads_var = any(node_text(n) == var for n in walk(offset) if n.type == "identifier")
+            if node_text(base) == var and not reads_var:
+                return read, other, offset, sign == "-"
+    return None
 
 
 def _clamp_assignment(stmt: Node) -> tuple[str, Node] | None:

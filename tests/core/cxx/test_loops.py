@@ -144,6 +144,28 @@ def test_a_convolution_bounded_by_its_kernels_length_gets_a_kernel_that_computes
     assert "__global__" in first_step_computes(replace(task, correctness_sizes=small), tmp_path)
 
 
+CONV_PTR = """void conv(const float* x, const float* w, float* y, int n, int k) {
+    for (int i = 0; i + k <= n; ++i) {
+        float a = 0;
+        for (int j = 0; j < k; ++j) a += x[i + j] * w[j];
+        y[i] = a;
+    }
+}
+"""
+
+
+@requires_nvcc
+def test_a_convolution_over_pointers_sizes_its_output_in_c_and_computes_it(
+    tmp_path: Path,
+) -> None:
+    """It was refused: "cannot turn the length `-k + n + 1` of `y` into C"."""
+    task = unvalidated_task(CONV_PTR, "conv")
+    small = tuple(b for b in task.correctness_sizes if int(b["n"]) <= 257)
+    assert "(0 - static_cast<size_t>(k))" in first_step_computes(
+        replace(task, correctness_sizes=small), tmp_path
+    )
+
+
 @pytest.mark.gpu
 @requires_nvcc
 def test_the_convolution_kernel_agrees_with_the_loop_on_the_gpu(tmp_path: Path) -> None:

@@ -338,12 +338,19 @@ CONV_PTR = (
 
 
 @pytest.mark.parametrize(
-    ("note", "timing"),
-    [("", {"k": 31, "n": 1 << 20}), ("// regrapht: k = 5\n", {"k": 5, "n": 1 << 20})],
+    ("note", "condition", "timing"),
+    [
+        ("", "i + k <= n", {"k": 31, "n": 1 << 20}),
+        ("", "n >= k + i", {"k": 31, "n": 1 << 20}),
+        ("// regrapht: k = 5\n", "i + k <= n", {"k": 5, "n": 1 << 20}),
+    ],
 )
-def test_a_window_size_is_timed_as_a_filters_taps(note: str, timing: dict[str, int]) -> None:
+def test_a_window_size_is_timed_as_a_filters_taps(
+    note: str, condition: str, timing: dict[str, int]
+) -> None:
     """``y[n - k + 1]``: timed with ``k`` as large as ``n`` the output would be one element,
     and the two nested loops would be counted as n-squared work; ``k`` is a window."""
-    task = extract_task(note + CONV_PTR, SourceLanguage.CPP, function="conv", validate=False)
+    source = note + CONV_PTR.replace("i + k <= n", condition)
+    task = extract_task(source, SourceLanguage.CPP, function="conv", validate=False)
     assert task.arg("y").length == "-k + n + 1"
     assert dict(task.timing_size) == timing
