@@ -127,6 +127,23 @@ void conv1d(const std::vector<float>& signal, const std::vector<float>& kernel,
 """
 
 
+CONV_PTR = """void conv(const float* x, const float* w, float* y, int n, int k) {
+    for (int i = 0; i + k <= n; ++i) {
+        float a = 0;
+        for (int j = 0; j < k; ++j) a += x[i + j] * w[j];
+        y[i] = a;
+    }
+}
+"""
+
+
+def _computed(source: str, function: str, tmp_path: Path) -> str:
+    """The first step's code, run by the emulator at the correctness sizes up to 257."""
+    task = unvalidated_task(source, function)
+    small = tuple(b for b in task.correctness_sizes if int(b["n"]) <= 257)
+    return first_step_computes(replace(task, correctness_sizes=small), tmp_path)
+
+
 @requires_nvcc
 def test_a_convolution_bounded_by_its_kernels_length_gets_a_kernel_that_computes_it(
     tmp_path: Path,
@@ -140,18 +157,7 @@ def test_a_convolution_bounded_by_its_kernels_length_gets_a_kernel_that_computes
         ("out", "-m + n + 1"),
     ]
     assert dict(task.timing_size) == {"m": 31, "n": 1 << 20}
-    small = tuple(b for b in task.correctness_sizes if int(b["n"]) <= 257)  # for the emulator
-    assert "__global__" in first_step_computes(replace(task, correctness_sizes=small), tmp_path)
-
-
-CONV_PTR = """void conv(const float* x, const float* w, float* y, int n, int k) {
-    for (int i = 0; i + k <= n; ++i) {
-        float a = 0;
-        for (int j = 0; j < k; ++j) a += x[i + j] * w[j];
-        y[i] = a;
-    }
-}
-"""
+    assert "__global__" in _computed(CONV, "conv1d", tmp_path)
 
 
 @requires_nvcc
@@ -159,11 +165,7 @@ def test_a_convolution_over_pointers_sizes_its_output_in_c_and_computes_it(
     tmp_path: Path,
 ) -> None:
     """It was refused: "cannot turn the length `-k + n + 1` of `y` into C"."""
-    task = unvalidated_task(CONV_PTR, "conv")
-    small = tuple(b for b in task.correctness_sizes if int(b["n"]) <= 257)
-    assert "(0 - static_cast<size_t>(k))" in first_step_computes(
-        replace(task, correctness_sizes=small), tmp_path
-    )
+    assert "(0 - static_cast<size_t>(k))" in _computed(CONV_PTR, "conv", tmp_path)
 
 
 @pytest.mark.gpu
