@@ -11,6 +11,10 @@
 # - .dev/1 … .dev/N: that wheel, then the embedded model, in parts of one call's carry each
 #   (scripts/pack-device-model.sh), made last because their size depends on the checkout's.
 #
+# The working tree travels with every call too, and with .whl it is over a call's 64 MiB:
+# `scripts/device-tree.sh slim` leaves the mined trajectories (which no device call reads)
+# out of the checkout, `scripts/device-tree.sh full` puts them back.
+#
 # A new checkout has none of them, and the CUDA build is most of the time: start this first
 # and work meanwhile. Then the device calls, each within 30 s of the last (docs/models.md):
 # carry .whl, `source scripts/gpu-env.sh`; carry .dev/K, `source scripts/gpu-env.sh; source

@@ -54,6 +54,7 @@ __all__ = [
     "run_suite",
     "shard",
     "summarise",
+    "uncommitted",
 ]
 
 _log = logging.getLogger(__name__)
@@ -254,6 +255,20 @@ def current_commit() -> str:
         ["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=False
     )
     return probe.stdout.strip() or "unknown"
+
+
+def uncommitted() -> list[str] | None:
+    """Tracked files that differ from HEAD: a result is that of ``current_commit`` only
+    without them (``None`` outside a git checkout, where it cannot be told)."""
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if status.returncode != 0:
+        return None
+    return sorted(line[3:] for line in status.stdout.splitlines())
 
 
 def run_suite(

@@ -47,6 +47,11 @@ def mentions(node: Node, names: set[str] | frozenset[str] | str) -> bool:
     return any(n.type == "identifier" and node_text(n) in wanted for n in walk(node))
 
 
+def uses(node: Node, name: str) -> list[Node]:
+    """Every identifier ``name`` in ``node``, in source order: what a rename edits."""
+    return [n for n in walk(node) if n.type == "identifier" and node_text(n) == name]
+
+
 def array_at(node: Node, var: str, back: int = 0) -> str | None:
     """The array's name when ``node`` is ``array[var]`` (``back`` 0) or ``array[var - back]``."""
     parts = subscript_of(node) if node.type == "subscript_expression" else None

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.affine import mentions, uses
 from regrapht_core.cxx.loops import CountedLoop, counted_loop
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
@@ -96,9 +96,8 @@ def appending_loop(statement: Node) -> AppendingLoop | None:
     if len(appends) != 1 or any(n.type in _LEAVES for n in walk(body)):
         return None
     append, (container, argument, call) = appends[0]
-    mentioned = [n for n in walk(body) if n.type == "identifier" and node_text(n) == container]
     own = {n.id for n in walk(call.child_by_field_name("function") or call)}
-    if any(n.id not in own for n in mentioned):
+    if any(n.id not in own for n in uses(body, container)):
         return None
     changed = _written(body) | {container}
     if loop is None:

@@ -22,7 +22,7 @@ count. Each part stays on its line, so messages keep the user's line numbers.
 
 from __future__ import annotations
 
-from regrapht_core.cxx.affine import literal_int
+from regrapht_core.cxx.affine import literal_int, uses
 from regrapht_core.cxx.changes import may_change
 from regrapht_core.cxx.lambdas import pure
 from regrapht_core.cxx.loops import compared_bound, declared_loop
@@ -75,11 +75,7 @@ def _rewritten(loop: Node) -> list[Edit]:
         Edit.replace(strip_parens(condition), f"{var} < {first} + 1"),
         Edit.replace(strip_parens(update), f"++{var}"),
     ]
-    edits += [
-        Edit.replace(node, f"({first} - {var})")
-        for node in walk(body)
-        if node.type == "identifier" and node_text(node) == var
-    ]
+    edits += [Edit.replace(node, f"({first} - {var})") for node in uses(body, var)]
     return edits
 
 

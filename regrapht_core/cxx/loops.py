@@ -9,7 +9,7 @@ package does not attempt.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from regrapht_core.cxx.affine import additive_terms, int_literal, literal_int, stride_key
@@ -22,10 +22,12 @@ __all__ = [
     "CountedLoop",
     "DeclaredLoop",
     "LoopStart",
+    "Shifted",
     "compared_bound",
     "counted_loop",
     "declared_loop",
     "loop_start",
+    "shifted_comparison",
 ]
 
 
@@ -64,14 +66,21 @@ class CountedLoop:
     def upper_text(self) -> str:
         return _operand(self.upper)
 
-    def condition(self, var: str | None = None) -> str:
+    def condition(
+        self, var: str | None = None, operand: Callable[[Node], str] | None = None
+    ) -> str:
+        """``var < upper`` as written (shifted, ``<=``); ``operand`` renders ``upper`` and
+        the shift: their source text by default, a rewrite's edited text in device code."""
         op = "<=" if self.inclusive else "<"
-        return f"{self.stop(var or self.var)} {op} {self.upper_text()}"
+        render = operand or _operand
+        return f"{self.stop(var or self.var, render)} {op} {render(self.upper)}"
 
-    def stop(self, var: str) -> str:
+    def stop(self, var: str, operand: Callable[[Node], str] | None = None) -> str:
         """What the condition compares with ``upper``: ``var``, shifted as written."""
         parts = [var, *([str(self.offset)] if self.offset else [])]
-        return " + ".join([*parts, *([_operand(self.shift)] if self.shift is not None else [])])
+        if self.shift is not None:
+            parts.append((operand or _operand)(self.shift))
+        return " + ".join(parts)
 
     def trip_count(self) -> str:
         """Signed iteration count, in ``long long`` so no bound type can wrap it."""
@@ -247,23 +256,34 @@ def _integer_type(declaration: Node) -> str:
     return node_text(kind)
 
 
-def _shifted(cond: Node, var: str) -> tuple[str, Node, int, Node | None] | None:
-    """``("<", n, 1, None)`` for ``i + 1 < n`` (or ``1 + i < n``, ``n > i + 1``);
-    ``("<=", n, 0, k)`` for ``i + k <= n`` with ``k`` no literal that does not read ``i``."""
-    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
-    op = operator_text(cond)
+@dataclass(frozen=True, slots=True)
+class Shifted:
+    """``var + k op bound`` read with ``var`` on the left, ``k`` as its signed terms."""
+
+    op: str
+    bound: Node
+    terms: tuple[tuple[int, Node], ...]
+    """``k``'s terms with their signs: ``((1, 1),)`` for ``i + 1``, ``((-1, k),)`` for
+    ``i - k``; none of them reads ``var``."""
+
+
+def shifted_comparison(comparison: Node, var: str) -> Shifted | None:
+    """``i + 1 < n`` (or ``1 + i < n``, ``n > i + 1``), ``i + k <= n``, ``i - k < n``: a
+    comparison of ``var`` plus terms that do not read it, or ``None``. The loop reader and
+    the task inference both read a shifted bound through it, so they agree on its forms."""
+    comparison = strip_parens(comparison)
+    if comparison.type != "binary_expression":
+        return None
+    left, right = comparison.child_by_field_name("left"), comparison.child_by_field_name("right")
+    op = operator_text(comparison)
     if left is None or right is None or op not in FLIPPED:
         return None
     for side, other, read in ((left, right, op), (right, left, FLIPPED[op])):
         terms = additive_terms(side, 1)
-        if len(terms) != 2 or (1, var) not in [(sign, canon(t)) for sign, t in terms]:
-            continue
-        ((sign, rest),) = [(sign, t) for sign, t in terms if canon(t) != var] or [(0, side)]
-        constant = literal_int(rest)
-        if sign > 0 and constant is not None and constant > 0:
-            return read, other, constant, None
-        if sign > 0 and constant is None and var not in {node_text(n) for n in _names(rest)}:
-            return read, other, 0, rest
+        rest = tuple((sign, term) for sign, term in terms if canon(term) != var)
+        once = len(rest) == len(terms) - 1 and (1, var) in [(s, canon(t)) for s, t in terms]
+        if once and rest and not any(var in {node_text(n) for n in _names(t)} for _, t in rest):
+            return Shifted(read, other, rest)
     return None
 
 
@@ -273,15 +293,18 @@ def _condition(loop: Node, var: str) -> tuple[Node, bool, int, Node | None]:
     if cond is None or cond.type != "binary_expression":
         raise Refusal("the loop condition is not a comparison of the loop variable")
     found = compared_bound(cond, var)
-    shifted = _shifted(cond, var) if found is None else None
+    shifted = shifted_comparison(cond, var) if found is None else None
     offset, shift = 0, None
-    if shifted is not None and shifted[3] is not None:
-        found, shift = (shifted[0], shifted[1]), shifted[3]
-    elif shifted is not None and shifted[0] == "<":
-        found, offset = (shifted[0], shifted[1]), shifted[2]
-    elif shifted is not None and shifted[0] == "<=":
-        # i + c <= n is i + (c - 1) < n for integers (c >= 1: neither side can wrap).
-        found, offset = ("<", shifted[1]), shifted[2] - 1
+    if shifted is not None and len(shifted.terms) == 1 and shifted.terms[0][0] > 0:
+        ((_, term),) = shifted.terms
+        constant = literal_int(term)
+        if constant is None:  # i + k <= n, k a kernel's length
+            found, shift = (shifted.op, shifted.bound), term
+        elif constant > 0 and shifted.op == "<":
+            found, offset = (shifted.op, shifted.bound), constant
+        elif constant > 0 and shifted.op == "<=":
+            # i + c <= n is i + (c - 1) < n for integers (c >= 1: neither side can wrap).
+            found, offset = ("<", shifted.bound), constant - 1
     allowed = ("<", "<=") if shift is not None else ("<", "<=", "!=")
     if found is None or found[0] not in allowed:
         raise Refusal(f"the loop condition `{node_text(cond)}` is not `{var} < bound`")

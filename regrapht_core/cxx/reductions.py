@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 
-from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.affine import mentions, uses
 from regrapht_core.cxx.loop_scope import (
     LoopScope,
     Reduction,
     ReductionOp,
     quote,
 )
-from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.parse import Node
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import canon, operator_text, strip_parens
 
@@ -100,15 +100,13 @@ class ReductionAnalysis(LoopScope):
                 covered.append(region)
             if len(ops) != 1:
                 raise Refusal(f"`{name}` is combined with different operations in the loop")
-            for node in walk(self.loop.body):
-                if node.type == "identifier" and node_text(node) == name:
-                    inside = any(r.start_byte <= node.start_byte < r.end_byte for r in covered)
-                    if not inside:
-                        raise Refusal(
-                            f"the loop reads `{name}` outside its update "
-                            f"({quote(node.parent or node)}), so its value carries from one "
-                            "iteration to the next"
-                        )
+            for node in uses(self.loop.body, name):
+                if not any(r.start_byte <= node.start_byte < r.end_byte for r in covered):
+                    raise Refusal(
+                        f"the loop reads `{name}` outside its update "
+                        f"({quote(node.parent or node)}), so its value carries from one "
+                        "iteration to the next"
+                    )
             self.facts.reductions.append(Reduction(name, ops.pop(), kind))
 
     def reducible_type(self, name: str) -> str:

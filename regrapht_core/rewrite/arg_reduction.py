@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from regrapht_core.cxx.affine import mentions
+from regrapht_core.cxx.affine import mentions, uses
 from regrapht_core.cxx.entry import EntryFunction
-from regrapht_core.cxx.parse import Node, node_text, walk
+from regrapht_core.cxx.parse import Node, node_text
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
 from regrapht_core.cxx.syntax import (
@@ -307,9 +307,7 @@ def _assignments(block: Node) -> dict[str, Node]:
 def _at(node: Node, var: str, arg: str) -> str:
     """``node`` (``x[arg]``) as written with ``arg`` in place of ``var``'s uses: what the
     element compared against looks like at the loop's index (``x[i]``)."""
-    renamed = [
-        Edit.replace(n, var) for n in walk(node) if n.type == "identifier" and node_text(n) == arg
-    ]
+    renamed = [Edit.replace(n, var) for n in uses(node, arg)]
     if not renamed:
         return ""
     text = apply_edits(node.text or b"", renamed, base=node.start_byte)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from regrapht_core.contracts.task import ArgSpec, ParamKind, Role, Task
+from regrapht_core.cxx.affine import uses
 from regrapht_core.cxx.declared import declared_names
 from regrapht_core.cxx.functions import function_definitions, function_name
 from regrapht_core.cxx.params import Parameter, parameters
@@ -312,14 +313,13 @@ class _Core:
         if alias in declared_names(body):
             raise Refusal(f"the range-for loop {_line(loop)} redeclares `{alias}`")
         edits = []
-        for n in walk(body):
-            if n.type == "identifier" and node_text(n) == alias:
-                if not by_reference and _written(n):
-                    raise Refusal(
-                        f"the range-for loop {_line(loop)} changes its copy `{alias}`; "
-                        "write through `auto&` or by index"
-                    )
-                edits.append(Edit.replace(n, f"({element})"))
+        for n in uses(body, alias):
+            if not by_reference and _written(n):
+                raise Refusal(
+                    f"the range-for loop {_line(loop)} changes its copy `{alias}`; "
+                    "write through `auto&` or by index"
+                )
+            edits.append(Edit.replace(n, f"({element})"))
         inner_core = _Core(
             self.buffers,
             self.names,

@@ -377,8 +377,7 @@ def _phase_lines(
     if not loop.starts_at_zero():
         first = f"{_operand(loop.lower, edits)} + {first}"
     stride = "32" if shape.per_warp else f"static_cast<{var_type}>(blockDim.x)"
-    shifted = f"{loop.var} + {loop.offset}" if loop.offset else loop.var
-    condition = f"{shifted} {'<=' if loop.inclusive else '<'} {_operand(loop.upper, edits)}"
+    condition = loop.condition(operand=lambda node: _operand(node, edits))
     lines, before = [], {}
     for r in phase.reductions:
         if r.op is ReductionOp.SUM:

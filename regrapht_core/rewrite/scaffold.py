@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from regrapht_core.cxx.affine import mentions, uses
 from regrapht_core.cxx.functions import file_scope_item, function_definitions, function_name
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
@@ -99,9 +100,7 @@ def fill(scaffold: Scaffold, statements: str) -> str:
 
 def _declares(loop: Node, var: str) -> bool:
     initializer = loop.child_by_field_name("initializer")
-    return initializer is not None and any(
-        n.type == "identifier" and node_text(n) == var for n in walk(initializer)
-    )
+    return initializer is not None and mentions(initializer, var)
 
 
 def launch_kernels(code: str, context: RewriteContext, answer: str) -> str:
@@ -192,9 +191,5 @@ def _renamed_entry(
     if chosen.name != entry:
         return chosen.name, answer
     name = names.fresh(f"{entry}_kernel")
-    edits = [
-        Edit.replace(node, name)
-        for node in walk(root)
-        if node.type == "identifier" and node_text(node) == entry
-    ]
+    edits = [Edit.replace(node, name) for node in uses(root, entry)]
     return name, apply_edits(answer.encode("utf-8"), edits)

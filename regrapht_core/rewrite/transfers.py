@@ -17,7 +17,7 @@ faster copy saves.
 from __future__ import annotations
 
 from regrapht_core.contracts.task import ParamKind, Role, Task
-from regrapht_core.cxx.affine import literal_int
+from regrapht_core.cxx.affine import literal_int, uses
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.splice import Edit, apply_edits
@@ -128,9 +128,8 @@ def _droppable(root: Node, task: Task, copy: list[Node]) -> str | None:
     if spec.kind is not ParamKind.POINTER or spec.role is not Role.OUT:
         return None
     _, length = length_in_params(spec.name, task)
-    uses = [n for n in walk(root) if n.type == "identifier" and node_text(n) == node_text(device)]
     launched = []
-    for use in uses:
+    for use in uses(root, node_text(device)):
         arguments = use.parent
         call = arguments.parent if arguments is not None else None
         if call is not None and any(c.type == "kernel_call_syntax" for c in call.children):

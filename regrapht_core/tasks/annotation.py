@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ArgSpec, Distribution, ParamKind, Role, TimingMode
 from regrapht_core.errors import TaskError
+from regrapht_core.tasks.check import unknown_dist_param
 from regrapht_core.tasks.dtypes import is_arithmetic, numpy_dtype
 from regrapht_core.tasks.expr import parse_expr
 
@@ -169,7 +170,11 @@ def _dist(text: str, at: str) -> Distribution:
             numbers[key] = _number(value, at)
         else:
             params.append((key, value))
-    return Distribution(kind=kind, params=tuple(params), **numbers)
+    dist = Distribution(kind=kind, params=tuple(params), **numbers)
+    problem = unknown_dist_param(dist)
+    if problem is not None:
+        raise TaskError(f"{at}: {problem}")
+    return dist
 
 
 def default_dist(ctype: str) -> Distribution:

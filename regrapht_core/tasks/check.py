@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from regrapht_core.contracts.task import (
     ArgSpec,
+    Distribution,
     ParamKind,
     Record,
     Role,
@@ -24,7 +25,7 @@ from regrapht_core.tasks.dtypes import is_arithmetic, is_integer, numpy_dtype, v
 from regrapht_core.tasks.expr import evaluate, evaluate_length, free_names, parse_expr
 from regrapht_core.tasks.sizes import arg_length
 
-__all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task"]
+__all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task", "unknown_dist_param"]
 
 STRUCTURED_KINDS: dict[str, str] = {"csr": "col", "graph": "adj"}
 """Structured kinds with a companion argument, and the parameter that names it."""
@@ -33,6 +34,28 @@ DIST_KINDS = frozenset(
     {"uniform", "normal", "int", "sorted", "permutation", "const", "image", "part"}
     | set(STRUCTURED_KINDS)
 )
+
+_DIST_PARAMS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("uniform", "normal", "int", "sorted"), frozenset({"edges"})),
+    **dict.fromkeys(("permutation", "const"), frozenset[str]()),
+    "csr": frozenset({"col", "cols"}),
+    "graph": frozenset({"adj"}),
+    "image": frozenset({"width", "height", "channels"}),
+    "part": frozenset({"of"}),
+}
+"""The named parameters each kind reads (docs/task-format.md; the numbers ``lo``, ``hi``,
+``mean``, ``std`` are fields, not parameters). Any other is a misspelling that would be
+ignored, or would leave a companion unnamed."""
+
+
+def unknown_dist_param(dist: Distribution) -> str | None:
+    """Why ``dist`` names a parameter its kind does not read, or ``None``."""
+    known = _DIST_PARAMS.get(dist.kind)
+    unknown = [key for key, _ in dist.params if known is not None and key not in known]
+    if not unknown:
+        return None
+    takes = ", ".join(sorted(known or ())) or "no named parameters"
+    return f"{dist.kind} has no parameter {unknown[0]!r} (it takes {takes})"
 
 
 def check_task(task: Task, where: str) -> None:
@@ -160,6 +183,9 @@ def _check_dist(
         raise TaskError(
             f"{where}.dist.kind: {dist.kind!r} is not one of {', '.join(sorted(DIST_KINDS))}"
         )
+    problem = unknown_dist_param(dist)
+    if problem is not None:
+        raise TaskError(f"{where}.dist: {problem}")
     if not is_arithmetic(arg.ctype) and dist.kind not in _COMPOUND_KINDS:
         raise TaskError(
             f"{where}.dist.kind: a {arg.ctype} element is drawn number by number; use one of "
@@ -224,7 +250,14 @@ def check_binding(task: Task | Sequence[ArgSpec], binding: SizeBinding, where: s
         rows = lengths[arg.name] - 1
         if rows < 0:
             raise TaskError(f"{where}: {arg.name!r} has length 0; it needs rows + 1 entries")
-        nnz = lengths[by_name[dist.param(STRUCTURED_KINDS[dist.kind]) or ""].name]
+        key = STRUCTURED_KINDS[dist.kind]
+        companion = by_name.get(dist.param(key) or "")
+        if companion is None:
+            raise TaskError(
+                f"{where}: {arg.name}.dist.{key}: {dist.param(key)!r} is not an argument of "
+                "the entry"
+            )
+        nnz = lengths[companion.name]
         if dist.kind == "csr":
             cols_expr = dist.param("cols")
             cols = rows if cols_expr is None else int(evaluate(cols_expr, binding, where=where))

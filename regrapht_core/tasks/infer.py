@@ -16,7 +16,13 @@ from dataclasses import dataclass, field
 
 from regrapht_core.contracts.task import ParamKind, Record, Role
 from regrapht_core.cxx.appends import appending_loop
-from regrapht_core.cxx.loops import FLIPPED, CountedLoop, compared_bound, loop_start
+from regrapht_core.cxx.loops import (
+    FLIPPED,
+    CountedLoop,
+    compared_bound,
+    loop_start,
+    shifted_comparison,
+)
 from regrapht_core.cxx.params import Parameter
 from regrapht_core.cxx.parse import Node, node_text, walk
 from regrapht_core.cxx.reductions import is_sum_of
@@ -458,19 +464,18 @@ class _Analyzer:
         cmp = _comparison_with(condition, var)
         if cmp is None or step == 0:
             return var, Interval()
-        op, bound_node, shift, minus = cmp
+        op, bound_node, terms = cmp
         bound = self._value(bound_node, env)
-        if shift is not None:
+        for sign, term in terms:
             # ``i + k <= n`` with ``k`` a kernel's length: ``i <= n - k`` (``k`` known exactly)
-            by = self._value(shift, env)
+            by = self._value(term, env)
             if by.lo is None or by.lo != by.hi:
                 return var, Interval()
-            bound = bound + by if minus else bound - by
+            bound = bound - by if sign > 0 else bound + by
         self.bound_names += sorted(bound.hi.names) if bound.hi is not None else []
         self.bound_names += [
             node_text(n)
-            for read in (bound_node, shift)
-            if read is not None
+            for read in (bound_node, *(term for _, term in terms))
             for n in walk(read)
             if n.type == "identifier"
             and node_text(n) in self.params
@@ -1064,37 +1069,18 @@ def _conjuncts(node: Node, joiner: str) -> list[Node]:
     return []
 
 
-def _comparison_with(condition: Node, var: str) -> tuple[str, Node, Node | None, bool] | None:
-    """``(op, bound, k, minus)`` for ``var + k op bound`` or ``var - k op bound`` (``k``
-    ``None`` for ``var op bound``)."""
+def _comparison_with(
+    condition: Node, var: str
+) -> tuple[str, Node, tuple[tuple[int, Node], ...]] | None:
+    """``(op, bound, terms)`` for ``var + terms op bound`` (``terms`` empty for
+    ``var op bound``)."""
     for cmp in _conjuncts(condition, "&&"):
         found = compared_bound(cmp, var)
         if found is not None:
-            return found[0], found[1], None, False
-        shifted = _shifted_comparison(cmp, var)
-        if shifted is not None:
-            return shifted
-    return None
-
-
-def _shifted_comparison(cmp: Node, var: str) -> tuple[str, Node, Node, bool] | None:
-    """``i + 1 < n`` as ``("<", n, 1, False)``, ``i - k < n`` as ``("<", n, k, True)``;
-    ``k + i`` and the flipped ``n > i + 1`` alike."""
-    op = node_text(cmp.child_by_field_name("operator") or cmp)
-    left, right = cmp.child_by_field_name("left"), cmp.child_by_field_name("right")
-    if op not in _NEGATE or left is None or right is None:
-        return None
-    for side, other, read in ((left, right, op), (right, left, FLIPPED[op])):
-        if side.type != "binary_expression":
-            continue
-        sign = node_text(side.child_by_field_name("operator") or side)
-        first, second = side.child_by_field_name("left"), side.child_by_field_name("right")
-        if sign not in "+-" or first is None or second is None:
-            continue
-        for base, offset in ((first, second), (second, first))[: 2 if sign == "+" else 1]:
-            reads_var = any(node_text(n) == var for n in walk(offset) if n.type == "identifier")
-            if node_text(base) == var and not reads_var:
-                return read, other, offset, sign == "-"
+            return found[0], found[1], ()
+        shifted = shifted_comparison(cmp, var)
+        if shifted is not None and shifted.op in _NEGATE:
+            return shifted.op, shifted.bound, shifted.terms
     return None
 
 

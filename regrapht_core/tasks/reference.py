@@ -22,7 +22,7 @@ from regrapht_core.cxx.parse import (
     walk,
 )
 
-__all__ = ["reference_unit"]
+__all__ = ["NVCC_DECLARES", "reference_unit"]
 
 _USES = "(identifier) @n (type_identifier) @n (namespace_identifier) @n"
 _CUDA_ONLY = {"__global__", "__device__", "__constant__", "__shared__", "kernel_call_syntax"}
@@ -42,7 +42,7 @@ _BLOCKS = {"preproc_ifdef", "preproc_if", "namespace_definition", "linkage_speci
 _SPECIFIERS = {"struct_specifier", "class_specifier", "union_specifier", "enum_specifier"}
 _ALWAYS = {"preproc_include", "using_declaration", "namespace_alias_definition"}
 """Kept whatever the entry uses: includes, ``using namespace std;``, namespace aliases."""
-_NVCC_DECLARES = {
+NVCC_DECLARES = {
     **dict.fromkeys(("size_t", "ptrdiff_t"), "cstddef"),
     **{f"{u}int{bits}_t": "cstdint" for u in ("", "u") for bits in (8, 16, 32, 64)},
     **dict.fromkeys(("intptr_t", "uintptr_t"), "cstdint"),
@@ -207,7 +207,7 @@ def reference_unit(root: Node, entry: Node, language: SourceLanguage) -> tuple[s
 
 
 def _missing_headers(selected: list[_Item], includes: list[Node]) -> list[str]:
-    """The includes that declare what the unit uses unqualified from ``_NVCC_DECLARES`` and
+    """The includes that declare what the unit uses unqualified from ``NVCC_DECLARES`` and
     its file's includes do not name (``size_t`` with only ``<vector>``)."""
     named = {
         included_header(n).removesuffix(".h").removeprefix("c")
@@ -216,11 +216,11 @@ def _missing_headers(selected: list[_Item], includes: list[Node]) -> list[str]:
         if n.type == "preproc_include"
     }
     wanted = {
-        _NVCC_DECLARES[node_text(n)]
+        NVCC_DECLARES[node_text(n)]
         for it in selected
         for n in walk(it.node)
         if n.type in ("primitive_type", "type_identifier")
-        and node_text(n) in _NVCC_DECLARES
+        and node_text(n) in NVCC_DECLARES
         and (n.parent is None or n.parent.type != "qualified_identifier")
     }
     return [f"#include <{h}>" for h in sorted(wanted) if h.removeprefix("c") not in named]

@@ -35,6 +35,7 @@ from regrapht_core.tasks.dtypes import (
     vector_element,
 )
 from regrapht_core.tasks.inputs import generate_inputs
+from regrapht_core.tasks.reference import NVCC_DECLARES
 from regrapht_core.tasks.signature import entry_symbol, member_wrapper
 from regrapht_core.tasks.sizes import arg_length, scalar_value
 
@@ -299,16 +300,7 @@ def _compile(task: Task, work: Path, compiler: str, timeout_s: float) -> Path:
 
 
 _HEADERS = {
-    "size_t": "<cstddef>",
-    "ptrdiff_t": "<cstddef>",
-    "int8_t": "<cstdint>",
-    "int16_t": "<cstdint>",
-    "int32_t": "<cstdint>",
-    "int64_t": "<cstdint>",
-    "uint8_t": "<cstdint>",
-    "uint16_t": "<cstdint>",
-    "uint32_t": "<cstdint>",
-    "uint64_t": "<cstdint>",
+    **{name: f"<{header}>" for name, header in NVCC_DECLARES.items()},
     "memcpy": "<cstring>",
     "memset": "<cstring>",
     "accumulate": "<numeric>",
@@ -319,7 +311,8 @@ _HEADERS = {
     "max_element": "<algorithm>",
 }
 """Names other compilers' headers often bring along and g++'s do not, with the header that
-declares them."""
+declares them: those nvcc declares in every unit (the reference unit includes their headers
+itself, but a task validated without extraction is the file as written), and more."""
 _UNDECLARED = re.compile(
     r"'(?:std::)?(\w+)' (?:was not declared|does not name a type|is not a member)"
 )

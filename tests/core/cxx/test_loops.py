@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from regrapht_core.cxx.loops import CountedLoop, counted_loop
-from regrapht_core.cxx.parse import walk
+from regrapht_core.cxx.loops import CountedLoop, counted_loop, shifted_comparison
+from regrapht_core.cxx.parse import node_text, walk
 from regrapht_core.cxx.refusal import Refusal
 from regrapht_core.cxx.syntax import parse
 from tests.core.rewrite.support import (
@@ -33,6 +33,42 @@ def test_counted_loops_in_their_spellings() -> None:
     assert (flipped.var_type, flipped.inclusive, flipped.upper_text()) == (None, True, "(n - 1)")
     assert flipped.trip_count() == ("static_cast<long long>(n - 1) - static_cast<long long>(1) + 1")
     assert _loop("for (int j = 1; j < m - 1; j = j + 1)").inside("m")
+
+
+@pytest.mark.parametrize(
+    ("comparison", "read"),
+    [
+        ("i + 1 < n", ("<", "n", [(1, "1")])),
+        ("1 + i < n", ("<", "n", [(1, "1")])),
+        ("n > i + 1", ("<", "n", [(1, "1")])),
+        ("i + k <= n", ("<=", "n", [(1, "k")])),
+        ("n >= k + i", ("<=", "n", [(1, "k")])),
+        ("i - k < n", ("<", "n", [(-1, "k")])),
+        ("(i + k + 1) <= n", ("<=", "n", [(1, "k"), (1, "1")])),
+        ("i < n", None),
+        ("i + i < n", None),
+        ("k - i < n", None),
+        ("i + 2 * i < n", None),
+    ],
+)
+def test_the_shifted_comparison_both_the_loops_and_the_inference_read(
+    comparison: str, read: tuple[str, str, list[tuple[int, str]]] | None
+) -> None:
+    root = parse(f"void f(int i, int k, int n) {{ g({comparison}); }}").root_node
+    node = next(
+        n
+        for n in walk(root)
+        if n.type in ("binary_expression", "parenthesized_expression")
+        and n.parent is not None
+        and n.parent.type == "argument_list"
+    )
+    found = shifted_comparison(node, "i")
+    got = (
+        None
+        if found is None
+        else (found.op, node_text(found.bound), [(sign, node_text(t)) for sign, t in found.terms])
+    )
+    assert got == read
 
 
 @pytest.mark.parametrize(

@@ -40,6 +40,8 @@ def test_distributions_and_settings() -> None:
         ("x[n.real] in", "Attribute"),
         ("timing = fastest", "timing must be one of"),
         ("v ~ normal(0, 1, 2)", "takes no positional value"),
+        ("rp[m+1] in ~ csr(col0=ci)", r"csr has no parameter 'col0' \(it takes col, cols\)"),
+        ("p ~ permutation(edges=no)", "permutation has no parameter 'edges' .it takes no named"),
     ],
 )
 def test_errors_name_the_item(text: str, message: str) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from regrapht_core.contracts.task import Distribution, Task, TaskMode
 from regrapht_core.errors import TaskError
-from regrapht_core.tasks.check import check_task
+from regrapht_core.tasks.check import check_binding, check_task
 
 from .conftest import extract
 
@@ -34,6 +34,11 @@ def _with_arg(task: Task, index: int, **changes: object) -> Task:
         (2, {"dist": Distribution(kind="image")}, r"\.dist\.width: an image needs its width"),
         (2, {"dist": Distribution(kind="permutation")}, r"\.ctype: a permutation array must"),
         (3, {"name": "x"}, r"args\[2\]\.name: 'x' appears twice"),
+        (
+            2,
+            {"dist": Distribution(kind="uniform", params=(("edge", "no"),))},
+            r"\(x\)\.dist: uniform has no parameter 'edge' \(it takes edges\)",
+        ),
     ],
 )
 def test_argument_problems_name_the_field(
@@ -69,6 +74,16 @@ def test_part_must_name_a_structured_argument() -> None:
     part = Distribution(kind="part", params=(("of", "x"),))
     with pytest.raises(TaskError, match=r"vals\)\.dist\.of: 'x' is not an argument with a"):
         check_task(_with_arg(task, index, dist=part, ctype="int"), "spmv")
+
+
+def test_a_size_check_names_a_structured_argument_with_no_companion() -> None:
+    """The sizes are checked before the arguments while a task is extracted: a ``csr`` whose
+    companion is unnamed is an error there too, not a ``KeyError``."""
+    task = extract("spmv_csr.c", "spmv_csr")
+    index = next(i for i, a in enumerate(task.args) if a.name == "row_ptr")
+    dist = Distribution(kind="csr", params=(("cols", "n"),))
+    with pytest.raises(TaskError, match=r"size: row_ptr\.dist\.col: None is not an argument"):
+        check_binding(_with_arg(task, index, dist=dist), task.timing_size, "size")
 
 
 def test_extracted_tasks_pass() -> None:

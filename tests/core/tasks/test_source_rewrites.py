@@ -13,6 +13,7 @@ from regrapht_core.contracts.task import SourceLanguage
 from regrapht_core.cxx.parse import parse_source, walk
 from regrapht_core.tasks.extract import SOURCE_REWRITES
 from tests.core.rewrite.support import first_step_computes, requires_nvcc, unvalidated_task
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[3]
 FILES = sorted(
@@ -46,45 +47,17 @@ def test_each_rewrite_on_every_function_keeps_the_lines(rewrite: object) -> None
     assert changed > 0, "the files hold at least one function each rewrite reads"
 
 
-_PIECES = ("(", ")", "{", "}", ";", "++", "--", "*", "&", "[", "]", "auto ", "i", "+= 2", " = ")
-_MORE = ("-> ", "::", "<", ">", "while (i < n) {", ".begin()", "push_back(", "return;", "\n")
-
-
-def _mutated(source: str, rng: random.Random) -> str:
-    """``source`` with a few bytes cut, inserted (C++ punctuation and fragments the
-    rewrites look for) or reversed: what an editor holds while the user types."""
-    for _ in range(rng.randint(1, 4)):
-        if not source:
-            break
-        start = rng.randrange(len(source))
-        end = min(len(source), start + rng.randint(1, 8))
-        roll = rng.random()
-        if roll < 0.4:
-            source = source[:start] + source[end:]
-        elif roll < 0.7:
-            source = source[:start] + rng.choice(_PIECES + _MORE) + source[start:]
-        else:
-            source = source[:start] + source[start:end][::-1] + source[end:]
-    return source
-
-
 def test_the_rewrites_on_code_being_typed_raise_nothing_and_keep_the_lines() -> None:
     """Extraction runs the rewrites before it checks the syntax, so each must take a
-    half-typed function (error nodes and all) without raising or moving a line."""
+    half-typed function (error nodes and all) without raising or moving a line
+    (``scripts/fuzz_rewrites.py`` runs the same over every C++ file of the repository)."""
     rng = random.Random(20261201)
     cpp = [p for p in FILES if p.suffix == ".cpp"]
-    for path in rng.sample(cpp, 200):
-        source = _mutated(path.read_text(encoding="utf-8", errors="replace"), rng)
-        count = sum(
-            n.type == "function_definition"
-            for n in walk(parse_source(source, SourceLanguage.CPP).root_node)
-        )
-        for index in range(count):
-            for rewrite in SOURCE_REWRITES:
-                root = parse_source(source, SourceLanguage.CPP).root_node
-                function = [n for n in walk(root) if n.type == "function_definition"][index]
-                written = rewrite(source, function)
-                assert written.count("\n") == source.count("\n"), (path.name, rewrite.__name__)
+    runs, failures = load_script("fuzz_rewrites").fuzz(
+        rng.sample(cpp, 200), SOURCE_REWRITES, rng, 1
+    )
+    assert runs > 0
+    assert failures == []
 
 
 CHAINED = """// regrapht: n = 4099; data[n] inout
