@@ -3,6 +3,7 @@ task renders to: it states every role, length, size and non-default distribution
 
 from __future__ import annotations
 
+import random
 import re
 import shutil
 from pathlib import Path
@@ -19,11 +20,13 @@ from regrapht_core.contracts.task import (
     TimingMode,
     Tolerance,
 )
+from regrapht_core.cxx.parse import parse_source, walk
 from regrapht_core.errors import ReferenceCompileError, TaskError
 from regrapht_core.tasks import extract as extract_module
 from regrapht_core.tasks.extract import extract_task, suggested_annotation
 from regrapht_core.tasks.validate import HOST_COMPILER
 from tests.core.rewrite.support import first_step_computes, requires_nvcc
+from tests.scripts import load_script
 
 from .conftest import extract, source_path
 
@@ -354,3 +357,25 @@ def test_a_window_size_is_timed_as_a_filters_taps(
     task = extract_task(source, SourceLanguage.CPP, function="conv", validate=False)
     assert task.arg("y").length == "-k + n + 1"
     assert dict(task.timing_size) == timing
+
+
+def test_damaged_sources_give_a_task_or_a_task_error() -> None:
+    """What an editor holds while the user types, annotations included: extraction gives a
+    task or a ``TaskError`` saying what is wrong, never another exception, which would reach
+    the user as a traceback (a ``csr`` annotation naming ``col0=`` ended in ``KeyError``)."""
+    mutate = load_script("fuzz_rewrites").mutate
+    rng = random.Random(20261201)
+    corpus = Path(__file__).resolve().parents[3] / "benchmarks" / "corpus"
+    extracted = 0
+    for path in rng.sample(sorted(corpus.glob("*/*.cpp")), 60):
+        source = mutate(path.read_text(encoding="utf-8"), rng)
+        root = parse_source(source, SourceLanguage.CPP).root_node
+        function = next((n for n in walk(root) if n.type == "function_definition"), None)
+        if function is None:
+            continue
+        try:
+            extract_task(source, SourceLanguage.CPP, line=function.start_point.row, validate=False)
+        except TaskError:
+            continue
+        extracted += 1
+    assert extracted > 0, "most damage leaves a function that still extracts"
