@@ -73,6 +73,12 @@ def check_task(task: Task, where: str) -> None:
             arg, f"{where}: args[{i}] ({arg.name})", {a.name: a for a in task.args}, task.records
         )
     _check_returns(task, where)
+    if task.returns == "void" and all(arg.role is Role.IN for arg in task.args):
+        raise TaskError(
+            f"{where}: {task.entry!r} writes no output the checks can compare (no array or "
+            "reference it writes, no return value): a candidate that did nothing would pass. "
+            "If it does write an argument, annotate it `out` or `inout`"
+        )
     tolerance = task.tolerance
     for label, value in (
         ("atol", tolerance.atol),

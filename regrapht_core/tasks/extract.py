@@ -55,6 +55,7 @@ from regrapht_core.cxx.parse import (
     syntax_error,
     walk,
 )
+from regrapht_core.cxx.pragmas import drop_loop_hints
 from regrapht_core.cxx.strides import unit_strides
 from regrapht_core.cxx.syntax import enclosing
 from regrapht_core.cxx.walks import index_pointer_walks
@@ -97,6 +98,7 @@ _BLOCKS = {1: ("256",), 2: ("16", "16"), 3: ("8", "8", "4")}
 
 
 SOURCE_REWRITES = (
+    drop_loop_hints,
     expand_algorithms,
     inline_local_lambdas,
     hoist_loop_bounds,
@@ -110,7 +112,8 @@ SOURCE_REWRITES = (
     spell_deduced_counters,
 )
 """What extraction writes out before it reads a function, in this order, each only where
-it is the same program and each on the lines it rewrites: standard algorithms as their
+it is the same program and each on the lines it rewrites: CPU loop hints (``#pragma omp``)
+blanked, standard algorithms as their
 loops, local lambdas inlined, a bound declared beside the counter declared before the
 loop, counting ``while`` loops as ``for`` loops, pointer walks and row pointers as
 subscripts, iterator loops, strides and countdowns as loops counting up by one,

@@ -638,16 +638,14 @@ class _Analyzer:
     def _access(
         self, node: Node, env: dict[str, Interval], cond: bool, *, read: bool, write: bool
     ) -> bool:
-        """Record ``a[e]`` / ``*(a + e)`` on a tracked array; False if it is not one."""
-        if node.type == "subscript_expression":
-            argument = node.child_by_field_name("argument")
-            indices = node.child_by_field_name("indices")
-            if argument is None or indices is None or argument.type != "identifier":
+        """Record ``a[e]`` / ``a.at(e)`` / ``*(a + e)`` on a tracked array; False if it is
+        not one."""
+        subscript = _subscript(node)
+        if subscript is not None:
+            array, index_node = subscript
+            name = node_text(array)
+            if name not in self.tracked:
                 return False
-            name = node_text(argument)
-            if name not in self.tracked or indices.named_child_count != 1:
-                return False
-            index_node = indices.named_children[0]
             self._expr(index_node, env, cond)
             index = self._value(index_node, env)
         elif node.type == "pointer_expression":
@@ -1082,6 +1080,27 @@ def _comparison_with(
         if shifted is not None and shifted.op in _NEGATE:
             return shifted.op, shifted.bound, shifted.terms
     return None
+
+
+def _subscript(node: Node) -> tuple[Node, Node] | None:
+    """``(a, e)`` for ``a[e]`` or ``a.at(e)`` (the element with its bounds checked: what
+    ``y.at(i) = v`` writes is ``y[i]``), ``a`` a name."""
+    if node.type == "subscript_expression":
+        argument, arguments = node.child_by_field_name("argument"), "indices"
+    elif node.type == "call_expression":
+        function = node.child_by_field_name("function")
+        if function is None or function.type != "field_expression" or _arrow(function):
+            return None
+        field = function.child_by_field_name("field")
+        if field is None or node_text(field) != "at":
+            return None
+        argument, arguments = function.child_by_field_name("argument"), "arguments"
+    else:
+        return None
+    inside = node.child_by_field_name(arguments)
+    if argument is None or argument.type != "identifier" or inside is None:
+        return None
+    return (argument, inside.named_children[0]) if inside.named_child_count == 1 else None
 
 
 def _clamp_assignment(stmt: Node) -> tuple[str, Node] | None:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from regrapht_core.contracts.task import Distribution, Task, TaskMode
+from regrapht_core.contracts.task import Distribution, Role, Task, TaskMode
 from regrapht_core.errors import TaskError
 from regrapht_core.tasks.check import check_binding, check_task
 
@@ -74,6 +74,13 @@ def test_part_must_name_a_structured_argument() -> None:
     part = Distribution(kind="part", params=(("of", "x"),))
     with pytest.raises(TaskError, match=r"vals\)\.dist\.of: 'x' is not an argument with a"):
         check_task(_with_arg(task, index, dist=part, ctype="int"), "spmv")
+
+
+def test_a_task_that_writes_nothing_is_refused(saxpy: Task) -> None:
+    """With no output to compare, a candidate that did nothing would pass."""
+    inputs = tuple(replace(arg, role=Role.IN) for arg in saxpy.args)
+    with pytest.raises(TaskError, match=r"bad: 'saxpy' writes no output the checks can compare"):
+        check_task(replace(saxpy, args=inputs), "bad")
 
 
 def test_a_size_check_names_a_structured_argument_with_no_companion() -> None:

@@ -379,3 +379,20 @@ def test_damaged_sources_give_a_task_or_a_task_error() -> None:
             continue
         extracted += 1
     assert extracted > 0, "most damage leaves a function that still extracts"
+
+
+AT = """#include <vector>
+#include <cstddef>
+void triple_at(const std::vector<float>& x, std::vector<float>& y) {
+    for (std::size_t i = 0; i < x.size(); ++i) y.at(i) = x.at(i) * 3;
+}
+"""
+
+
+@requires_nvcc
+def test_an_element_written_through_at_is_an_output(tmp_path: Path) -> None:
+    """``y.at(i) = v`` writes ``y[i]``: read as an input, ``y`` failed every candidate as
+    "input modified" (and a candidate that wrote nothing would have passed)."""
+    task = extract_task(AT, SourceLanguage.CPP, function="triple_at", validate=False)
+    assert {arg.name: arg.role for arg in task.args} == {"x": Role.IN, "y": Role.OUT}
+    first_step_computes(task, tmp_path)
