@@ -11,7 +11,7 @@ On a CPU the i-k-j order is the fast one, so that is how a product is usually wr
 
 On a GPU it is the wrong order: mapped as it stands, one thread per row runs the two inner
 loops alone (0.55x the CPU on a 512-cube in ``gpu-h100-cxx-inputs.json``). The matmul
-rewriters tile the i-j-k form with an accumulator, so :func:`zeroed_product_as_dot` rewrites
+rewriters tile the i-j-k form with an accumulator, so :func:`product_as_dot` rewrites
 the pair of loops into it::
 
     for (i = 0; i < M; ++i)
@@ -22,10 +22,14 @@ the pair of loops into it::
       }
 
 Every output still starts at zero and adds its products in ascending ``k``, so the sums are
-the loop's own, rounding included. The rewrite applies only when the zeroing covers exactly
-the outputs the nest accumulates into (``M*N`` elements, row stride ``N``), the loops are
-rectangular from zero, the nest's only statement is the accumulation (after an optional
-hoisted factor of ``i`` and ``k``), and neither factor reads the output.
+the loop's own. With no zeroing loop (``C[i*N + j] += a * B[k*N + j]`` into the caller's
+values, the nest the entry's only loop), the last line is ``C[i*N + j] += acc;``: the
+products' sum is added once, as a ``beta = 1`` GEMM adds it, which rounds differently from
+adding one product at a time, within the task's tolerance. The rewrite applies only when the
+zeroing (if any) covers exactly the outputs the nest accumulates into (``M*N`` elements, row
+stride ``N``), the loops are rectangular from zero, the nest's only statement is the
+accumulation (after an optional hoisted factor of ``i`` and ``k``), and neither factor reads
+the output.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ from regrapht_core.cxx.syntax import (
     zero_literal,
 )
 
-__all__ = ["zeroed_product_as_dot"]
+__all__ = ["product_as_dot"]
 
 _FLOATS = frozenset({"float", "double"})
 
@@ -173,11 +177,13 @@ def _nest(statement: Node) -> _Nest | None:
     return _Nest(rows, depth, columns, hoisted, node_text(array), index, pair)
 
 
-def _rectangle(nest: _Nest, zero_loop: CountedLoop) -> bool:
+def _rectangle(nest: _Nest, zero_loop: CountedLoop | None) -> bool:
     """The loops' bounds are fixed, the output row stride is the column count, and the
-    zeroing covers the ``M*N`` outputs exactly."""
+    zeroing (if any) covers the ``M*N`` outputs exactly."""
     loop_vars = {nest.rows.var, nest.depth.var, nest.columns.var}
-    bounds = (nest.rows.upper, nest.depth.upper, nest.columns.upper, zero_loop.upper)
+    bounds = [nest.rows.upper, nest.depth.upper, nest.columns.upper]
+    if zero_loop is not None:
+        bounds.append(zero_loop.upper)
     form = affine(nest.index, nest.rows.var)
     covered = sorted(canon(f) for f in [*factors(nest.rows.upper), *factors(nest.columns.upper)])
     return (
@@ -186,7 +192,10 @@ def _rectangle(nest: _Nest, zero_loop: CountedLoop) -> bool:
         and form.sign > 0
         and form.stride == stride_key(nest.columns.upper)
         and [(s, canon(n)) for s, n in form.rest] == [(1, nest.columns.var)]
-        and stride_key(zero_loop.upper) == " * ".join(c for c in covered if c != "1")
+        and (
+            zero_loop is None
+            or stride_key(zero_loop.upper) == " * ".join(c for c in covered if c != "1")
+        )
     )
 
 
@@ -208,9 +217,10 @@ def _terms(nest: _Nest) -> list[str] | None:
     return terms if hoisted is None else None
 
 
-def zeroed_product_as_dot(code: str, task: Task) -> str | None:
-    """``code`` with the entry's zero-then-i-k-j product as an i-j-k one (see the module),
-    or None where the entry is not exactly that (or a loop was selected by line)."""
+def product_as_dot(code: str, task: Task) -> str | None:
+    """``code`` with the entry's i-k-j product (zeroed first, or added to the output) as an
+    i-j-k one (see the module), or None where the entry is not exactly that (or a loop was
+    selected by line)."""
     if task.loop is not None:
         return None
     root = parse(code).root_node
@@ -218,17 +228,19 @@ def zeroed_product_as_dot(code: str, task: Task) -> str | None:
     body = found[0].child_by_field_name("body") if len(found) == 1 else None
     statements = body_statements(body) if body is not None else []
     loops = [i for i, s in enumerate(statements) if s.type == "for_statement"]
-    if len(loops) != 2 or loops[1] != loops[0] + 1:
+    if len(loops) not in (1, 2) or loops[-1] != loops[0] + len(loops) - 1:
         return None
-    zeroing = _zeroing(statements[loops[0]])
-    nest = _nest(statements[loops[1]])
-    if zeroing is None or nest is None or nest.output != zeroing[0]:
+    zeroing = _zeroing(statements[loops[0]]) if len(loops) == 2 else None
+    nest = _nest(statements[loops[-1]])
+    if nest is None or (len(loops) == 2 and (zeroing is None or nest.output != zeroing[0])):
         return None
     element = _element(found[0], nest.output)
     terms = _terms(nest)
-    if element not in _FLOATS or terms is None or not _rectangle(nest, zeroing[1]):
+    zero_loop = zeroing[1] if zeroing is not None else None
+    if element not in _FLOATS or terms is None or not _rectangle(nest, zero_loop):
         return None
     acc = NameAllocator(root).fresh("acc")
+    output = f"{nest.output}[{node_text(nest.index)}]"
     rows, columns, depth = nest.rows, nest.columns, nest.depth
     dot = "\n".join(
         [
@@ -239,10 +251,12 @@ def zeroed_product_as_dot(code: str, task: Task) -> str | None:
             f"    for ({depth.var_type} {depth.var} = 0; {depth.condition()}; ++{depth.var}) {{",
             f"      {acc} += {terms[0]} * {terms[1]};",
             "    }",
-            f"    {nest.output}[{node_text(nest.index)}] = {acc};",
+            f"    {output} = {acc};" if zeroing is not None else f"    {output} += {acc};",
             "  }",
             "}",
         ]
     )
+    if zeroing is None:
+        return apply_edits(code.encode("utf-8"), [Edit.replace(rows.node, dot)])
     edits = [Edit.replace(zeroing[1].node, dot), Edit.replace(rows.node, "")]
     return apply_edits(code.encode("utf-8"), edits)

@@ -61,7 +61,7 @@ from regrapht_core.cxx.syntax import (
 )
 from regrapht_core.rewrite.assemble import loop_var_type
 from regrapht_core.rewrite.hostcode import DeviceBuffer, HostNames, gpu_block
-from regrapht_core.rewrite.interchange import zeroed_product_as_dot
+from regrapht_core.rewrite.interchange import product_as_dot
 from regrapht_core.rewrite.protocol import (
     RefusingRewriter,
     RewriteCandidate,
@@ -349,7 +349,7 @@ def matmul_nest(code: str, context: RewriteContext) -> MatmulNest:
     The independence analysis runs first, so a loop no rewriter can map is refused with
     the reason ``Parallelize`` gives too."""
     split, task = split_entry(code, context.task)
-    found = as_map(analysed_loop(zeroed_product_as_dot(split, task) or split, task))
+    found = as_map(analysed_loop(product_as_dot(split, task) or split, task))
     rows = found.entry.loop
     columns = _only_loop(rows.body, f"the body of the loop over `{rows.var}`")
     statements = body_statements(columns.body)
