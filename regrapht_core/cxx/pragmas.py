@@ -27,7 +27,8 @@ def drop_loop_hints(source: str, function: Node) -> str:
     """``source`` with every loop hint inside ``function`` blanked (see the module);
     ``source`` itself when there is none."""
     edits = [
-        Edit(call.start_byte, argument.end_byte, "")
+        # a hint continued with `\` spans lines: its newlines stay
+        Edit(call.start_byte, argument.end_byte, "\n" * node_text(argument).count("\n"))
         for call in walk(function)
         if call.type == "preproc_call"
         and (argument := call.child_by_field_name("argument")) is not None

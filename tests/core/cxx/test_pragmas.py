@@ -41,6 +41,13 @@ def test_a_cpu_loop_hint_is_blanked_on_its_line(pragma: str) -> None:
     assert rewritten(_body(pragma), drop_loop_hints).splitlines()[1].strip() == ""
 
 
+def test_a_hint_continued_on_the_next_line_keeps_both_lines() -> None:
+    source = _body("#pragma omp parallel for \\\n        schedule(static)")
+    lines = rewritten(source, drop_loop_hints).splitlines()
+    assert [lines[1].strip(), lines[2].strip()] == ["", ""]
+    assert lines[3].strip().startswith("for (int i = 0")
+
+
 @pytest.mark.parametrize(
     "pragma", ["#pragma unroll", "#pragma unroll 4", '#pragma GCC optimize("O3")']
 )
