@@ -38,6 +38,8 @@ __all__ = ["FileContext", "Inferred", "infer_usage"]
 _THREAD = {"threadIdx": 0, "blockIdx": 0, "blockDim": 1, "gridDim": 1}
 _COPIES = {"memcpy", "memmove", "cudaMemcpy", "std::memcpy"}
 _FILLS = {"memset", "cudaMemset", "std::memset"}
+_SWAPS = {"std::swap", "swap"}
+"""Calls that exchange their two arguments: each element passed is read and written."""
 _SIZE_METHODS = {"size", "empty", "capacity", "reserve", "shrink_to_fit"}
 _GROW_METHODS = {"push_back", "emplace_back", "clear", "insert"}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
@@ -735,6 +737,13 @@ class _Analyzer:
         ):
             return
         name = node_text(function) if function is not None else ""
+        if name in _SWAPS:  # ``std::swap(m[a], m[b])`` reads and writes both elements
+            for arg in args:
+                if arg.type == "identifier" and node_text(arg) in self.refs:
+                    self._ref(node_text(arg), read=True, write=True, cond=cond)
+                else:
+                    self._lvalue(arg, env, cond, read=True)
+            return
         for arg in args:
             if arg.type == "identifier" and node_text(arg) in self.refs:
                 # passed on, perhaps by reference: read and perhaps written

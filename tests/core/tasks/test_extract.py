@@ -396,3 +396,17 @@ def test_an_element_written_through_at_is_an_output(tmp_path: Path) -> None:
     task = extract_task(AT, SourceLanguage.CPP, function="triple_at", validate=False)
     assert {arg.name: arg.role for arg in task.args} == {"x": Role.IN, "y": Role.OUT}
     first_step_computes(task, tmp_path)
+
+
+def test_elements_exchanged_by_std_swap_are_read_and_written() -> None:
+    """``std::swap(m[a], m[b])`` writes both: read as reads, an in-place transpose had no
+    output to compare (now refused: a candidate that did nothing would pass)."""
+    source = (
+        "#include <utility>\n"
+        "void transpose(int n, float* m) {\n"
+        "  for (int r = 0; r < n; ++r)\n"
+        "    for (int c = r + 1; c < n; ++c) std::swap(m[r * n + c], m[c * n + r]);\n"
+        "}\n"
+    )
+    task = extract_task(source, SourceLanguage.CPP, function="transpose", validate=False)
+    assert {arg.name: arg.role for arg in task.args} == {"n": Role.IN, "m": Role.INOUT}
