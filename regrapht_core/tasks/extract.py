@@ -87,6 +87,17 @@ from regrapht_core.tasks.validate import HOST_COMPILER, validate_task
 __all__ = ["ACCUMULATING_TOLERANCE", "SOURCE_REWRITES", "extract_task", "suggested_annotation"]
 
 _FUNCTIONS = "(function_definition) @fn"
+_DEFINITIONS = frozenset(
+    {
+        "function_definition",
+        "template_declaration",
+        "class_specifier",
+        "struct_specifier",
+        "namespace_definition",
+        "linkage_specification",
+    }
+)
+"""What an annotation above them could be meant for: a detached one stops at them."""
 _FLOAT_DEFAULTS = ("1.5", "0.5", "2.5", "-0.75", "3.25")
 """Distinct values, so that two scalars never cancel (``hi - lo`` is not zero)."""
 ACCUMULATING_TOLERANCE = Tolerance(atol=1e-3, rtol=1e-3, per_term=3 * 2.0**-24)
@@ -167,6 +178,7 @@ def extract_task(
     returns = return_type(fn, aliases, where, table=table)
     records = table.records
     ctx = FileContext(_functions(root, language), constants, aliases, records)
+    _refuse_detached_annotation(fn, where)
     note = parse_annotation(_annotations(fn), where)
     inferred = infer_usage(fn, params, ctx)
     _refuse_filters(fn, note, inferred.returned, where)
@@ -350,6 +362,30 @@ def _annotations(fn: Node) -> list[str]:
             if text is not None:
                 texts.append(text)
     return texts
+
+
+def _refuse_detached_annotation(fn: Node, where: str) -> None:
+    """An annotation above ``fn`` but not directly (an ``#include`` or a declaration between,
+    nothing defined in between that it could be for) would be ignored, and the spec the user
+    wrote silently replaced by an inferred one: say where it is instead."""
+    item = fn.parent if fn.parent is not None and fn.parent.type == "template_declaration" else fn
+    above = item.prev_sibling
+    row = item.start_point.row
+    while above is not None and above.type == "comment" and above.end_point.row >= row - 1:
+        row, above = above.start_point.row, above.prev_sibling  # the annotation it has
+    while above is not None and above.type not in _DEFINITIONS and not _prototype(above):
+        if above.type == "comment" and annotation_text(node_text(above)) is not None:
+            raise TaskError(
+                f"{where}: the annotation on line {above.start_point.row + 1} is not directly "
+                "above the function, so it would apply to nothing: move it to the lines just "
+                "above the function's first line"
+            )
+        above = above.prev_sibling
+
+
+def _prototype(node: Node) -> bool:
+    """A function declared without its body: an annotation above it is for that function."""
+    return node.type == "declaration" and any(n.type == "function_declarator" for n in walk(node))
 
 
 def _merge(

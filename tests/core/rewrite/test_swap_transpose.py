@@ -30,8 +30,8 @@ POINTERS = small_corpus_task(
 def _task(inner: str, body: str, kind: str = "float") -> Task:
     """Orders from 1 to 70: tiles on and off the diagonal, full and cut by the edge."""
     task = unvalidated_task(
-        f"// regrapht: n = 70; m[n*n] inout ~ uniform(-1, 1)\n"
         "#include <utility>\n"
+        "// regrapht: n = 70; m[n*n] inout ~ uniform(-1, 1)\n"
         f"void f(int n, {kind}* m) {{\n"
         f"  for (int r = 0; r < n; ++r) {{\n    for ({inner}) {{ {body} }}\n  }}\n}}\n",
         "f",

@@ -410,3 +410,29 @@ def test_elements_exchanged_by_std_swap_are_read_and_written() -> None:
     )
     task = extract_task(source, SourceLanguage.CPP, function="transpose", validate=False)
     assert {arg.name: arg.role for arg in task.args} == {"n": Role.IN, "m": Role.INOUT}
+
+
+DETACHED = """// regrapht: n = 70; m[n*n] inout
+#include <utility>
+void f(int n, float* m) {
+  for (int i = 0; i < n; ++i) m[i] = 2 * m[i];
+}
+"""
+
+
+def test_an_annotation_not_directly_above_the_function_is_an_error() -> None:
+    """Above an ``#include`` it applied to nothing: the spec written was silently replaced
+    by an inferred one (the swap-transpose tests' annotation had been, for months)."""
+    with pytest.raises(TaskError, match=r"the annotation on line 1 is not directly above"):
+        extract_task(DETACHED, SourceLanguage.CPP, function="f", validate=False)
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["void g(float* x, int n);\n", "void g(float* x, int n) { x[0] = n; }\n"],
+    ids=["prototype", "definition"],
+)
+def test_an_annotation_above_another_function_is_that_functions(between: str) -> None:
+    source = DETACHED.replace("#include <utility>\n", between)
+    task = extract_task(source, SourceLanguage.CPP, function="f", validate=False)
+    assert task.timing_size == {"n": 1 << 20}
