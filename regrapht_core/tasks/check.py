@@ -30,11 +30,6 @@ __all__ = ["DIST_KINDS", "STRUCTURED_KINDS", "check_binding", "check_task", "unk
 STRUCTURED_KINDS: dict[str, str] = {"csr": "col", "graph": "adj"}
 """Structured kinds with a companion argument, and the parameter that names it."""
 
-DIST_KINDS = frozenset(
-    {"uniform", "normal", "int", "sorted", "permutation", "const", "image", "part"}
-    | set(STRUCTURED_KINDS)
-)
-
 _DIST_PARAMS: dict[str, frozenset[str]] = {
     **dict.fromkeys(("uniform", "normal", "int", "sorted"), frozenset({"edges"})),
     **dict.fromkeys(("permutation", "const"), frozenset[str]()),
@@ -46,6 +41,7 @@ _DIST_PARAMS: dict[str, frozenset[str]] = {
 """The named parameters each kind reads (docs/task-format.md; the numbers ``lo``, ``hi``,
 ``mean``, ``std`` are fields, not parameters). Any other is a misspelling that would be
 ignored, or would leave a companion unnamed."""
+DIST_KINDS = frozenset(_DIST_PARAMS)
 
 
 def unknown_dist_param(dist: Distribution) -> str | None:

@@ -345,34 +345,30 @@ def _constants(root: Node) -> dict[str, int]:
     return out
 
 
-def _annotations(fn: Node) -> list[str]:
-    """Comments directly above the function (no blank line between), then inside it."""
-    texts: list[str] = []
+def _comments_above(fn: Node) -> tuple[list[Node], Node | None]:
+    """The comments directly above ``fn`` (no blank line between), in source order, and the
+    node above them."""
+    block: list[Node] = []
     above = fn.prev_sibling
     row = fn.start_point.row
     while above is not None and above.type == "comment" and above.end_point.row >= row - 1:
-        text = annotation_text(node_text(above))
-        if text is not None:
-            texts.insert(0, text)
-        row = above.start_point.row
-        above = above.prev_sibling
-    for node in walk(fn):
-        if node.type == "comment":
-            text = annotation_text(node_text(node))
-            if text is not None:
-                texts.append(text)
-    return texts
+        block.insert(0, above)
+        row, above = above.start_point.row, above.prev_sibling
+    return block, above
+
+
+def _annotations(fn: Node) -> list[str]:
+    """Comments directly above the function, then inside it."""
+    comments = _comments_above(fn)[0] + [node for node in walk(fn) if node.type == "comment"]
+    texts = [annotation_text(node_text(node)) for node in comments]
+    return [text for text in texts if text is not None]
 
 
 def _refuse_detached_annotation(fn: Node, where: str) -> None:
     """An annotation above ``fn`` but not directly (an ``#include`` or a declaration between,
     nothing defined in between that it could be for) would be ignored, and the spec the user
     wrote silently replaced by an inferred one: say where it is instead."""
-    item = fn.parent if fn.parent is not None and fn.parent.type == "template_declaration" else fn
-    above = item.prev_sibling
-    row = item.start_point.row
-    while above is not None and above.type == "comment" and above.end_point.row >= row - 1:
-        row, above = above.start_point.row, above.prev_sibling  # the annotation it has
+    above = _comments_above(fn)[1]
     while above is not None and above.type not in _DEFINITIONS and not _prototype(above):
         if above.type == "comment" and annotation_text(node_text(above)) is not None:
             raise TaskError(
